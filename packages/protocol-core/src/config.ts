@@ -1,0 +1,179 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from './errors.js';
+
+/**
+ * One parser for CLI flags and environment variables. A flag wins over its variable, a variable
+ * over the default. Values are checked once, here; the typed result is passed down from there.
+ */
+export interface OptionSpec<T = unknown> {
+  /** `boolean` flags take no value (`--flag`); in the environment, `1|true|yes|on` and `0|false|no|off`. */
+  type: 'string' | 'boolean';
+  /** Repeatable flag (`--allow-host a --allow-host b`); its variable is comma-separated. */
+  multiple?: boolean;
+  short?: string;
+  /** Environment variable(s) read when the flag is absent, first found wins. */
+  env?: string | readonly string[];
+  description: string;
+  /** Shown in `--help` after the flag, e.g. `PATH`. */
+  valueName?: string;
+  default?: T extends readonly (infer E)[] ? readonly E[] : T;
+  /** How `--help` shows the default when the value itself reads badly (`30m` for 1800000 ms). */
+  defaultLabel?: string;
+  /** Turns one raw string into the value; throws `ConfigError` (or any Error) with what is wrong. */
+  parse?: (raw: string) => T extends readonly (infer E)[] ? E : T;
+}
+
+export type OptionSpecs = Record<string, OptionSpec>;
+
+type ValueOf<S extends OptionSpec> = S['type'] extends 'boolean'
+  ? boolean
+  : S extends { parse: (raw: string) => infer P }
+    ? S['multiple'] extends true
+      ? P[]
+      : S extends { default: unknown }
+        ? P
+        : P | undefined
+    : S['multiple'] extends true
+      ? string[]
+      : S extends { default: unknown }
+        ? string
+        : string | undefined;
+
+/** camelCase of a kebab-case flag name: `max-history` → `maxHistory`. */
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
+export type ConfigOf<O extends OptionSpecs> = { [K in keyof O & string as Camel<K>]: ValueOf<O[K]> };
+
+/** Declares options with their literal types kept. */
+export function defineOptions<const O extends OptionSpecs>(options: O): O {
+  return options;
+}
+
+function camel(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['0', 'false', 'no', 'off', '']);
+
+function envBoolean(raw: string, where: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (TRUE.has(v)) return true;
+  if (FALSE.has(v)) return false;
+  throw new ConfigError(`${where} must be true or false, got "${raw}"`, where);
+}
+
+function applyParse(spec: OptionSpec, raw: string, where: string): unknown {
+  if (!spec.parse) return raw;
+  try {
+    return spec.parse(raw);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`invalid value for ${where}: ${why}`, where);
+  }
+}
+
+/**
+ * Parses `argv` and `env` against `options`. Throws `ConfigError` naming the flag or variable at
+ * fault for an unknown flag, a missing value, a stray positional argument or a value `parse` refuses.
+ */
+export function parseConfig<O extends OptionSpecs>(options: O, argv: readonly string[], env: NodeJS.ProcessEnv): ConfigOf<O> {
+  const parseOptions: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
+  for (const [name, spec] of Object.entries(options)) {
+    parseOptions[name] = { type: spec.type, ...(spec.multiple ? { multiple: true } : {}), ...(spec.short ? { short: spec.short } : {}) };
+  }
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: parseOptions, strict: true, allowPositionals: false }));
+  } catch (error) {
+    // parseArgs' messages already name the flag: "Unknown option '--x'", "Option '--port <value>' argument missing".
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(message ?? 'invalid arguments');
+  }
+  const config: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(options)) {
+    const flag = `--${name}`;
+    const given = values[name];
+    const envNames = spec.env === undefined ? [] : typeof spec.env === 'string' ? [spec.env] : spec.env;
+    const envName = envNames.find((n) => env[n] !== undefined);
+    let value: unknown;
+    if (given !== undefined) {
+      if (spec.type === 'boolean') value = Array.isArray(given) ? given.at(-1) : given;
+      else if (spec.multiple) value = (given as string[]).map((raw) => applyParse(spec, raw, flag));
+      else value = applyParse(spec, given as string, flag);
+    } else if (envName !== undefined) {
+      const raw = env[envName] as string;
+      if (spec.type === 'boolean') value = envBoolean(raw, envName);
+      else if (spec.multiple)
+        value = raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .map((part) => applyParse(spec, part, envName));
+      else value = applyParse(spec, raw, envName);
+    } else if (spec.default !== undefined) {
+      value = spec.default;
+    } else {
+      value = spec.type === 'boolean' ? false : spec.multiple ? [] : undefined;
+    }
+    config[camel(name)] = value;
+  }
+  return config as ConfigOf<O>;
+}
+
+/** Parsers for common value kinds; each throws with a message that says what was expected. */
+export const parse = {
+  int:
+    ({ min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}) =>
+    (raw: string): number => {
+      const n = Number(raw.trim());
+      if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n)) throw new Error(`"${raw}" is not a whole number`);
+      if (n < min || n > max) throw new Error(`${n} is out of range (${min}..${max})`);
+      return n;
+    },
+  oneOf:
+    <const T extends string>(choices: readonly T[]) =>
+    (raw: string): T => {
+      if ((choices as readonly string[]).includes(raw)) return raw as T;
+      throw new Error(`"${raw}" is not one of ${choices.join(', ')}`);
+    },
+  nonEmpty: (raw: string): string => {
+    if (raw.trim() === '') throw new Error('must not be empty');
+    return raw;
+  },
+  /** A duration: `500ms`, `30s`, `5m`, `1h`, or a bare number of seconds. Returns milliseconds. */
+  duration: (raw: string): number => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
+    if (!m) throw new Error(`"${raw}" is not a duration (e.g. 30s, 500ms, 5m)`);
+    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+    const ms = Math.round(Number(m[1]) * unit);
+    if (ms <= 0) throw new Error(`"${raw}" must be positive`);
+    return ms;
+  },
+  /** A byte size: `1048576`, `512k`, `10mb`, `1g`. */
+  bytes: (raw: string): number => {
+    const m = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(raw.trim());
+    if (!m) throw new Error(`"${raw}" is not a size (e.g. 10mb, 512k)`);
+    const unit = (m[2] ?? 'b').toLowerCase()[0] as 'b' | 'k' | 'm' | 'g';
+    const n = Math.round(Number(m[1]) * { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[unit]);
+    if (n <= 0) throw new Error(`"${raw}" must be positive`);
+    return n;
+  },
+};
+
+/** Renders `--help` text for a bin. */
+export function formatHelp(bin: string, description: string, options: OptionSpecs): string {
+  const rows = Object.entries(options).map(([name, spec]) => {
+    const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.type === 'string' ? ` <${spec.valueName ?? 'value'}>` : ''}`;
+    const extras: string[] = [];
+    if (spec.multiple) extras.push('repeatable');
+    if (spec.env) extras.push(`env ${typeof spec.env === 'string' ? spec.env : spec.env.join(', ')}`);
+    if (spec.defaultLabel) extras.push(`default ${spec.defaultLabel}`);
+    else if (spec.default !== undefined && spec.type !== 'boolean' && !(Array.isArray(spec.default) && spec.default.length === 0))
+      extras.push(`default ${Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default)}`);
+    return [flag, `${spec.description}${extras.length ? ` (${extras.join('; ')})` : ''}`] as const;
+  });
+  const width = Math.min(40, Math.max(...rows.map(([f]) => f.length)) + 2);
+  const lines = rows.map(([f, d]) => (f.length + 2 > width ? `  ${f}\n  ${' '.repeat(width)}${d}` : `  ${f.padEnd(width)}${d}`));
+  return `Usage: ${bin} [options]\n\n${description}\n\nOptions:\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,193 @@
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type GetPromptResult,
+  McpError,
+  type ReadResourceResult,
+  type ServerNotification,
+  type ServerRequest,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { errorMessage, ToolError } from './errors.js';
+import { type Logger, silentLogger } from './logger.js';
+import { errorResult, type ToolResult } from './results.js';
+
+/** What the SDK hands a handler next to its arguments: session id, abort signal, progress token, … */
+export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The four behaviour hints, all required: omitting one means "dangerous" to clients (spec defaults). */
+export type Annotations = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+
+type Infer<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
+type OutputOf<S extends z.ZodRawShape | undefined> = S extends z.ZodRawShape ? Infer<S> : Record<string, unknown>;
+
+export interface ToolDefinition<Ctx, In extends z.ZodRawShape = z.ZodRawShape, Out extends z.ZodRawShape | undefined = undefined> {
+  name: string;
+  title: string;
+  description: string;
+  input: In;
+  /** With `output`, results must carry `structuredContent` of this shape plus a text fallback. */
+  output?: Out;
+  annotations: Annotations;
+  handler: (args: Infer<In>, ctx: Ctx, extra: RequestExtra) => ToolResult<OutputOf<Out>> | Promise<ToolResult<OutputOf<Out>>>;
+}
+
+/** Declares a tool as plain data. Dependencies reach the handler as `ctx`. */
+export function defineTool<Ctx, In extends z.ZodRawShape, Out extends z.ZodRawShape | undefined = undefined>(
+  definition: ToolDefinition<Ctx, In, Out>,
+): ToolDefinition<Ctx, In, Out> {
+  return definition;
+}
+
+export interface RegisterOptions {
+  /** Where unexpected failures are logged with their stack. */
+  logger?: Logger;
+}
+
+/**
+ * Turns an unexpected exception into an `isError` result without internals (logged with its stack),
+ * a `ToolError` into an `isError` result with its message, and lets protocol errors (`McpError`)
+ * through so the SDK answers them as JSON-RPC errors.
+ */
+function failureResult(kind: string, name: string, error: unknown, logger: Logger) {
+  if (error instanceof ToolError) return errorResult(error.message);
+  if (error instanceof McpError) throw error;
+  logger.error(`${kind} ${name} failed unexpectedly:`, error);
+  return errorResult(`${kind} ${name} failed unexpectedly; the server log has the details.`);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of tools has heterogeneous shapes.
+export type AnyToolDefinition<Ctx> = ToolDefinition<Ctx, any, any>;
+
+/** Registers every tool of `tools` on `server`, in order (so `tools/list` is deterministic). */
+export function registerTools<Ctx>(
+  server: McpServer,
+  ctx: Ctx,
+  tools: ReadonlyArray<AnyToolDefinition<Ctx>>,
+  { logger = silentLogger }: RegisterOptions = {},
+): void {
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        ...(tool.output ? { outputSchema: tool.output } : {}),
+        annotations: { title: tool.title, ...tool.annotations },
+      },
+      async (args: unknown, extra: RequestExtra) => {
+        try {
+          return await tool.handler(args as never, ctx, extra);
+        } catch (error) {
+          return failureResult('Tool', tool.name, error, logger);
+        }
+      },
+    );
+  }
+}
+
+export interface PromptDefinition<Ctx, Args extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  /** Prompt arguments are strings on the wire; use `z.string()` (optionally `.optional()`). */
+  args: Args;
+  handler: (args: Infer<Args>, ctx: Ctx, extra: RequestExtra) => GetPromptResult | Promise<GetPromptResult>;
+}
+
+export function definePrompt<Ctx, Args extends z.ZodRawShape>(definition: PromptDefinition<Ctx, Args>): PromptDefinition<Ctx, Args> {
+  return definition;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of prompts has heterogeneous shapes.
+export type AnyPromptDefinition<Ctx> = PromptDefinition<Ctx, any>;
+
+/** Registers prompts. A handler's `ToolError` becomes a JSON-RPC error carrying its message. */
+export function registerPrompts<Ctx>(
+  server: McpServer,
+  ctx: Ctx,
+  prompts: ReadonlyArray<AnyPromptDefinition<Ctx>>,
+  { logger = silentLogger }: RegisterOptions = {},
+): void {
+  for (const prompt of prompts) {
+    server.registerPrompt(
+      prompt.name,
+      { title: prompt.title, description: prompt.description, argsSchema: prompt.args },
+      async (args: unknown, extra: RequestExtra) => {
+        try {
+          return await prompt.handler(args as never, ctx, extra);
+        } catch (error) {
+          if (error instanceof ToolError || error instanceof McpError) throw error;
+          logger.error(`Prompt ${prompt.name} failed unexpectedly:`, error);
+          throw new Error(`Prompt ${prompt.name} failed unexpectedly; the server log has the details.`);
+        }
+      },
+    );
+  }
+}
+
+export interface ResourceDefinition<Ctx> {
+  name: string;
+  title: string;
+  description: string;
+  mimeType?: string;
+  /** A fixed URI, or an RFC 6570 template such as `memory://entity/{name}`. */
+  uri: string;
+  /** For templates: the concrete resources to list (omit to list none). */
+  list?: (ctx: Ctx, extra: RequestExtra) => Promise<{ uri: string; name: string }[]> | { uri: string; name: string }[];
+  read: (
+    uri: URL,
+    params: Record<string, string | string[]>,
+    ctx: Ctx,
+    extra: RequestExtra,
+  ) => ReadResourceResult | Promise<ReadResourceResult>;
+}
+
+export function defineResource<Ctx>(definition: ResourceDefinition<Ctx>): ResourceDefinition<Ctx> {
+  return definition;
+}
+
+/** Registers resources; a URI containing `{` is registered as a template. */
+export function registerResources<Ctx>(server: McpServer, ctx: Ctx, resources: ReadonlyArray<ResourceDefinition<Ctx>>): void {
+  for (const resource of resources) {
+    const metadata = {
+      title: resource.title,
+      description: resource.description,
+      ...(resource.mimeType ? { mimeType: resource.mimeType } : {}),
+    };
+    if (resource.uri.includes('{')) {
+      const list = resource.list;
+      const template = new ResourceTemplate(resource.uri, {
+        list: list ? async (extra) => ({ resources: await list(ctx, extra) }) : undefined,
+      });
+      server.registerResource(resource.name, template, metadata, (uri, params, extra) =>
+        resource.read(uri, params as Record<string, string | string[]>, ctx, extra),
+      );
+    } else {
+      server.registerResource(resource.name, resource.uri, metadata, (uri, extra) => resource.read(uri, {}, ctx, extra));
+    }
+  }
+}
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  /** Guidance for the model, sent in the `initialize` result. */
+  instructions?: string;
+}
+
+/**
+ * A new `McpServer` that declares the `logging` capability (so `logging/setLevel` works and
+ * `sendLog` reaches the client). Tools, prompts and resources capabilities follow registration.
+ */
+export function createMcpServer({ name, version, title, instructions }: ServerInfo): McpServer {
+  return new McpServer(
+    { name, version, ...(title ? { title } : {}) },
+    { capabilities: { logging: {} }, ...(instructions ? { instructions } : {}) },
+  );
+}
+
+export { errorMessage };

@@ -1,0 +1,27 @@
+// Any new export added here becomes public API. Use named exports, not wildcards.
+
+export { type ConfigOf, defineOptions, formatHelp, type OptionSpec, type OptionSpecs, parse, parseConfig } from './config.js';
+export {
+  type Annotations,
+  type AnyPromptDefinition,
+  type AnyToolDefinition,
+  createMcpServer,
+  definePrompt,
+  defineResource,
+  defineTool,
+  type PromptDefinition,
+  type RequestExtra,
+  type ResourceDefinition,
+  registerPrompts,
+  registerResources,
+  registerTools,
+  type ServerInfo,
+  type ToolDefinition,
+} from './define.js';
+export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
+export { createLogger, LOG_LEVELS, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
+export { errorResult, structuredResult, type ToolResult, textResult } from './results.js';
+export { type CliApp, type RunnerConfig, runCli, runnerOptions } from './runner/cli.js';
+export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/http.js';
+export { type RunningStdioServer, serveStdio } from './runner/stdio.js';
+export type { RunningServer, ServerApp } from './runner/types.js';

@@ -1,0 +1,210 @@
+import { type ConfigOf, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
+import { ConfigError, errorMessage } from '../errors.js';
+import { createLogger, LOG_LEVELS, type Logger } from '../logger.js';
+import { serveHttp } from './http.js';
+import { serveStdio } from './stdio.js';
+import type { RunningServer, ServerApp } from './types.js';
+
+/** The flags every mcpkit bin understands, besides its own. */
+export const runnerOptions = defineOptions({
+  transport: {
+    type: 'string',
+    env: 'MCP_TRANSPORT',
+    valueName: 'stdio|http|sse',
+    description: 'How clients connect: stdio, Streamable HTTP at /mcp, or legacy HTTP+SSE at /sse',
+    default: 'stdio',
+    parse: parse.oneOf(['stdio', 'http', 'sse'] as const),
+  },
+  host: {
+    type: 'string',
+    env: 'MCP_HOST',
+    valueName: 'address',
+    description: 'Address to bind for http/sse; anything but loopback exposes the server to the network',
+    default: '127.0.0.1',
+    parse: parse.nonEmpty,
+  },
+  port: {
+    type: 'string',
+    env: 'PORT',
+    valueName: 'number',
+    description: 'Port for http/sse (0 picks a free one)',
+    default: 3000,
+    parse: parse.int({ min: 0, max: 65535 }),
+  },
+  stateless: {
+    type: 'boolean',
+    env: 'MCP_STATELESS',
+    description: 'Streamable HTTP without sessions: a fresh server for every request',
+  },
+  'auth-token': {
+    type: 'string',
+    env: 'MCP_AUTH_TOKEN',
+    valueName: 'token',
+    description: 'Require "Authorization: Bearer <token>" on http/sse requests',
+    parse: parse.nonEmpty,
+  },
+  'allowed-host': {
+    type: 'string',
+    multiple: true,
+    env: 'MCP_ALLOWED_HOSTS',
+    valueName: 'name',
+    description: 'Extra Host header name to accept (for a reverse proxy)',
+    parse: parse.nonEmpty,
+  },
+  'allowed-origin': {
+    type: 'string',
+    multiple: true,
+    env: 'MCP_ALLOWED_ORIGINS',
+    valueName: 'origin',
+    description: 'Extra browser Origin to accept, e.g. https://app.example.com',
+    parse: parse.nonEmpty,
+  },
+  'max-sessions': {
+    type: 'string',
+    env: 'MCP_MAX_SESSIONS',
+    valueName: 'n',
+    description: 'Live HTTP sessions at most; more get 503',
+    default: 100,
+    parse: parse.int({ min: 1, max: 100_000 }),
+  },
+  'session-timeout': {
+    type: 'string',
+    env: 'MCP_SESSION_TIMEOUT',
+    valueName: 'duration',
+    description: 'Close an HTTP session idle this long (e.g. 30m, 90s)',
+    default: 30 * 60_000,
+    defaultLabel: '30m',
+    parse: parse.duration,
+  },
+  'max-body': {
+    type: 'string',
+    env: 'MCP_MAX_BODY',
+    valueName: 'size',
+    description: 'Largest HTTP request body accepted (e.g. 4mb)',
+    default: 4 * 1024 * 1024,
+    defaultLabel: '4mb',
+    parse: parse.bytes,
+  },
+  'log-level': {
+    type: 'string',
+    env: 'LOG_LEVEL',
+    valueName: LOG_LEVELS.join('|'),
+    description: 'What the server logs to stderr',
+    default: 'info',
+    parse: parse.oneOf(LOG_LEVELS),
+  },
+  help: { type: 'boolean', short: 'h', description: 'Show this help and exit' },
+  version: { type: 'boolean', short: 'v', description: 'Show the version and exit' },
+});
+
+export type RunnerConfig = ConfigOf<typeof runnerOptions>;
+
+export interface CliApp<O extends OptionSpecs> {
+  /** The bin name, e.g. `mcp-server-memory`; used in help and error lines. */
+  bin: string;
+  version: string;
+  description: string;
+  /** The server's own flags; merged with the runner's. */
+  options: O;
+  /** Builds the app once from the parsed config. A `ConfigError` thrown here exits 2 like a bad flag. */
+  create: (config: ConfigOf<O> & RunnerConfig, logger: Logger) => ServerApp | Promise<ServerApp>;
+  /** Printed at the end of --help (environment notes, examples). */
+  epilog?: string;
+}
+
+export interface CliIo {
+  argv?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The whole CLI of a server bin: parse flags and env once, print --help/--version, build the app,
+ * serve it over the chosen transport, and shut down cleanly on stdin close (stdio), SIGINT or
+ * SIGTERM, exiting 0. Bad configuration: one line on stderr naming the flag, exit code 2.
+ */
+export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = {}): Promise<void> {
+  const argv = io.argv ?? process.argv.slice(2);
+  const env = io.env ?? process.env;
+  const options = { ...app.options, ...runnerOptions };
+  let config: ConfigOf<O> & RunnerConfig;
+  try {
+    config = parseConfig(options, argv, env) as ConfigOf<O> & RunnerConfig;
+  } catch (error) {
+    process.stderr.write(`${app.bin}: ${errorMessage(error)} (see ${app.bin} --help)\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (config.help) {
+    process.stdout.write(formatHelp(app.bin, app.description, options) + (app.epilog ? `\n${app.epilog.trimEnd()}\n` : ''));
+    return;
+  }
+  if (config.version) {
+    process.stdout.write(`${app.version}\n`);
+    return;
+  }
+  const logger = createLogger({ name: app.bin, level: config.logLevel });
+  let serverApp: ServerApp;
+  try {
+    serverApp = await app.create(config, logger);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${app.bin}: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    logger.error('failed to start:', error);
+    process.exitCode = 1;
+    return;
+  }
+
+  let running: RunningServer;
+  try {
+    if (config.transport === 'stdio') {
+      const stdio = await serveStdio(serverApp);
+      running = stdio;
+      void stdio.ended.then(() => shutdown('stdin closed'));
+      logger.info(`${app.bin} ${app.version} running on stdio`);
+    } else {
+      const http = await serveHttp(serverApp, {
+        mode: config.transport,
+        host: config.host,
+        port: config.port,
+        stateless: config.stateless,
+        ...(config.authToken !== undefined ? { authToken: config.authToken } : {}),
+        maxSessions: config.maxSessions,
+        sessionIdleMs: config.sessionTimeout,
+        maxBodyBytes: config.maxBody,
+        allowedHosts: config.allowedHost,
+        allowedOrigins: config.allowedOrigin,
+        logger,
+      });
+      running = http;
+      logger.info(`${app.bin} ${app.version} listening on ${http.endpoint}${config.authToken ? ' (bearer token required)' : ''}`);
+    }
+  } catch (error) {
+    logger.error(`could not start the ${config.transport} transport: ${errorMessage(error)}`);
+    await serverApp.close?.();
+    process.exitCode = 1;
+    return;
+  }
+
+  let stopping = false;
+  async function shutdown(reason: string) {
+    if (stopping) return;
+    stopping = true;
+    logger.debug(`shutting down: ${reason}`);
+    const force = setTimeout(() => {
+      logger.warn('shutdown took over 5s; exiting anyway');
+      process.exit(0);
+    }, 5000);
+    force.unref();
+    try {
+      await running.close();
+    } catch (error) {
+      logger.error('error while shutting down:', error);
+    }
+    process.exit(0);
+  }
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '../errors.js';
+import { type Logger, silentLogger } from '../logger.js';
+import { allowedHostnames, checkRequest, type GuardOptions } from './security.js';
+import type { RunningServer, ServerApp } from './types.js';
+
+export interface HttpOptions {
+  /** `http`: Streamable HTTP at `/mcp`. `sse`: legacy HTTP+SSE at `/sse` and `/messages`. */
+  mode: 'http' | 'sse';
+  host: string;
+  /** 0 picks a free port; the bound one is in `url`. */
+  port: number;
+  /** Streamable HTTP without sessions: a fresh server per request. */
+  stateless?: boolean;
+  authToken?: string;
+  /** Live sessions at most; a new one beyond it gets 503. */
+  maxSessions?: number;
+  /** A session with no request for this long is closed (ms). */
+  sessionIdleMs?: number;
+  /** Request bodies above this get 413 (bytes). */
+  maxBodyBytes?: number;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  logger?: Logger;
+}
+
+export interface RunningHttpServer extends RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:3000`. */
+  url: string;
+  /** The MCP endpoint: `<url>/mcp` or `<url>/sse`. */
+  endpoint: string;
+  /** Live sessions now (both transports). */
+  sessionCount(): number;
+  httpServer: Server;
+}
+
+interface Session {
+  server: McpServer;
+  transport: StreamableHTTPServerTransport | SSEServerTransport;
+  lastSeen: number;
+  inFlight: number;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit)
+    throw new HttpError(413, ErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, ErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, ErrorCode.ParseError, 'Parse error: the request body is not valid JSON');
+  }
+}
+
+function containsInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+/**
+ * Serves `app` over Streamable HTTP (`/mcp`) or legacy HTTP+SSE (`/sse` + `/messages`), plus
+ * `/healthz`. Every client session gets its own `McpServer` from `app.createServer()`, so nothing
+ * (responses, notifications, per-session state) is shared between clients (GHSA-345p-7cg4-v4c7).
+ */
+export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<RunningHttpServer> {
+  const {
+    mode,
+    host,
+    port,
+    stateless = false,
+    authToken,
+    maxSessions = 100,
+    sessionIdleMs = 30 * 60_000,
+    maxBodyBytes = 4 * 1024 * 1024,
+    logger = silentLogger,
+  } = options;
+  const guard: GuardOptions = {
+    hostnames: allowedHostnames(host, options.allowedHosts),
+    origins: options.allowedOrigins ?? [],
+    ...(authToken !== undefined ? { authToken } : {}),
+  };
+  const sessions = new Map<string, Session>();
+  let pending = 0;
+  let closing = false;
+
+  const closeSession = async (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    logger.debug(`session ${id} closed`);
+    await Promise.allSettled([session.transport.close(), session.server.close()]);
+  };
+
+  const track = (session: Session, res: ServerResponse) => {
+    session.lastSeen = Date.now();
+    session.inFlight++;
+    res.once('close', () => {
+      session.inFlight--;
+      session.lastSeen = Date.now();
+    });
+  };
+
+  const admit = (res: ServerResponse): boolean => {
+    if (sessions.size + pending < maxSessions) return true;
+    logger.warn(`refused a new session: ${maxSessions} sessions are live`);
+    sendJsonRpcError(res, 503, ErrorCode.ServerError, `Service unavailable: the server already has ${maxSessions} live sessions`, {
+      'Retry-After': '5',
+    });
+    return false;
+  };
+
+  const handleStreamable = async (req: IncomingMessage, res: ServerResponse) => {
+    const method = req.method ?? 'GET';
+    if (stateless) {
+      if (method !== 'POST') {
+        sendJsonRpcError(res, 405, ErrorCode.ServerError, 'Method not allowed: this server is stateless; use POST', { Allow: 'POST' });
+        return;
+      }
+      const body = await readJsonBody(req, maxBodyBytes);
+      const server = app.createServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.once('close', () => {
+        void Promise.allSettled([transport.close(), server.close()]);
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+      return;
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session || !(session.transport instanceof StreamableHTTPServerTransport)) {
+        sendJsonRpcError(res, 404, ErrorCode.ServerError, 'Session not found: start a new session with initialize');
+        return;
+      }
+      track(session, res);
+      const body = method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (method !== 'POST') {
+      sendJsonRpcError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
+      return;
+    }
+    const body = await readJsonBody(req, maxBodyBytes);
+    if (!containsInitialize(body)) {
+      sendJsonRpcError(res, 400, ErrorCode.ServerError, 'Bad Request: no valid session ID provided; send initialize first');
+      return;
+    }
+    if (!admit(res)) return;
+    pending++;
+    const server = app.createServer();
+    let entry: Session | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        pending--;
+        entry = { server, transport, lastSeen: Date.now(), inFlight: 0 };
+        sessions.set(id, entry);
+        logger.debug(`session ${id} opened`);
+      },
+      onsessionclosed: (id) => {
+        void closeSession(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) void closeSession(transport.sessionId);
+    };
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      if (!entry) {
+        pending--;
+        void server.close();
+      }
+    }
+  };
+
+  const handleSse = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (url.pathname === '/sse') {
+      if (req.method !== 'GET') {
+        sendJsonRpcError(res, 405, ErrorCode.ServerError, 'Method not allowed: use GET /sse', { Allow: 'GET' });
+        return;
+      }
+      if (!admit(res)) return;
+      const transport = new SSEServerTransport('/messages', res);
+      const server = app.createServer();
+      const session: Session = { server, transport, lastSeen: Date.now(), inFlight: 1 };
+      sessions.set(transport.sessionId, session);
+      res.once('close', () => void closeSession(transport.sessionId));
+      await server.connect(transport);
+      return;
+    }
+    if (req.method !== 'POST') {
+      sendJsonRpcError(res, 405, ErrorCode.ServerError, 'Method not allowed: use POST /messages', { Allow: 'POST' });
+      return;
+    }
+    const id = url.searchParams.get('sessionId') ?? '';
+    const session = sessions.get(id);
+    if (!session || !(session.transport instanceof SSEServerTransport)) {
+      sendJsonRpcError(res, 404, ErrorCode.ServerError, 'Session not found: open GET /sse first');
+      return;
+    }
+    session.lastSeen = Date.now();
+    const body = await readJsonBody(req, maxBodyBytes);
+    await session.transport.handlePostMessage(req, res, body);
+  };
+
+  const httpServer = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      if (url.pathname === '/healthz') {
+        res.writeHead(closing ? 503 : 200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
+        return;
+      }
+      const isMcp = mode === 'http' ? url.pathname === '/mcp' : url.pathname === '/sse' || url.pathname === '/messages';
+      if (!isMcp) {
+        const hint = mode === 'http' ? 'the MCP endpoint is /mcp' : 'the MCP endpoints are /sse and /messages';
+        sendJsonRpcError(res, 404, ErrorCode.ServerError, `Not found: ${hint}`);
+        return;
+      }
+      const refusal = checkRequest(req, guard);
+      if (refusal) {
+        logger.warn(`refused ${req.method} ${url.pathname}: ${refusal.message}`);
+        sendJsonRpcError(res, refusal.status, ErrorCode.ServerError, refusal.message, refusal.headers);
+        return;
+      }
+      if (closing) {
+        sendJsonRpcError(res, 503, ErrorCode.ServerError, 'Service unavailable: the server is shutting down');
+        return;
+      }
+      if (mode === 'http') await handleStreamable(req, res);
+      else await handleSse(req, res, url);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        sendJsonRpcError(res, error.status, error.code, error.message);
+        return;
+      }
+      logger.error(`request ${req.method} ${url.pathname} failed:`, error);
+      sendJsonRpcError(res, 500, ErrorCode.InternalError, 'Internal server error');
+    }
+  });
+  httpServer.requestTimeout = 0; // SSE streams are long-lived; idle sessions are reaped below.
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (session.inFlight === 0 && now - session.lastSeen > sessionIdleMs) {
+          logger.info(`session ${id} expired after ${Math.round(sessionIdleMs / 1000)}s idle`);
+          void closeSession(id);
+        }
+      }
+    },
+    Math.max(50, Math.min(sessionIdleMs / 2, 60_000)),
+  );
+  sweep.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const address = httpServer.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const base = `http://${shownHost}:${address.port}`;
+
+  return {
+    url: base,
+    endpoint: `${base}${mode === 'http' ? '/mcp' : '/sse'}`,
+    httpServer,
+    sessionCount: () => sessions.size,
+    async close() {
+      if (closing) return;
+      closing = true;
+      clearInterval(sweep);
+      await Promise.allSettled([...sessions.keys()].map(closeSession));
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+      await app.close?.();
+    },
+  };
+}

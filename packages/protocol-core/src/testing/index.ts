@@ -1,0 +1,118 @@
+/**
+ * Disposable wiring for tests: a real SDK `Client` against a real server, in-process, over stdio
+ * (a spawned built bin) or over HTTP on 127.0.0.1:0. Use with `await using`.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { type HttpOptions, type RunningHttpServer, serveHttp } from '../runner/http.js';
+import type { ServerApp } from '../runner/types.js';
+
+export interface ClientOptions {
+  name?: string;
+  capabilities?: ClientCapabilities;
+}
+
+function newClient({ name = 'mcpkit-test', capabilities = {} }: ClientOptions = {}): Client {
+  return new Client({ name, version: '0.0.0' }, { capabilities });
+}
+
+export interface InMemoryPair extends AsyncDisposable {
+  client: Client;
+  server: McpServer;
+}
+
+/** A real `Client` wired to `server` over `InMemoryTransport`. */
+export async function connectInMemory(server: McpServer, options?: ClientOptions): Promise<InMemoryPair> {
+  const client = newClient(options);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return {
+    client,
+    server,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+export interface StdioProcess extends AsyncDisposable {
+  client: Client;
+  transport: StdioClientTransport;
+  /** Everything the process wrote to stderr so far. */
+  stderr(): string;
+}
+
+export interface SpawnOptions extends ClientOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Spawns a built bin (`node <bin> …args`) and connects a `Client` to it over stdio. */
+export async function spawnStdio(bin: string, { args = [], env = {}, cwd, ...clientOptions }: SpawnOptions = {}): Promise<StdioProcess> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, ...args],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stderr: 'pipe',
+    ...(cwd ? { cwd } : {}),
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const client = newClient(clientOptions);
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    stderr: () => stderr,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+    },
+  };
+}
+
+export interface HttpFixture extends AsyncDisposable {
+  running: RunningHttpServer;
+  url: string;
+  endpoint: string;
+  /** A new `Client` connected to the endpoint (Streamable HTTP, or SSE in `sse` mode); closed on dispose. */
+  connect(options?: ClientOptions & { headers?: Record<string, string> }): Promise<Client>;
+}
+
+/** Serves `app` on 127.0.0.1 with a free port. */
+export async function startHttp(app: ServerApp, options: Partial<HttpOptions> = {}): Promise<HttpFixture> {
+  const running = await serveHttp(app, { mode: 'http', host: '127.0.0.1', port: 0, ...options });
+  const clients: Client[] = [];
+  return {
+    running,
+    url: running.url,
+    endpoint: running.endpoint,
+    async connect({ headers, ...clientOptions } = {}) {
+      const client = newClient(clientOptions);
+      const requestInit = headers ? { headers } : undefined;
+      const transport = running.endpoint.endsWith('/sse')
+        ? new SSEClientTransport(new URL(running.endpoint), {
+            ...(requestInit ? { requestInit } : {}),
+            ...(headers
+              ? { eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...init?.headers, ...headers } }) } }
+              : {}),
+          })
+        : new StreamableHTTPClientTransport(new URL(running.endpoint), requestInit ? { requestInit } : {});
+      await client.connect(transport);
+      clients.push(client);
+      return client;
+    },
+    async [Symbol.asyncDispose]() {
+      await Promise.allSettled(clients.map((c) => c.close()));
+      await running.close();
+    },
+  };
+}

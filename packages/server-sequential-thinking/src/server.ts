@@ -1,0 +1,41 @@
+import { createMcpServer, type Logger, registerResources, registerTools, silentLogger } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { formatThought } from './format.js';
+import { createThoughtHistory } from './history.js';
+import { resources } from './resources/history.js';
+import { type ThinkingContext, tools } from './tools/sequentialThinking.js';
+import { VERSION } from './version.js';
+
+export interface SequentialThinkingServerOptions {
+  /** Thoughts kept for this server's session; the oldest are dropped beyond it. Default 1000. */
+  maxHistory?: number;
+  /** Draw each thought as a box on stderr. Default false here; the CLI turns it on. */
+  logThoughts?: boolean;
+  /** Colour the box (the CLI does when stderr is a terminal). */
+  color?: boolean;
+  /** Where the boxes go; stderr by default. */
+  writeThought?: (box: string) => void;
+  logger?: Logger;
+}
+
+/**
+ * A sequential-thinking server for one client session: its history lives in this instance, so
+ * sessions never see each other's thoughts. The runner calls this once per session.
+ */
+export function createSequentialThinkingServer(options: SequentialThinkingServerOptions = {}): McpServer {
+  const { maxHistory = 1000, logThoughts = false, color = false, logger = silentLogger } = options;
+  const write = options.writeThought ?? ((box: string) => process.stderr.write(`${box}\n`));
+  const server = createMcpServer({ name: 'sequential-thinking-server', version: VERSION, title: 'Sequential Thinking' });
+  const ctx: ThinkingContext = {
+    history: createThoughtHistory(maxHistory),
+    logThought: logThoughts ? (record) => write(formatThought(record, color)) : () => {},
+  };
+  registerTools(server, ctx, tools, { logger });
+  registerResources(server, ctx, resources);
+  return server;
+}
+
+export { formatThought } from './format.js';
+export { createThoughtHistory, type HistorySnapshot, type ThoughtRecord } from './history.js';
+export { HISTORY_URI } from './resources/history.js';
+export { VERSION };

@@ -1,0 +1,29 @@
+import { defineProject } from 'vitest/config';
+
+/** Workspace packages resolve to their TypeScript source in tests, so nothing waits on a build. */
+const conditions = ['@mcpkit/source', 'import', 'module', 'node', 'default'];
+
+/** Unit and in-process tests: `test/**\/*.test.ts`, except the stdio smoke tests. */
+export const unitConfig = defineProject({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@mcpkit/source'] } },
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/**/*.stdio.test.ts', '**/node_modules/**'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
+
+/** Black-box tests that spawn the built bin: `test/**\/*.stdio.test.ts` (run after `build`). */
+export const stdioConfig = defineProject({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@mcpkit/source'] } },
+  test: {
+    include: ['test/**/*.stdio.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
