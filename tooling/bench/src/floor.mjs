@@ -1,0 +1,27 @@
+// The floor for every cold start: a bare Node process that answers `initialize` over stdio
+// (newline-delimited JSON-RPC, as an MCP stdio server does) and exits when stdin closes.
+// No imports beyond Node itself, so its start time is Node's own start-up plus one round trip.
+let buf = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  buf += chunk;
+  for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+    const line = buf.slice(0, nl);
+    buf = buf.slice(nl + 1);
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (msg.method === 'initialize' && msg.id !== undefined) {
+      const result = {
+        protocolVersion: msg.params?.protocolVersion ?? '2025-06-18',
+        capabilities: {},
+        serverInfo: { name: 'floor', version: '0.0.0' },
+      };
+      process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result })}\n`);
+    }
+  }
+});
+process.stdin.on('end', () => process.exit(0));

@@ -1,0 +1,423 @@
+/**
+ * The benchmark harness: what a suite receives (`BenchContext`) and the measurement helpers every
+ * suite shares, so that all servers are measured the same way.
+ *
+ * A suite is a file `src/suites/<name>.ts` whose default export is a `Suite`. `src/main.ts` finds,
+ * filters (`--only <name>`) and runs the suites one after another, then prints a summary and writes
+ * every recorded table and check to `results/latest.json`.
+ *
+ * Rules the helpers follow (and suites should too):
+ * - Every figure of ours is measured in the same run as the reference it is compared to; cold starts
+ *   of several servers are interleaved (A, B, floor, A, B, floor, ...) so drift hits all alike.
+ * - Everything is bounded: a fixed number of runs/calls and a timeout per spawn and per call.
+ * - `ctx.quick` (from `--quick` or BENCH_QUICK=1) is a smoke pass: use `ctx.scale(full, quick)`
+ *   for counts. Quick figures are too noisy to judge targets by; checks are still printed.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+// ---------------------------------------------------------------------------------------------
+// Suite and context
+// ---------------------------------------------------------------------------------------------
+
+export interface Suite {
+  /** Short name used by `--only` and as the key in results/latest.json (e.g. `sequential-thinking`). */
+  name: string;
+  description?: string;
+  run(ctx: BenchContext): Promise<void>;
+}
+
+/** A table a suite recorded; printed at once and kept for the summary and the JSON file. */
+export interface BenchTable {
+  title: string;
+  headers: string[];
+  rows: Cell[][];
+  /** Lines printed under the table (units, caveats). */
+  notes?: string[];
+}
+
+export type Cell = string | number;
+
+/** A target the suite judged, e.g. "cold start ≤ 0.6× reference". */
+export interface BenchCheck {
+  label: string;
+  pass: boolean;
+  /** The measured value in words, e.g. "0.41× (61.2 ms vs 149.0 ms)". */
+  detail: string;
+}
+
+export interface BenchContext {
+  /** Fast smoke pass (`--quick` or BENCH_QUICK=1): fewer runs and calls, figures are indicative only. */
+  readonly quick: boolean;
+  /** Suite names given with `--only` (empty = all). The runner applies it; suites may ignore it. */
+  readonly filter: readonly string[];
+  /** Absolute path of tooling/bench. */
+  readonly benchDir: string;
+  /** Absolute path of the repository root. */
+  readonly repoRoot: string;
+  /** Print one line (or several, joined by newlines) to stdout. */
+  print(text?: string): void;
+  /** `quick ? quickValue : fullValue`; use it for every count so `--quick` stays fast. */
+  scale(full: number, quick: number): number;
+  /** Print a table and record it under this suite in the results. */
+  table(table: BenchTable): void;
+  /** Record a pass/fail against a target; printed now and in the final summary. */
+  check(label: string, pass: boolean, detail: string): void;
+  /** Record raw figures (any JSON value) under this suite in results/latest.json. */
+  record(key: string, value: unknown): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and formatting
+// ---------------------------------------------------------------------------------------------
+
+export interface Stats {
+  n: number;
+  median: number;
+  p90: number;
+  p99: number;
+  mean: number;
+  min: number;
+  max: number;
+}
+
+/** Order statistics of `samples` (nearest-rank percentiles). Throws on an empty list. */
+export function stats(samples: readonly number[]): Stats {
+  if (samples.length === 0) throw new Error('stats() needs at least one sample');
+  const s = [...samples].sort((a, b) => a - b);
+  const pct = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+  const mid = s.length >> 1;
+  const median = s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return {
+    n: s.length,
+    median,
+    p90: pct(90),
+    p99: pct(99),
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+    min: s[0]!,
+    max: s[s.length - 1]!,
+  };
+}
+
+/** `ours / ref` as `0.52×` (lower is better for times and memory, higher for throughput). */
+export function ratio(ours: number, ref: number): string {
+  if (!Number.isFinite(ours) || !Number.isFinite(ref) || ref === 0) return 'n/a';
+  return `${(ours / ref).toFixed(2)}×`;
+}
+
+/** Milliseconds with a precision that suits the size: `0.083 ms`, `1.24 ms`, `61.2 ms`. */
+export function ms(value: number): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  const digits = value < 1 ? 3 : value < 10 ? 2 : 1;
+  return `${value.toFixed(digits)} ms`;
+}
+
+/** Bytes as MiB with one decimal: `48.3 MiB`. */
+export function mib(bytes: number | undefined): string {
+  return bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Aligned plain-text table (first column left-aligned, the rest right-aligned). */
+export function table(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const text = [headers, ...rows].map((r) => r.map((c) => String(c)));
+  const widths = headers.map((_, i) => Math.max(...text.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(text[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...text.slice(1).map(line)].join('\n');
+}
+
+/** The same table as GitHub markdown, for READMEs. */
+export function markdownTable(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const line = (r: readonly Cell[]) => `| ${r.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(headers), `|${headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+// ---------------------------------------------------------------------------------------------
+
+/** How to start a server. `command` defaults to this Node binary (process.execPath). */
+export interface SpawnSpec {
+  /** Shown in tables, e.g. `ours`, `reference`, `floor`. */
+  label: string;
+  command?: string;
+  args: string[];
+  /** Added to the environment (NODE_OPTIONS is removed so the bench's own flags do not leak in). */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Absolute path of tooling/bench. */
+export const benchDir = resolve(here, '..');
+/** Absolute path of the repository root. */
+export const repoRoot = resolve(benchDir, '../..');
+
+/** The floor: a bare Node process that answers `initialize` over stdio and exits when stdin closes. */
+export function floorSpec(): SpawnSpec {
+  return { label: 'floor', args: [join(here, 'floor.mjs')] };
+}
+
+/** Node running a script: `{ label, args: [script, ...args], env }`. */
+export function nodeSpec(label: string, script: string, args: string[] = [], env?: Record<string, string>): SpawnSpec {
+  return { label, args: [script, ...args], ...(env ? { env } : {}) };
+}
+
+function childEnv(spec: SpawnSpec): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'NODE_OPTIONS') env[k] = v;
+  return { ...env, ...spec.env };
+}
+
+/**
+ * Path of an installed package's bin script (a reference server from devDependencies, or one of
+ * our workspace servers as linked into tooling/bench/node_modules). Looks in tooling/bench's
+ * node_modules, then upwards.
+ */
+export function binPath(pkg: string, binName?: string): string {
+  let dir = benchDir;
+  for (;;) {
+    const manifest = join(dir, 'node_modules', pkg, 'package.json');
+    if (existsSync(manifest)) {
+      const json = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> };
+      const rel = typeof json.bin === 'string' ? json.bin : json.bin?.[binName ?? Object.keys(json.bin ?? {})[0] ?? ''];
+      if (!rel) throw new Error(`${pkg} has no bin${binName ? ` named ${binName}` : ''}`);
+      const file = resolve(dirname(manifest), rel);
+      if (!existsSync(file)) throw new Error(`${pkg}: bin ${file} does not exist (not built? run the build first)`);
+      return file;
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`package ${pkg} is not installed (add it to tooling/bench/package.json)`);
+    dir = up;
+  }
+}
+
+/** The bin of an installed reference server, e.g. `reference('@modelcontextprotocol/server-memory', 'mcp-server-memory')`. */
+export function reference(pkg: string, binName?: string): string {
+  return binPath(pkg, binName);
+}
+
+const INITIALIZE = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcpkit-bench', version: '0.0.0' } },
+})}\n`;
+
+function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      done();
+    }, timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+  });
+}
+
+/**
+ * One cold start: spawn a fresh process, write `initialize` to its stdin at once, and time until
+ * the `initialize` result line arrives on stdout (ms). Then closes stdin and waits for the exit
+ * (SIGKILL after 5 s). Rejects on a JSON-RPC error, an early exit, or after `timeoutMs`.
+ */
+export async function coldStartOnce(spec: SpawnSpec, timeoutMs = 15_000): Promise<number> {
+  const started = performance.now();
+  const child = spawn(spec.command ?? process.execPath, spec.args, {
+    cwd: spec.cwd,
+    env: childEnv(spec),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-2000);
+  });
+  child.stdin.on('error', () => {});
+  child.stdin.write(INITIALIZE);
+  try {
+    return await new Promise<number>((done, fail) => {
+      let buf = '';
+      const timer = setTimeout(() => fail(new Error(`${spec.label}: no initialize result within ${timeoutMs} ms`)), timeoutMs);
+      child.stdout.on('data', (d: Buffer) => {
+        buf += d.toString();
+        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          let msg: { id?: unknown; result?: unknown; error?: unknown };
+          try {
+            msg = JSON.parse(line);
+          } catch {
+            continue;
+          }
+          if (msg.id !== 1) continue;
+          clearTimeout(timer);
+          if (msg.result) done(performance.now() - started);
+          else fail(new Error(`${spec.label}: initialize failed: ${JSON.stringify(msg.error)}`));
+          return;
+        }
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        fail(new Error(`${spec.label}: exited (${code ?? signal}) before answering initialize. stderr: ${stderr.trim()}`));
+      });
+      child.once('error', (err) => {
+        clearTimeout(timer);
+        fail(err);
+      });
+    });
+  } finally {
+    child.stdin.end();
+    await waitExit(child, 5_000);
+  }
+}
+
+export interface ColdStartResult {
+  label: string;
+  samples: number[];
+  stats: Stats;
+}
+
+/** `runs` cold starts of one server, sequentially (see `coldStartOnce`), after `warmup` discarded ones. */
+export async function coldStart(spec: SpawnSpec, runs: number, options: { warmup?: number } = {}): Promise<ColdStartResult> {
+  const [result] = await coldStarts([spec], runs, options);
+  return result!;
+}
+
+/**
+ * Cold starts of several servers interleaved round by round (A, B, C, A, B, C, ...), so that
+ * machine noise and OS cache drift affect all of them alike. `warmup` rounds (default 2) are
+ * discarded: they fill the OS file cache, which a user's second start also enjoys.
+ */
+export async function coldStarts(specs: readonly SpawnSpec[], runs: number, options: { warmup?: number } = {}): Promise<ColdStartResult[]> {
+  const warmup = options.warmup ?? 2;
+  const samples = specs.map(() => [] as number[]);
+  for (let round = 0; round < warmup + runs; round++) {
+    for (const [i, spec] of specs.entries()) {
+      const t = await coldStartOnce(spec);
+      if (round >= warmup) samples[i]!.push(t);
+    }
+  }
+  return specs.map((spec, i) => ({ label: spec.label, samples: samples[i]!, stats: stats(samples[i]!) }));
+}
+
+/** A real SDK `Client` connected over stdio to a spawned server. Dispose it (or call `close`) to end the child. */
+export interface StdioConnection extends AsyncDisposable {
+  client: Client;
+  pid: number;
+  /** The last ~8 KB the child wrote to stderr. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Spawn `spec` and connect a real SDK Client to it over stdio (stderr is piped and drained). */
+export async function connectStdio(spec: SpawnSpec, options: { timeoutMs?: number } = {}): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({
+    command: spec.command ?? process.execPath,
+    args: spec.args,
+    env: childEnv(spec),
+    ...(spec.cwd ? { cwd: spec.cwd } : {}),
+    stderr: 'pipe',
+  });
+  let tail = '';
+  transport.stderr?.on('data', (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-8192);
+  });
+  const client = new Client({ name: 'mcpkit-bench', version: '0.0.0' });
+  await client.connect(transport, { timeout: options.timeoutMs ?? 15_000 });
+  const pid = transport.pid;
+  if (pid === null) throw new Error(`${spec.label}: no child pid after connect`);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await client.close();
+  };
+  return { client, pid, stderr: () => tail, close, [Symbol.asyncDispose]: close };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+// ---------------------------------------------------------------------------------------------
+
+/** Per-call wall time (ms) of `n` sequential calls of `fn`, after `warmup` (default n/10, max 200) discarded calls. */
+export async function latency(
+  fn: () => Promise<unknown>,
+  n: number,
+  options: { warmup?: number } = {},
+): Promise<Stats & { samples: number[] }> {
+  const warmup = options.warmup ?? Math.min(200, Math.ceil(n / 10));
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples[i] = performance.now() - t0;
+  }
+  return { ...stats(samples), samples };
+}
+
+export interface Throughput {
+  total: number;
+  concurrency: number;
+  seconds: number;
+  /** Completed calls per second. */
+  perSecond: number;
+}
+
+/** `total` calls of `fn` with `concurrency` in flight at all times (each worker starts the next call when one ends). */
+export async function throughput(fn: (i: number) => Promise<unknown>, total: number, concurrency: number): Promise<Throughput> {
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next < total) await fn(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  const seconds = (performance.now() - t0) / 1000;
+  return { total, concurrency, seconds, perSecond: total / seconds };
+}
+
+export interface Rss {
+  /** Peak resident set size (VmHWM), bytes. */
+  peak: number;
+  /** Current resident set size (VmRSS), bytes. */
+  current: number;
+}
+
+/**
+ * Peak and current RSS of a live process from /proc/<pid>/status (Linux). Call it at the end of a
+ * load, before closing the connection. Returns undefined where /proc is unavailable.
+ */
+export function peakRss(pid: number): Rss | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kb = (key: string) => {
+    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status);
+    return m ? Number(m[1]) * 1024 : undefined;
+  };
+  const current = kb('VmRSS');
+  const peak = kb('VmHWM') ?? current;
+  return peak === undefined || current === undefined ? undefined : { peak, current };
+}
+
+/** Reject with a clear message if `promise` takes longer than `timeoutMs`. */
+export function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
