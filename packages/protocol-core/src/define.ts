@@ -47,8 +47,9 @@ export interface RegisterOptions {
 
 /**
  * Turns an unexpected exception into an `isError` result without internals (logged with its stack),
- * a `ToolError` into an `isError` result with its message, and lets protocol errors (`McpError`)
- * through so the SDK answers them as JSON-RPC errors.
+ * a `ToolError` into an `isError` result with its message, and hands protocol errors (`McpError`)
+ * to the SDK, which reports them with their code (`MCP error -32602: …`), or as a JSON-RPC error for
+ * the codes the spec reserves for that (URL elicitation required).
  */
 function failureResult(kind: string, name: string, error: unknown, logger: Logger) {
   if (error instanceof ToolError) return errorResult(error.message);

@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { spawnStdio } from '../src/testing/index.js';
+
+const bin = fileURLToPath(new URL('./fixtures/cliServer.mjs', import.meta.url));
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+});
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+async function until(check: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('runCli', () => {
+  it('serves stdio with nothing but JSON-RPC on stdout, and exits 0 when stdin closes', async () => {
+    const p = run([]);
+    p.child.stdin!.write(`${INIT}\n`);
+    await until(() => p.stdout().includes('\n'));
+    p.child.stdin!.end();
+    expect(await p.exit).toEqual({ code: 0, signal: null });
+    for (const line of p.stdout().trim().split('\n')) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(JSON.parse(p.stdout().trim())).toMatchObject({ id: 1, result: { serverInfo: { name: 'fixture', version: '9.9.9' } } });
+    expect(p.stderr()).toContain('mcp-server-fixture 9.9.9 running on stdio');
+    expect(p.stderr()).toContain('app closed');
+  });
+
+  it('exits 0 on SIGTERM', async () => {
+    const p = run([]);
+    await until(() => p.stderr().includes('running on stdio'));
+    p.child.kill('SIGTERM');
+    expect((await p.exit).code).toBe(0);
+  });
+
+  it('works with a real client and passes config down', async () => {
+    await using proc = await spawnStdio(bin, { args: ['--greeting', 'ahoy'] });
+    const res = await proc.client.callTool({ name: 'greet', arguments: { who: 'you' } });
+    expect(res.content).toEqual([{ type: 'text', text: 'ahoy you' }]);
+  });
+
+  it.each([
+    [['--port', 'eighty'], 'mcp-server-fixture: invalid value for --port: "eighty" is not a whole number'],
+    [['--transport', 'ws'], 'mcp-server-fixture: invalid value for --transport: "ws" is not one of stdio, http, sse'],
+    [['--frobnicate'], "mcp-server-fixture: Unknown option '--frobnicate'"],
+    [['--greeting', 'forbidden'], 'mcp-server-fixture: greeting "forbidden" is not allowed'],
+  ])('rejects bad configuration %j with exit 2 and one stderr line', async (args, message) => {
+    const p = run(args);
+    expect((await p.exit).code).toBe(2);
+    expect(p.stdout()).toBe('');
+    const lines = p.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(message);
+  });
+
+  it('rejects a bad environment value naming the variable', async () => {
+    const p = run([], { PORT: '99999' });
+    expect((await p.exit).code).toBe(2);
+    expect(p.stderr()).toContain('invalid value for PORT: 99999 is out of range (0..65535)');
+  });
+
+  it('prints --help and --version to stdout and exits 0', async () => {
+    const help = run(['--help']);
+    expect((await help.exit).code).toBe(0);
+    expect(help.stdout()).toContain('Usage: mcp-server-fixture [options]');
+    expect(help.stdout()).toContain('--greeting <value>');
+    expect(help.stdout()).toContain('--transport <stdio|http|sse>');
+    const version = run(['--version']);
+    expect((await version.exit).code).toBe(0);
+    expect(version.stdout()).toBe('9.9.9\n');
+  });
+
+  it('serves HTTP on 127.0.0.1 and shuts down cleanly on SIGTERM', async () => {
+    const p = run(['--transport', 'http', '--port', '0']);
+    await until(() => /listening on (http:\/\/\S+)/.test(p.stderr()));
+    const endpoint = /listening on (http:\/\/\S+)/.exec(p.stderr())![1]!;
+    expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const health = await fetch(new URL('/healthz', endpoint));
+    expect(health.status).toBe(200);
+    p.child.kill('SIGTERM');
+    expect((await p.exit).code).toBe(0);
+  });
+});

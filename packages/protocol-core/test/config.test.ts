@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { defineOptions, formatHelp, parse, parseConfig } from '../src/config.js';
+import { ConfigError } from '../src/errors.js';
+import { runnerOptions } from '../src/runner/cli.js';
+
+const options = defineOptions({
+  'max-items': { type: 'string', env: 'MAX_ITEMS', description: 'Items', default: 10, parse: parse.int({ min: 1, max: 100 }) },
+  verbose: { type: 'boolean', env: 'VERBOSE', description: 'Talk more' },
+  'allow-host': { type: 'string', multiple: true, env: 'ALLOW_HOSTS', description: 'Hosts' },
+  name: { type: 'string', description: 'A name' },
+});
+
+describe('parseConfig', () => {
+  it('applies defaults', () => {
+    expect(parseConfig(options, [], {})).toEqual({ maxItems: 10, verbose: false, allowHost: [], name: undefined });
+  });
+
+  it('reads flags, then env, then defaults', () => {
+    expect(parseConfig(options, ['--max-items', '5'], { MAX_ITEMS: '7' }).maxItems).toBe(5);
+    expect(parseConfig(options, [], { MAX_ITEMS: '7' }).maxItems).toBe(7);
+    expect(parseConfig(options, ['--max-items=3'], {}).maxItems).toBe(3);
+  });
+
+  it('parses booleans from env words', () => {
+    expect(parseConfig(options, [], { VERBOSE: 'TRUE' }).verbose).toBe(true);
+    expect(parseConfig(options, [], { VERBOSE: 'off' }).verbose).toBe(false);
+    expect(() => parseConfig(options, [], { VERBOSE: 'maybe' })).toThrow(/VERBOSE must be true or false/);
+  });
+
+  it('collects repeatable flags and comma-separated env', () => {
+    expect(parseConfig(options, ['--allow-host', 'a', '--allow-host', 'b'], {}).allowHost).toEqual(['a', 'b']);
+    expect(parseConfig(options, [], { ALLOW_HOSTS: 'a, b,' }).allowHost).toEqual(['a', 'b']);
+  });
+
+  it('names the flag or variable at fault', () => {
+    expect(() => parseConfig(options, ['--max-items', 'many'], {})).toThrow(ConfigError);
+    expect(() => parseConfig(options, ['--max-items', 'many'], {})).toThrow('invalid value for --max-items: "many" is not a whole number');
+    expect(() => parseConfig(options, [], { MAX_ITEMS: '1000' })).toThrow('invalid value for MAX_ITEMS: 1000 is out of range (1..100)');
+    expect(() => parseConfig(options, ['--nope'], {})).toThrow(/Unknown option '--nope'/);
+    expect(() => parseConfig(options, ['--name'], {})).toThrow(/--name/);
+    expect(() => parseConfig(options, ['stray'], {})).toThrow(/stray/);
+  });
+
+  it('parses durations and sizes', () => {
+    expect(parse.duration('30s')).toBe(30_000);
+    expect(parse.duration('500ms')).toBe(500);
+    expect(parse.duration('2')).toBe(2000);
+    expect(parse.bytes('4mb')).toBe(4 * 1024 * 1024);
+    expect(parse.bytes('512k')).toBe(512 * 1024);
+    expect(() => parse.duration('soon')).toThrow(/not a duration/);
+    expect(() => parse.bytes('lots')).toThrow(/not a size/);
+  });
+
+  it('parses the runner options', () => {
+    const config = parseConfig(runnerOptions, ['--transport', 'http', '--port', '0', '--session-timeout', '5m'], {
+      MCP_AUTH_TOKEN: 's3cret',
+    });
+    expect(config).toMatchObject({
+      transport: 'http',
+      port: 0,
+      host: '127.0.0.1',
+      authToken: 's3cret',
+      sessionTimeout: 300_000,
+      logLevel: 'info',
+    });
+    expect(() => parseConfig(runnerOptions, ['--transport', 'ws'], {})).toThrow(
+      'invalid value for --transport: "ws" is not one of stdio, http, sse',
+    );
+  });
+
+  it('renders help with env names and defaults', () => {
+    const help = formatHelp('mcp-server-x', 'Does x.', options);
+    expect(help).toContain('Usage: mcp-server-x [options]');
+    expect(help).toMatch(/--max-items <value>\s+Items \(env MAX_ITEMS; default 10\)/);
+    expect(help).toMatch(/--allow-host <value>\s+Hosts \(repeatable; env ALLOW_HOSTS\)/);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.js';
+import { connectInMemory } from '../src/testing/index.js';
+import { createDemoServer } from './fixtures/demoServer.js';
+
+describe('defineTool / registerTools', () => {
+  it('lists tools in order with title, all four annotations and the output schema', async () => {
+    await using pair = await connectInMemory(createDemoServer());
+    const { tools } = await pair.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['count', 'fail']);
+    const count = tools[0]!;
+    expect(count.title).toBe('Count');
+    expect(count.annotations).toEqual({
+      title: 'Count',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    expect(count.outputSchema?.required).toEqual(['marker', 'calls']);
+    expect(tools[1]!.outputSchema).toBeUndefined();
+  });
+
+  it('returns structuredContent with a JSON text fallback', async () => {
+    await using pair = await connectInMemory(createDemoServer());
+    const res = await pair.client.callTool({ name: 'count', arguments: { marker: 'a' } });
+    expect(res.structuredContent).toEqual({ marker: 'a', calls: 1 });
+    expect(res.content).toEqual([{ type: 'text', text: JSON.stringify({ marker: 'a', calls: 1 }, null, 2) }]);
+  });
+
+  it('turns a ToolError into an isError result with its message', async () => {
+    await using pair = await connectInMemory(createDemoServer());
+    const res = await pair.client.callTool({ name: 'fail', arguments: { how: 'tool' } });
+    expect(res).toMatchObject({ isError: true, content: [{ type: 'text', text: 'the widget is missing' }] });
+  });
+
+  it('hides an unexpected exception from the model and logs its stack to the logger', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ name: 't', level: 'debug', write: (l) => lines.push(l) });
+    await using pair = await connectInMemory(createDemoServer('demo', logger));
+    const res = await pair.client.callTool({ name: 'fail', arguments: { how: 'crash' } });
+    expect(res.isError).toBe(true);
+    const text = (res.content as { text: string }[])[0]!.text;
+    expect(text).toBe('Tool fail failed unexpectedly; the server log has the details.');
+    expect(text).not.toContain('/etc/shadow');
+    expect(lines.join('')).toContain('secret internal path /etc/shadow');
+    expect(lines.join('')).toContain('demoServer.ts');
+  });
+
+  it('hands a protocol error to the SDK, which reports it with its code', async () => {
+    await using pair = await connectInMemory(createDemoServer());
+    const res = await pair.client.callTool({ name: 'fail', arguments: { how: 'protocol' } });
+    expect(res).toMatchObject({ isError: true, content: [{ type: 'text', text: 'MCP error -32602: bad protocol use' }] });
+  });
+
+  it('reports invalid input as an isError result naming the field', async () => {
+    await using pair = await connectInMemory(createDemoServer());
+    const res = await pair.client.callTool({ name: 'count', arguments: { marker: 1 } });
+    expect(res.isError).toBe(true);
+    expect((res.content as { text: string }[])[0]!.text).toMatch(/Invalid arguments for tool count: .*expected string.* at marker/s);
+  });
+});
+
+describe('prompts and resources', () => {
+  it('serves a prompt with its arguments', async () => {
+    await using pair = await connectInMemory(createDemoServer('x'));
+    const { prompts } = await pair.client.listPrompts();
+    expect(prompts).toMatchObject([{ name: 'greet', title: 'Greet', arguments: [{ name: 'who', required: true }] }]);
+    const got = await pair.client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } });
+    expect(got.messages[0]!.content).toEqual({ type: 'text', text: 'Hello Ada from x' });
+  });
+
+  it('serves fixed resources and templates', async () => {
+    await using pair = await connectInMemory(createDemoServer('lbl'));
+    const { resources } = await pair.client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['demo://label', 'demo://items/1']);
+    const label = await pair.client.readResource({ uri: 'demo://label' });
+    expect(label.contents[0]).toMatchObject({ text: 'lbl', mimeType: 'text/plain' });
+    const item = await pair.client.readResource({ uri: 'demo://items/42' });
+    expect(item.contents[0]).toMatchObject({ text: 'item 42' });
+  });
+
+  it('declares the logging capability', async () => {
+    await using pair = await connectInMemory(createDemoServer());
+    expect(pair.client.getServerCapabilities()?.logging).toEqual({});
+  });
+});

@@ -1,0 +1,226 @@
+import { request } from 'node:http';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { startHttp } from '../src/testing/index.js';
+import { createDemoServer } from './fixtures/demoServer.js';
+
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw HTTP request, so tests can send headers a fetch client would refuse (Host) or normalise. */
+function raw(
+  url: string,
+  {
+    method = 'POST',
+    path = '/mcp',
+    headers = {},
+    body,
+  }: { method?: string; path?: string; headers?: Record<string, string>; body?: string | object },
+): Promise<RawResponse> {
+  const target = new URL(url);
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method,
+        path,
+        headers: {
+          Accept: 'application/json, text/event-stream',
+          ...(payload !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const app = (label = 'http') => ({ createServer: () => createDemoServer(label) });
+
+describe('Streamable HTTP sessions', () => {
+  it('gives each session its own server: colliding JSON-RPC ids get only their own results and notifications', async () => {
+    await using http = await startHttp(app());
+    const a = await http.connect({ name: 'a' });
+    const b = await http.connect({ name: 'b' });
+    const logs: Record<string, string[]> = { a: [], b: [] };
+    a.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.a!.push(String(n.params.data)));
+    b.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.b!.push(String(n.params.data)));
+    // Both clients number their requests from the same start, so ids collide on the wire.
+    const calls = [];
+    for (let i = 0; i < 5; i++) {
+      calls.push(a.callTool({ name: 'count', arguments: { marker: `A${i}`, delayMs: 30 - i * 5 } }));
+      calls.push(b.callTool({ name: 'count', arguments: { marker: `B${i}`, delayMs: i * 5 } }));
+    }
+    const results = await Promise.all(calls);
+    for (let i = 0; i < 5; i++) {
+      expect(results[2 * i]!.structuredContent).toMatchObject({ marker: `A${i}` });
+      expect(results[2 * i + 1]!.structuredContent).toMatchObject({ marker: `B${i}` });
+    }
+    const countsA = results.filter((_, i) => i % 2 === 0).map((r) => (r.structuredContent as { calls: number }).calls);
+    expect(countsA.sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(logs.a!.sort()).toEqual(['log:A0', 'log:A1', 'log:A2', 'log:A3', 'log:A4']);
+    expect(logs.b!.sort()).toEqual(['log:B0', 'log:B1', 'log:B2', 'log:B3', 'log:B4']);
+    expect(http.running.sessionCount()).toBe(2);
+  });
+
+  it('ends a session on DELETE; its id then gets 404', async () => {
+    await using http = await startHttp(app());
+    const init = await raw(http.url, { body: INIT });
+    expect(init.status).toBe(200);
+    const sid = String(init.headers['mcp-session-id']);
+    expect(http.running.sessionCount()).toBe(1);
+    const del = await raw(http.url, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } });
+    expect(del.status).toBe(200);
+    expect(http.running.sessionCount()).toBe(0);
+    const after = await raw(http.url, { headers: { 'mcp-session-id': sid }, body: { jsonrpc: '2.0', id: 2, method: 'ping' } });
+    expect(after.status).toBe(404);
+  });
+
+  it('expires idle sessions', async () => {
+    await using http = await startHttp(app(), { sessionIdleMs: 100 });
+    const init = await raw(http.url, { body: INIT });
+    const sid = String(init.headers['mcp-session-id']);
+    expect(http.running.sessionCount()).toBe(1);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(http.running.sessionCount()).toBe(0);
+    const after = await raw(http.url, { headers: { 'mcp-session-id': sid }, body: { jsonrpc: '2.0', id: 2, method: 'ping' } });
+    expect(after.status).toBe(404);
+  });
+
+  it('answers 503 beyond the session cap', async () => {
+    await using http = await startHttp(app(), { maxSessions: 2 });
+    expect((await raw(http.url, { body: INIT })).status).toBe(200);
+    expect((await raw(http.url, { body: INIT })).status).toBe(200);
+    const third = await raw(http.url, { body: INIT });
+    expect(third.status).toBe(503);
+    expect(third.headers['retry-after']).toBe('5');
+    expect(JSON.parse(third.body).error.message).toMatch(/2 live sessions/);
+  });
+
+  it('refuses a request without a session that is not initialize', async () => {
+    await using http = await startHttp(app());
+    const res = await raw(http.url, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(res.status).toBe(400);
+  });
+
+  it('serves stateless mode with a fresh server per request', async () => {
+    await using http = await startHttp(app(), { stateless: true });
+    const client = await http.connect();
+    const first = await client.callTool({ name: 'count', arguments: { marker: 'x' } });
+    const second = await client.callTool({ name: 'count', arguments: { marker: 'y' } });
+    expect((first.structuredContent as { calls: number }).calls).toBe(1);
+    expect((second.structuredContent as { calls: number }).calls).toBe(1);
+    expect(http.running.sessionCount()).toBe(0);
+    expect((await raw(http.url, { method: 'GET' })).status).toBe(405);
+  });
+});
+
+describe('HTTP security defaults', () => {
+  it('refuses a foreign Host (DNS rebinding) with 403', async () => {
+    await using http = await startHttp(app());
+    const res = await raw(http.url, { headers: { Host: 'evil.example.com' }, body: INIT });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body).error.message).toMatch(/Host header "evil.example.com" is not allowed/);
+    const ok = await raw(http.url, { headers: { Host: `localhost:${new URL(http.url).port}` }, body: INIT });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses a foreign Origin with 403 and accepts a loopback one', async () => {
+    await using http = await startHttp(app());
+    expect((await raw(http.url, { headers: { Origin: 'https://evil.example.com' }, body: INIT })).status).toBe(403);
+    expect((await raw(http.url, { headers: { Origin: 'null' }, body: INIT })).status).toBe(403);
+    expect((await raw(http.url, { headers: { Origin: 'http://localhost:6274' }, body: INIT })).status).toBe(200);
+  });
+
+  it('accepts hosts and origins allowed by configuration', async () => {
+    await using http = await startHttp(app(), { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] });
+    const res = await raw(http.url, { headers: { Host: 'mcp.example.com', Origin: 'https://app.example.com' }, body: INIT });
+    expect(res.status).toBe(200);
+  });
+
+  it('requires the bearer token when one is configured', async () => {
+    await using http = await startHttp(app(), { authToken: 's3cret' });
+    const missing = await raw(http.url, { body: INIT });
+    expect(missing.status).toBe(401);
+    expect(missing.headers['www-authenticate']).toMatch(/^Bearer /);
+    expect((await raw(http.url, { headers: { Authorization: 'Bearer wrong' }, body: INIT })).status).toBe(401);
+    expect((await raw(http.url, { headers: { Authorization: 'Bearer s3cret' }, body: INIT })).status).toBe(200);
+    const client = await http.connect({ headers: { Authorization: 'Bearer s3cret' } });
+    expect((await client.listTools()).tools.length).toBe(2);
+    expect((await raw(http.url, { method: 'GET', path: '/healthz' })).status).toBe(200);
+  });
+
+  it('limits the request body size and rejects invalid JSON', async () => {
+    await using http = await startHttp(app(), { maxBodyBytes: 1024 });
+    const big = await raw(http.url, { body: { ...INIT, params: { ...INIT.params, pad: 'x'.repeat(4096) } } });
+    expect(big.status).toBe(413);
+    const bad = await raw(http.url, { body: '{not json' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.code).toBe(-32700);
+  });
+
+  it('answers /healthz and 404 elsewhere', async () => {
+    await using http = await startHttp(app());
+    const health = await raw(http.url, { method: 'GET', path: '/healthz' });
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
+    expect((await raw(http.url, { method: 'GET', path: '/nope' })).status).toBe(404);
+  });
+
+  it('closes every session on shutdown', async () => {
+    const http = await startHttp(app());
+    const client = await http.connect();
+    await client.listTools();
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    await http.running.close();
+    expect(http.running.sessionCount()).toBe(0);
+    await expect(raw(http.url, { method: 'GET', path: '/healthz' })).rejects.toThrow();
+    await client.close();
+    expect(closed).toBe(true);
+  });
+});
+
+describe('legacy HTTP+SSE', () => {
+  it('serves a client over /sse and /messages, one server per connection', async () => {
+    await using http = await startHttp(app('sse'), { mode: 'sse' });
+    expect(http.endpoint.endsWith('/sse')).toBe(true);
+    const a = await http.connect();
+    const b = await http.connect();
+    expect((await a.callTool({ name: 'count', arguments: { marker: 'a' } })).structuredContent).toEqual({ marker: 'a', calls: 1 });
+    expect((await a.callTool({ name: 'count', arguments: { marker: 'a' } })).structuredContent).toEqual({ marker: 'a', calls: 2 });
+    expect((await b.callTool({ name: 'count', arguments: { marker: 'b' } })).structuredContent).toEqual({ marker: 'b', calls: 1 });
+    expect(http.running.sessionCount()).toBe(2);
+    const unknown = await raw(http.url, { path: '/messages?sessionId=nope', body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('applies the same Host check to /sse', async () => {
+    await using http = await startHttp(app(), { mode: 'sse' });
+    const res = await raw(http.url, { method: 'GET', path: '/sse', headers: { Host: 'evil.example.com' } });
+    expect(res.status).toBe(403);
+  });
+});
