@@ -1,0 +1,4 @@
+import { runTour } from './tour.js';
+
+const result = await runTour();
+process.exitCode = result.ok ? 0 : 1;

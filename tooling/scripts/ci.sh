@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The whole CI job: lint, typecheck, build, unit + stdio tests, the packed-tarball npx check, the
+# template check and interop with the official conformance suite and Inspector.
+# Run through pnpm (`npx -y pnpm@10.34.8 run ci`) so that pnpm is on PATH for turbo and the scripts.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 FORCE_COLOR=0 NO_COLOR=1
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+step() { printf '\n== %s\n' "$*"; }
+
+step "lint (biome)"
+npx biome ci .
+
+step "typecheck, build, unit and stdio tests (turbo)"
+npx turbo run typecheck build test test:stdio --output-logs=full 2>&1 | tee "$log"
+
+step "published tarballs start through npx (offline from the workspace)"
+bash tooling/scripts/check-pack.sh
+
+step "scaffolded server builds and passes its tests"
+bash tooling/scripts/check-template.sh
+
+step "interop: official conformance suite and Inspector CLI"
+bash tooling/scripts/interop.sh
+
+# One closing line with the number of vitest tests run by turbo.
+passed=$(grep -aoE 'Tests +[0-9]+ passed' "$log" | awk '{s+=$2} END {print s+0}')
+failed=$(grep -aoE 'Tests +[0-9]+ failed' "$log" | awk '{s+=$2} END {print s+0}')
+printf '\ntests: %s passed, %s failed\n' "$passed" "$failed"
