@@ -1,3 +1,4 @@
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { connectInMemory } from '../src/testing/index.js';
@@ -78,6 +79,18 @@ describe('prompts and resources', () => {
     expect(label.contents[0]).toMatchObject({ text: 'lbl', mimeType: 'text/plain' });
     const item = await pair.client.readResource({ uri: 'demo://items/42' });
     expect(item.contents[0]).toMatchObject({ text: 'item 42' });
+  });
+
+  it('sends log notifications only at or above the level the client set', async () => {
+    await using pair = await connectInMemory(createDemoServer());
+    const got: string[] = [];
+    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void got.push(`${n.params.level}:${n.params.data}`));
+    await pair.client.callTool({ name: 'count', arguments: { marker: 'before' } });
+    await pair.client.setLoggingLevel('warning');
+    await pair.client.callTool({ name: 'count', arguments: { marker: 'after' } });
+    await pair.client.setLoggingLevel('debug');
+    await pair.client.callTool({ name: 'count', arguments: { marker: 'again' } });
+    expect(got).toEqual(['info:log:before', 'info:log:again']);
   });
 
   it('declares the logging capability', async () => {
