@@ -1,0 +1,42 @@
+/**
+ * Texts and defaults shared with the reference (`mcp-server-fetch`, `src/fetch/src/mcp_server_fetch/server.py`
+ * @ 76d64c82). Clients and prompts rely on them, so they are kept verbatim.
+ */
+
+export const DEFAULT_USER_AGENT_AUTONOMOUS = 'ModelContextProtocol/1.0 (Autonomous; +https://github.com/modelcontextprotocol/servers)';
+export const DEFAULT_USER_AGENT_MANUAL = 'ModelContextProtocol/1.0 (User-Specified; +https://github.com/modelcontextprotocol/servers)';
+
+export const NO_MORE_CONTENT = '<error>No more content available.</error>';
+
+export function truncationNotice(nextStart: number): string {
+  return `\n\n<error>Content truncated. Call the fetch tool with a start_index of ${nextStart} to get more content.</error>`;
+}
+
+export function rawContentPrefix(contentType: string): string {
+  return `Content type ${contentType} cannot be simplified to markdown, but here is the raw content:\n`;
+}
+
+export function statusError(url: string, status: number): string {
+  return `Failed to fetch ${url} - status code ${status}`;
+}
+
+export function robotsConnectionError(robotsUrl: string): string {
+  return `Failed to fetch robots.txt ${robotsUrl} due to a connection issue`;
+}
+
+export function robotsStatusError(robotsUrl: string, status: number): string {
+  return `When fetching robots.txt (${robotsUrl}), received status ${status} so assuming that autonomous fetching is not allowed, the user can try manually fetching by using the fetch prompt`;
+}
+
+export function robotsDisallowed(robotsUrl: string, userAgent: string, url: string, robotsTxt: string): string {
+  return (
+    `The sites robots.txt (${robotsUrl}), specifies that autonomous fetching of this page is not allowed, ` +
+    `<useragent>${userAgent}</useragent>\n` +
+    `<url>${url}</url>` +
+    `<robots>\n${robotsTxt}\n</robots>\n` +
+    'The assistant must let the user know that it failed to view the page. The assistant may provide further guidance based on the above information.\n' +
+    'The assistant can tell the user that they can try manually fetching the page by using the fetch prompt within their UI.'
+  );
+}
+
+export const URL_REQUIRED = 'URL is required';

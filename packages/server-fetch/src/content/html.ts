@@ -1,0 +1,88 @@
+import { createTurndown } from './markdown.js';
+
+/** The reference's text when nothing readable is left (`extract_content_from_html`). */
+export const SIMPLIFY_FAILED = '<error>Page failed to be simplified from HTML</error>';
+
+export interface HtmlConversion {
+  markdown: string;
+  title: string | null;
+}
+
+export type HtmlConverter = (html: string, url: string | undefined) => Promise<HtmlConversion>;
+
+/** Elements never worth reading when Readability finds no article and the whole body is used. */
+const BOILERPLATE =
+  'script, style, noscript, template, nav, header, footer, aside, form, iframe, svg, [role=navigation], [aria-hidden=true]';
+
+function text(value: string | null | undefined): string | null {
+  const t = value?.replace(/\s+/g, ' ').trim();
+  return t ? t : null;
+}
+
+/** The page's `<base href>`, resolved against its URL (relative links are relative to it). */
+function baseUrl(document: Document, url: string | undefined): string | undefined {
+  const href = document.querySelector('base[href]')?.getAttribute('href');
+  if (!href) return url;
+  try {
+    return new URL(href, url).href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * HTML → Markdown: linkedom parses, Mozilla Readability extracts the article (dropping navigation,
+ * ads and footers), Turndown writes Markdown. When Readability finds nothing, the body minus
+ * obvious chrome is converted instead; an empty page yields the reference's error text.
+ *
+ * The three libraries load on first use so that starting the server does not pay for them.
+ */
+export function createHtmlConverter(): HtmlConverter {
+  let loaded:
+    | Promise<{
+        parseHTML: (html: string) => { document: Document };
+        Readability: typeof import('@mozilla/readability').Readability;
+        turndown: ReturnType<typeof createTurndown>;
+      }>
+    | undefined;
+
+  function load() {
+    loaded ??= Promise.all([
+      import('linkedom'),
+      import('@mozilla/readability'),
+      import('turndown'),
+      import('@joplin/turndown-plugin-gfm'),
+    ]).then(([linkedom, readability, turndown, gfm]) => ({
+      parseHTML: linkedom.parseHTML as unknown as (html: string) => { document: Document },
+      Readability: readability.Readability,
+      turndown: createTurndown(turndown.default, gfm),
+    }));
+    return loaded;
+  }
+
+  return async (html, url) => {
+    const { parseHTML, Readability, turndown } = await load();
+    if (!html.trim()) return { markdown: SIMPLIFY_FAILED, title: null };
+    const { document } = parseHTML(html);
+    const base = baseUrl(document, url);
+    const pageTitle = text(document.title);
+    let article: ReturnType<InstanceType<typeof Readability<Element>>['parse']> = null;
+    try {
+      article = new Readability<Element>(document, { serializer: (node) => node as Element }).parse();
+    } catch {
+      // Readability gives up on some malformed documents; the body fallback below handles them.
+      article = null;
+    }
+    const title = text(article?.title) ?? pageTitle;
+    if (article?.content && text(article.content.textContent)) {
+      return { markdown: turndown.convert(article.content, base) || SIMPLIFY_FAILED, title };
+    }
+    // Readability mutated the first parse; start again from the source.
+    const { document: fresh } = parseHTML(html);
+    const body = fresh.body ?? fresh.documentElement;
+    if (!body) return { markdown: SIMPLIFY_FAILED, title };
+    for (const el of Array.from(body.querySelectorAll(BOILERPLATE))) el.remove();
+    const markdown = text(body.textContent) ? turndown.convert(body, base) : '';
+    return { markdown: markdown || SIMPLIFY_FAILED, title };
+  };
+}

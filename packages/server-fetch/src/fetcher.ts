@@ -1,0 +1,137 @@
+import { lookup } from 'node:dns/promises';
+import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
+import { createTtlCache, type TtlCache } from './cache.js';
+import { DEFAULT_USER_AGENT_AUTONOMOUS, DEFAULT_USER_AGENT_MANUAL, statusError } from './constants.js';
+import { type Converted, convertBody, mimeOf, UnconvertibleError } from './content/convert.js';
+import { createHtmlConverter } from './content/html.js';
+import { createHttpClient, HttpError } from './net/http.js';
+import { type AllowedHost, parseAllowHost, type Resolver } from './net/policy.js';
+import { createRobotsChecker } from './robots.js';
+import { normalizeUrl } from './url.js';
+
+export interface ContentCacheOptions {
+  /** Pages kept at most. Default 32. */
+  maxEntries?: number;
+  /** Converted text kept at most, in bytes (UTF-16). Default 64 MiB. */
+  maxBytes?: number;
+  /** How long a page serves `start_index` continuations. Default 5 minutes. */
+  ttlMs?: number;
+}
+
+export interface FetcherOptions {
+  /** Replaces both default user agents (autonomous and user-specified), as `--user-agent` does. */
+  userAgent?: string;
+  /** Skip robots.txt for tool calls. */
+  ignoreRobotsTxt?: boolean;
+  /** Send every request through this proxy. Configuration only; never taken from tool input. */
+  proxyUrl?: string;
+  /** Allow loopback, private, link-local, CGNAT … destinations (not cloud metadata endpoints). */
+  allowPrivateNetwork?: boolean;
+  /** `HOST` or `HOST:PORT` entries (or parsed ones) that may be reached whatever they resolve to. */
+  allowHosts?: ReadonlyArray<string | AllowedHost>;
+  /** Deadline for one fetch, redirects and body included. Default 30 s. */
+  timeoutMs?: number;
+  /** Deadline for a robots.txt fetch. Default 5 s (at most `timeoutMs`). */
+  robotsTimeoutMs?: number;
+  /** Largest body accepted, after decompression. Default 10 MiB. */
+  maxBytes?: number;
+  /** Redirects followed at most. Default 20 (httpx's default, which the reference uses). */
+  maxRedirects?: number;
+  cache?: ContentCacheOptions;
+  /** Host name resolution; defaults to the system resolver. Tests map names to 127.0.0.1 with it. */
+  resolve?: Resolver;
+  logger?: Logger;
+}
+
+export interface FetchedPage extends Converted {
+  /** The URL asked for. */
+  url: string;
+  /** The URL that answered, after redirects. */
+  finalUrl: string;
+  status: number;
+  contentType: string;
+}
+
+export interface Fetcher {
+  readonly userAgentAutonomous: string;
+  readonly userAgentManual: string;
+  readonly ignoreRobotsTxt: boolean;
+  /** Throws a `ToolError` (reference texts) when robots.txt refuses `userAgent` this URL. */
+  checkRobots(url: string, userAgent: string): Promise<void>;
+  /** Fetches and converts a page; failures are `ToolError`s whose message is the model-facing text. */
+  fetchPage(url: string, options: { userAgent: string; raw?: boolean }): Promise<FetchedPage>;
+  /** Converted pages kept for `start_index` continuations (tool calls only). */
+  readonly pages: TtlCache<FetchedPage>;
+  close(): Promise<void>;
+}
+
+const systemResolver: Resolver = async (hostname) => {
+  const addresses = await lookup(hostname, { all: true, verbatim: true });
+  return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+/**
+ * Everything the fetch tool and prompt share, and which outlives a session: the HTTP agents, the
+ * robots.txt cache and the page cache. One per process; every session's server uses it.
+ */
+export function createFetcher(options: FetcherOptions = {}): Fetcher {
+  const logger = options.logger ?? silentLogger;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const http = createHttpClient({
+    policy: {
+      allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+      allowHosts: (options.allowHosts ?? []).map((h) => (typeof h === 'string' ? parseAllowHost(h) : h)),
+    },
+    resolve: options.resolve ?? systemResolver,
+    ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
+    timeoutMs,
+    maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
+    maxRedirects: options.maxRedirects ?? 20,
+  });
+  const robots = createRobotsChecker({ http, timeoutMs: Math.min(options.robotsTimeoutMs ?? 5_000, timeoutMs) });
+  const html = createHtmlConverter();
+  const pages = createTtlCache<FetchedPage>({
+    maxEntries: options.cache?.maxEntries ?? 32,
+    maxSize: options.cache?.maxBytes ?? 64 * 1024 * 1024,
+    ttlMs: options.cache?.ttlMs ?? 5 * 60_000,
+    sizeOf: (p) => (p.content.length + p.prefix.length) * 2,
+  });
+
+  async function fetchPage(url: string, { userAgent, raw = false }: { userAgent: string; raw?: boolean }): Promise<FetchedPage> {
+    const started = performance.now();
+    let response: Awaited<ReturnType<typeof http.get>>;
+    normalizeUrl(url);
+    try {
+      response = await http.get(url, { userAgent });
+    } catch (error) {
+      if (error instanceof HttpError) throw new ToolError(`Failed to fetch ${url}: ${error.message}`);
+      throw error;
+    }
+    if (response.status >= 400) throw new ToolError(statusError(url, response.status));
+    const contentType = response.headers['content-type'] ?? '';
+    let converted: Converted;
+    try {
+      converted = await convertBody(response.body, contentType, response.url, { raw, html });
+    } catch (error) {
+      if (error instanceof UnconvertibleError) throw new ToolError(`Failed to fetch ${url}: ${error.message}`);
+      throw error;
+    }
+    logger.debug(
+      `GET ${url} → ${response.status} ${mimeOf(contentType) || '(no type)'}, ${response.body.length} bytes → ${converted.kind}, ${converted.content.length} chars in ${Math.round(performance.now() - started)} ms`,
+    );
+    return { ...converted, url, finalUrl: response.url, status: response.status, contentType };
+  }
+
+  return {
+    userAgentAutonomous: options.userAgent ?? DEFAULT_USER_AGENT_AUTONOMOUS,
+    userAgentManual: options.userAgent ?? DEFAULT_USER_AGENT_MANUAL,
+    ignoreRobotsTxt: options.ignoreRobotsTxt ?? false,
+    checkRobots: (url, userAgent) => robots.check(url, userAgent),
+    fetchPage,
+    pages,
+    async close() {
+      pages.clear();
+      await http.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+import { runCli } from '@mcpkit/protocol-core';
+import { options } from './config.js';
+import { createFetcher, createFetchServer, VERSION } from './server.js';
+
+await runCli({
+  bin: 'mcp-server-fetch',
+  version: VERSION,
+  description: 'Fetch MCP server: web pages to clean Markdown, safe by default (a TypeScript drop-in for mcp-server-fetch).',
+  options,
+  create: (config, logger) => {
+    const fetcher = createFetcher({
+      ...(config.userAgent !== undefined ? { userAgent: config.userAgent } : {}),
+      ignoreRobotsTxt: config.ignoreRobotsTxt,
+      ...(config.proxyUrl !== undefined ? { proxyUrl: config.proxyUrl } : {}),
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowHosts: config.allowHost,
+      timeoutMs: config.timeout,
+      maxBytes: config.maxBytes,
+      maxRedirects: config.maxRedirects,
+      logger,
+    });
+    return { createServer: () => createFetchServer({ fetcher, logger }), close: () => fetcher.close() };
+  },
+  epilog: `Destinations on loopback, private, link-local, CGNAT and cloud metadata addresses are refused unless
+allowed with --allow-host or --allow-private-network. Every flag also reads its FETCH_* variable.`,
+});

@@ -1,0 +1,97 @@
+import { ToolError } from '@mcpkit/protocol-core';
+import { createTtlCache } from './cache.js';
+import { robotsConnectionError, robotsDisallowed, robotsStatusError } from './constants.js';
+import { type HttpClient, HttpError } from './net/http.js';
+
+/** `scheme://host[:port]/robots.txt` of a URL (path, query and fragment dropped), as the reference builds it. */
+export function robotsTxtUrl(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}/robots.txt`;
+}
+
+/** RFC 9309 §2.5: crawlers must read at least the first 500 KiB. */
+const ROBOTS_MAX_BYTES = 500 * 1024;
+/** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
+const ROBOTS_MAX_REDIRECTS = 5;
+
+interface Robots {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+}
+
+async function loadParser(): Promise<(url: string, text: string) => Robots> {
+  // CommonJS module whose typings declare no callable default; its `module.exports` is the parser.
+  const mod = (await import('robots-parser')) as unknown as { default: (url: string, text: string) => Robots };
+  return mod.default;
+}
+
+type RobotsRules = { kind: 'allow-all' } | { kind: 'rules'; text: string; isAllowed: (url: string, ua: string) => boolean | undefined };
+
+export interface RobotsChecker {
+  /** Throws a `ToolError` with the reference's text when `userAgent` may not fetch `url`. */
+  check(url: string, userAgent: string): Promise<void>;
+}
+
+/**
+ * robots.txt per RFC 9309 with the reference's texts: 2xx → parsed (`robots-parser`: product-token
+ * matching, longest match, Allow wins ties); 401/403 → refused; other 4xx → allowed; 5xx, timeouts and
+ * connection failures → refused (the reference allowed 5xx and had no timeout). Fetched with its own
+ * short timeout and cached per origin (successes only, so an outage is retried on the next call).
+ */
+export function createRobotsChecker({
+  http,
+  timeoutMs,
+  ttlMs = 10 * 60_000,
+}: {
+  http: HttpClient;
+  timeoutMs: number;
+  ttlMs?: number;
+}): RobotsChecker {
+  const cache = createTtlCache<RobotsRules>({
+    maxEntries: 256,
+    maxSize: 16 * 1024 * 1024,
+    ttlMs,
+    sizeOf: (r) => (r.kind === 'rules' ? r.text.length * 2 : 1),
+  });
+
+  async function load(robotsUrl: string, pageUrl: string, userAgent: string): Promise<RobotsRules> {
+    let response: Awaited<ReturnType<HttpClient['get']>>;
+    try {
+      response = await http.get(robotsUrl, {
+        userAgent,
+        timeoutMs,
+        maxBytes: ROBOTS_MAX_BYTES,
+        maxRedirects: ROBOTS_MAX_REDIRECTS,
+        truncate: true,
+      });
+    } catch (error) {
+      if (error instanceof HttpError && error.kind === 'blocked') {
+        // The page's own host is refused (robots.txt lives there), or robots.txt redirected somewhere refused.
+        const where = error.message.startsWith('redirected') ? `robots.txt ${error.message}` : error.message;
+        throw new ToolError(`Failed to fetch ${pageUrl}: ${where}`);
+      }
+      // RFC 9309 §2.3.1.2: more redirects than that → the file is treated as unavailable (allowed).
+      if (error instanceof HttpError && error.kind === 'redirects') return { kind: 'allow-all' };
+      throw new ToolError(robotsConnectionError(robotsUrl));
+    }
+    const { status } = response;
+    if (status === 401 || status === 403 || status >= 500) throw new ToolError(robotsStatusError(robotsUrl, status));
+    if (status >= 400) return { kind: 'allow-all' };
+    const text = new TextDecoder('utf-8').decode(response.body);
+    const robots = (await loadParser())(robotsUrl, text);
+    return { kind: 'rules', text, isAllowed: (url, ua) => robots.isAllowed(url, ua) };
+  }
+
+  return {
+    async check(url, userAgent) {
+      const robotsUrl = robotsTxtUrl(url);
+      let rules = cache.get(robotsUrl);
+      if (!rules) {
+        rules = await load(robotsUrl, url, userAgent);
+        cache.set(robotsUrl, rules);
+      }
+      if (rules.kind === 'rules' && rules.isAllowed(url, userAgent) === false) {
+        throw new ToolError(robotsDisallowed(robotsUrl, userAgent, url, rules.text));
+      }
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { createMcpServer, type Logger, registerPrompts, registerTools, silentLogger } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createFetcher, type Fetcher, type FetcherOptions } from './fetcher.js';
+import { prompts } from './prompts/fetch.js';
+import { type FetchContext, tools } from './tools/index.js';
+import { VERSION } from './version.js';
+
+export interface FetchServerOptions extends FetcherOptions {
+  /**
+   * A fetcher shared by several servers (the CLI shares one between HTTP sessions). Without it the
+   * server builds its own from the other options and closes it when the server closes.
+   */
+  fetcher?: Fetcher;
+  logger?: Logger;
+}
+
+/**
+ * A fetch server: tool `fetch` (robots.txt, autonomous user agent, pagination) and prompt `fetch`
+ * (user-specified agent, whole content), with the reference's names, schemas and texts. SSRF-safe by
+ * default: pass `allowPrivateNetwork` or `allowHosts` to reach loopback or private addresses.
+ */
+export function createFetchServer(options: FetchServerOptions = {}): McpServer {
+  const logger = options.logger ?? silentLogger;
+  const owned = options.fetcher ? undefined : createFetcher({ ...options, logger });
+  const fetcher = options.fetcher ?? (owned as Fetcher);
+  // The reference's serverInfo name; the version is ours.
+  const server = createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch' });
+  const ctx: FetchContext = { fetcher };
+  registerTools(server, ctx, tools, { logger });
+  registerPrompts(server, ctx, prompts, { logger });
+  if (owned) {
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      previous?.();
+      void owned.close();
+    };
+  }
+  return server;
+}
+
+export {
+  DEFAULT_USER_AGENT_AUTONOMOUS,
+  DEFAULT_USER_AGENT_MANUAL,
+} from './constants.js';
+export { createHtmlConverter, type HtmlConversion, type HtmlConverter } from './content/html.js';
+export { type ContentCacheOptions, createFetcher, type FetchedPage, type Fetcher, type FetcherOptions } from './fetcher.js';
+export { type AllowedHost, parseAllowHost, type ResolvedAddress, type Resolver } from './net/policy.js';
+export { robotsTxtUrl } from './robots.js';
+export { VERSION };

@@ -1,0 +1,71 @@
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { z } from 'zod';
+import type { Fetcher } from '../fetcher.js';
+import { paginate } from '../paging.js';
+import { normalizeUrl } from '../url.js';
+
+export interface FetchContext {
+  fetcher: Fetcher;
+}
+
+// Verbatim from the reference (server.py @ 76d64c82), blank line included.
+const DESCRIPTION = `Fetches a URL from the internet and optionally extracts its contents as markdown.
+
+Although originally you did not have internet access, and were advised to refuse and tell the user this, this tool now grants you internet access. Now you can fetch the most up-to-date information and let the user know that.`;
+
+export const fetchTool = defineTool({
+  name: 'fetch',
+  title: 'Fetch',
+  description: DESCRIPTION,
+  input: {
+    url: z
+      .url({ error: (issue) => (issue.input === undefined ? 'URL is required' : 'Invalid URL') })
+      .min(1, 'URL is required')
+      .describe('URL to fetch'),
+    max_length: z.number().int().gt(0).lt(1_000_000).default(5000).describe('Maximum number of characters to return.'),
+    start_index: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        'On return output starting at this character index, useful if a previous fetch was truncated and more context is required.',
+      ),
+    raw: z.boolean().default(false).describe('Get the actual HTML content of the requested page, without simplification.'),
+  },
+  output: {
+    url: z.string().describe('The URL fetched, normalised as in the text header'),
+    finalUrl: z.string().describe('The URL that answered, after redirects'),
+    status: z.number().int().describe('HTTP status of the final response'),
+    contentType: z.string().describe('Content-Type header of the final response ("" when absent)'),
+    title: z.string().nullable().describe('Page or document title, when there is one'),
+    totalLength: z.number().int().describe('Length of the whole converted content, in characters (code points)'),
+    nextStartIndex: z.number().int().nullable().describe('start_index for the next part, or null when this part reaches the end'),
+  },
+  // It only reads from the web; a repeat has no further effect; the web is an open world.
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  handler: async ({ url, max_length, start_index, raw }, { fetcher }: FetchContext) => {
+    const normalized = normalizeUrl(url);
+    const key = `${raw ? 'raw' : 'markdown'} ${normalized}`;
+    // A continuation reuses the page converted by the call that returned its start_index.
+    let page = start_index > 0 ? fetcher.pages.get(key) : undefined;
+    if (!page) {
+      if (!fetcher.ignoreRobotsTxt) await fetcher.checkRobots(normalized, fetcher.userAgentAutonomous);
+      page = await fetcher.fetchPage(normalized, { userAgent: fetcher.userAgentAutonomous, raw });
+      fetcher.pages.set(key, page);
+    }
+    const part = paginate(page.content, start_index, max_length);
+    return structuredResult(
+      {
+        url: normalized,
+        finalUrl: page.finalUrl,
+        status: page.status,
+        contentType: page.contentType,
+        title: page.title,
+        totalLength: part.totalLength,
+        nextStartIndex: part.nextStartIndex,
+      },
+      `${page.prefix}Contents of ${normalized}:\n${part.text}`,
+    );
+  },
+});
