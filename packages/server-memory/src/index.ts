@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import { homedir } from 'node:os';
+import { ConfigError, runCli } from '@mcpkit/protocol-core';
+import { options } from './config.js';
+import { resolveMemoryPath } from './paths.js';
+import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
+
+await runCli({
+  bin: 'mcp-server-memory',
+  version: VERSION,
+  description:
+    'Knowledge-graph memory MCP server: entities, relations and observations kept in one JSONL file (the reference format), safe with several processes on the same file.',
+  options,
+  create: async (config, logger) => {
+    const { path, source } = resolveMemoryPath(
+      config.memoryPath,
+      { cwd: process.cwd(), home: homedir(), platform: process.platform, env: process.env },
+      logger,
+    );
+    logger.info(
+      `knowledge graph file: ${path} (from ${source === 'flag' ? '--memory-path' : source === 'env' ? 'MEMORY_FILE_PATH' : 'the default location'})`,
+    );
+    let store: Awaited<ReturnType<typeof openFileStore>>;
+    try {
+      store = await openFileStore({ path, logger, lockStaleMs: config.lockStale });
+    } catch (error) {
+      if (error instanceof ForeignFileError) throw new ConfigError(error.message);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'EROFS') {
+        throw new ConfigError(`cannot use ${path} as the memory file: ${(error as Error).message}`);
+      }
+      throw error;
+    }
+    const limits = {
+      maxNameLength: config.maxNameLength,
+      maxObservationLength: config.maxObservationLength,
+      maxItemsPerCall: config.maxItemsPerCall,
+    };
+    return {
+      createServer: () => createMemoryServer({ store, limits, logger }),
+      close: () => store.close(),
+    };
+  },
+  epilog: `The data folder is $XDG_DATA_HOME or ~/.local/share on Linux, %APPDATA% on Windows, ~/Library/Application Support
+on macOS. The resolved file is printed on stderr at start.
+Several processes may share one memory file: writes are locked and every process sees the others' changes.
+The file keeps the reference's JSONL format; recent changes of a large graph sit in <file>.wal until they are folded in
+(a few seconds after the last write, and on exit). Unreadable lines are moved to <file>.corrupt, never dropped.`,
+});

@@ -1,0 +1,80 @@
+import { createMcpServer, type Logger, registerResources, registerTools, silentLogger } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { KNOWLEDGE_GRAPH_URI, resources } from './resources/knowledgeGraph.js';
+import type { GraphStore } from './store/types.js';
+import { DEFAULT_LIMITS, type Limits, type MemoryContext } from './tools/context.js';
+import { tools } from './tools/index.js';
+import { VERSION } from './version.js';
+
+export interface MemoryServerOptions {
+  /** Where the graph lives; shared by every session of the process (create it once). */
+  store: GraphStore;
+  /** Caps on one call's input; defaults: names 1000 chars, observations 10000 chars, 1000 items per call. */
+  limits?: Partial<Limits>;
+  logger?: Logger;
+}
+
+/**
+ * A memory server for one client session over a shared `store`. The session keeps its own
+ * resource subscriptions and hears every change of the store (its own calls, other sessions',
+ * other processes'), sending `notifications/resources/updated` to its client when subscribed.
+ */
+export function createMemoryServer({ store, limits, logger = silentLogger }: MemoryServerOptions): McpServer {
+  const server = createMcpServer({ name: 'memory-server', version: VERSION });
+  const ctx: MemoryContext = { store, limits: { ...DEFAULT_LIMITS, ...limits } };
+  registerTools(server, ctx, tools, { logger });
+  registerResources(server, ctx, resources);
+
+  const subscriptions = new Set<string>();
+  let unwatch: (() => void) | undefined;
+  server.server.registerCapabilities({ resources: { subscribe: true } });
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscriptions.add(request.params.uri);
+    if (request.params.uri === KNOWLEDGE_GRAPH_URI) unwatch ??= store.watch();
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscriptions.delete(request.params.uri);
+    if (request.params.uri === KNOWLEDGE_GRAPH_URI) {
+      unwatch?.();
+      unwatch = undefined;
+    }
+    return {};
+  });
+
+  const stopListening = store.onChange(() => {
+    if (!subscriptions.has(KNOWLEDGE_GRAPH_URI) || !server.isConnected()) return;
+    server.server.sendResourceUpdated({ uri: KNOWLEDGE_GRAPH_URI }).catch((error: unknown) => {
+      logger.debug('could not send notifications/resources/updated:', error);
+    });
+  });
+  const previousOnClose = server.server.onclose;
+  server.server.onclose = () => {
+    previousOnClose?.();
+    stopListening();
+    unwatch?.();
+    unwatch = undefined;
+    subscriptions.clear();
+  };
+  return server;
+}
+
+export type {
+  Entity,
+  EntitySummary,
+  GraphPage,
+  KnowledgeGraph,
+  ObservationAddition,
+  ObservationDeletion,
+  ObservationResult,
+  PageRequest,
+  Relation,
+} from './graph.js';
+export { defaultMemoryPath, migrateLegacyFile, platformDataDir, type ResolvedMemoryPath, resolveMemoryPath } from './paths.js';
+export { KNOWLEDGE_GRAPH_URI } from './resources/knowledgeGraph.js';
+export { type FileStoreOptions, ForeignFileError, openFileStore } from './store/fileStore.js';
+export { createMemoryStore } from './store/memoryStore.js';
+export type { GraphChange, GraphStore } from './store/types.js';
+export { DEFAULT_LIMITS, type Limits } from './tools/context.js';
+export { VERSION };

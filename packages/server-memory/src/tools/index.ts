@@ -1,0 +1,22 @@
+import { addObservations } from './addObservations.js';
+import { createEntities } from './createEntities.js';
+import { createRelations } from './createRelations.js';
+import { deleteEntities } from './deleteEntities.js';
+import { deleteObservations } from './deleteObservations.js';
+import { deleteRelations } from './deleteRelations.js';
+import { openNodes } from './openNodes.js';
+import { readGraph } from './readGraph.js';
+import { searchNodes } from './searchNodes.js';
+
+/** In the reference's `tools/list` order. */
+export const tools = [
+  createEntities,
+  createRelations,
+  addObservations,
+  deleteEntities,
+  deleteObservations,
+  deleteRelations,
+  readGraph,
+  searchNodes,
+  openNodes,
+];

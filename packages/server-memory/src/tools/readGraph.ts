@@ -1,0 +1,16 @@
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { graphOutput, type MemoryContext, pageInput, pageRequest, pageResult } from './context.js';
+
+export const readGraph = defineTool({
+  name: 'read_graph',
+  title: 'Read Graph',
+  description: 'Read the entire knowledge graph',
+  input: pageInput,
+  output: graphOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (args, { store }: MemoryContext) => {
+    const key = 'read_graph';
+    const request = pageRequest(args, key);
+    return structuredResult(pageResult(await store.readGraph(request), request, key));
+  },
+});

@@ -1,0 +1,20 @@
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { z } from 'zod';
+import { graphOutput, type MemoryContext, pageInput, pageRequest, pageResult } from './context.js';
+
+export const searchNodes = defineTool({
+  name: 'search_nodes',
+  title: 'Search Nodes',
+  description: 'Search for nodes in the knowledge graph based on a query',
+  input: {
+    query: z.string().describe('The search query to match against entity names, types, and observation content'),
+    ...pageInput,
+  },
+  output: graphOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async ({ query, ...args }, { store }: MemoryContext) => {
+    const key = `search_nodes\u0000${query}`;
+    const request = pageRequest(args, key);
+    return structuredResult(pageResult(await store.searchNodes(query, request), request, key));
+  },
+});

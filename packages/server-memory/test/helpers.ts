@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A fresh folder under the OS temp dir, removed on dispose. */
+export function tempDir(): { path: string } & Disposable {
+  const path = mkdtempSync(join(tmpdir(), 'mcpkit-memory-'));
+  return { path, [Symbol.dispose]: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** What the reference's loadGraph does with a file: its exact parser, for cross-checks. */
+export function referenceLoad(text: string) {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return lines.reduce(
+    (graph, line) => {
+      const item = JSON.parse(line);
+      if (item.type === 'entity') graph.entities.push({ name: item.name, entityType: item.entityType, observations: item.observations });
+      if (item.type === 'relation') graph.relations.push({ from: item.from, to: item.to, relationType: item.relationType });
+      return graph;
+    },
+    { entities: [] as unknown[], relations: [] as unknown[] },
+  );
+}
+
+/** What the reference's saveGraph writes for a graph. */
+export function referenceSave(graph: {
+  entities: { name: string; entityType: string; observations: string[] }[];
+  relations: { from: string; to: string; relationType: string }[];
+}): string {
+  return [
+    ...graph.entities.map((e) => JSON.stringify({ type: 'entity', name: e.name, entityType: e.entityType, observations: e.observations })),
+    ...graph.relations.map((r) => JSON.stringify({ type: 'relation', from: r.from, to: r.to, relationType: r.relationType })),
+  ].join('\n');
+}
