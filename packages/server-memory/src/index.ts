@@ -12,8 +12,10 @@ await runCli({
     'Knowledge-graph memory MCP server: entities, relations and observations kept in one JSONL file (the reference format), safe with several processes on the same file.',
   options,
   create: async (config, logger) => {
+    // The option also reads MEMORY_FILE_PATH (for --help and one parser); tell the two apart for the log line.
+    const flag = config.memoryPath !== process.env.MEMORY_FILE_PATH ? config.memoryPath : undefined;
     const { path, source } = resolveMemoryPath(
-      config.memoryPath,
+      flag,
       { cwd: process.cwd(), home: homedir(), platform: process.platform, env: process.env },
       logger,
     );

@@ -61,7 +61,12 @@ describe('tools/list (drop-in contract, §3.5)', () => {
         'Create multiple new relations between entities in the knowledge graph. Relations should be in active voice',
         { title: 'Create Relations', ...add },
       ],
-      ['add_observations', 'Add Observations', 'Add new observations to existing entities in the knowledge graph', { title: 'Add Observations', ...add }],
+      [
+        'add_observations',
+        'Add Observations',
+        'Add new observations to existing entities in the knowledge graph',
+        { title: 'Add Observations', ...add },
+      ],
       [
         'delete_entities',
         'Delete Entities',
@@ -219,7 +224,12 @@ describe('input caps', () => {
     const cases: [string, Record<string, unknown>, string][] = [
       [
         'create_entities',
-        { entities: [{ name: 'ok', entityType: 't', observations: [] }, { name: 'toolong', entityType: 't', observations: [] }] },
+        {
+          entities: [
+            { name: 'ok', entityType: 't', observations: [] },
+            { name: 'toolong', entityType: 't', observations: [] },
+          ],
+        },
         'entities[1].name is 7 characters long; at most 5 are allowed',
       ],
       [
@@ -298,7 +308,11 @@ describe('bounded reads (mcpkit addition)', () => {
     });
     expect((r.structuredContent as { entities: object[] }).entities[0]).not.toHaveProperty('observations');
     const next = await call(s.client, 'search_nodes', { query: 'al', namesOnly: true, limit: 1, cursor: r.structuredContent!.nextCursor });
-    expect(next.structuredContent).toEqual({ entities: [{ name: 'Alan', entityType: 'person' }], relations: [], total: { entities: 2, relations: 0 } });
+    expect(next.structuredContent).toEqual({
+      entities: [{ name: 'Alan', entityType: 'person' }],
+      relations: [],
+      total: { entities: 2, relations: 0 },
+    });
     const o = await call(s.client, 'open_nodes', { names: ['Alan', 'Alice'], limit: 10 });
     expect(o.structuredContent).toMatchObject({ total: { entities: 2, relations: 0 } });
     expect(o.structuredContent).not.toHaveProperty('nextCursor');
@@ -407,7 +421,10 @@ describe('with the file store', () => {
     {
       await using s = await session(store);
       await call(s.client, 'create_entities', { entities: [{ name: 'A', entityType: 't', observations: ['o'] }] });
-      expect(referenceLoad(readFileSync(path, 'utf8'))).toEqual({ entities: [{ name: 'A', entityType: 't', observations: ['o'] }], relations: [] });
+      expect(referenceLoad(readFileSync(path, 'utf8'))).toEqual({
+        entities: [{ name: 'A', entityType: 't', observations: ['o'] }],
+        relations: [],
+      });
     }
     await store.close();
   });
@@ -424,7 +441,9 @@ describe('with the file store', () => {
       await other.createEntities([{ name: 'Elsewhere', entityType: 't', observations: [] }]);
       await new Promise((r) => setTimeout(r, 200));
       expect(seen).toEqual([KNOWLEDGE_GRAPH_URI]);
-      expect((await call(s.client, 'open_nodes', { names: ['Elsewhere'] })).structuredContent).toMatchObject({ entities: [{ name: 'Elsewhere' }] });
+      expect((await call(s.client, 'open_nodes', { names: ['Elsewhere'] })).structuredContent).toMatchObject({
+        entities: [{ name: 'Elsewhere' }],
+      });
     }
     await mine.close();
     await other.close();
