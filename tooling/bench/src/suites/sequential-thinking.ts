@@ -15,6 +15,7 @@ import {
   type Stats,
   type StdioConnection,
   type Suite,
+  stats,
   type Throughput,
   throughput,
   withTimeout,
@@ -33,7 +34,7 @@ const CONCURRENCY = 8;
 const env = { DISABLE_THOUGHT_LOGGING: 'true' };
 
 interface LoadFigures {
-  latency: Omit<Stats, never>;
+  latency: Stats;
   throughput: Throughput;
   rss: Rss | undefined;
 }
@@ -105,30 +106,50 @@ const suite: Suite = {
       `${ratio(cold.ours.median, cold.floor.median)} (${ms(cold.ours.median)} vs ${ms(cold.floor.median)})`,
     );
 
-    // Warm load over one connection each: latency (sequential), then throughput (8 in flight), then RSS.
+    // Warm load, both servers connected at once and measured in alternating blocks (ours, reference,
+    // ours, ...) so a burst of machine noise does not land on one side only.
     const calls = ctx.scale(2000, 200);
     const total = ctx.scale(4000, 400);
-    const load: Record<'ours' | 'reference', LoadFigures> = {} as never;
-    for (const spec of [ours, ref]) {
-      await using conn = await connectStdio(spec);
-      await verify(conn, spec.label);
-      const lat = await withTimeout(
-        latency(() => callThought(conn, 0), calls),
-        120_000,
-        `${spec.label} latency`,
-      );
-      let i = 0;
-      const thr = await withTimeout(
-        throughput(() => callThought(conn, i++), total, CONCURRENCY),
-        120_000,
-        `${spec.label} throughput`,
-      );
-      const { samples: _samples, ...latStats } = lat;
-      load[spec.label as 'ours' | 'reference'] = { latency: latStats, throughput: thr, rss: peakRss(conn.pid) };
+    const blocks = ctx.scale(4, 1);
+    await using oursConn = await connectStdio(ours);
+    await using refConn = await connectStdio(ref);
+    const sides = [
+      { key: 'ours' as const, conn: oursConn, samples: [] as number[], seconds: 0, done: 0 },
+      { key: 'reference' as const, conn: refConn, samples: [] as number[], seconds: 0, done: 0 },
+    ];
+    for (const side of sides) {
+      await verify(side.conn, side.key);
+      for (let w = 0; w < 200; w++) await callThought(side.conn, 0);
+    }
+    for (let b = 0; b < blocks; b++) {
+      for (const side of sides) {
+        const lat = await withTimeout(
+          latency(() => callThought(side.conn, 0), calls / blocks, { warmup: 0 }),
+          120_000,
+          `${side.key} latency`,
+        );
+        side.samples.push(...lat.samples);
+        let i = side.done;
+        const thr = await withTimeout(
+          throughput(() => callThought(side.conn, i++), total / blocks, CONCURRENCY),
+          120_000,
+          `${side.key} throughput`,
+        );
+        side.seconds += thr.seconds;
+        side.done += thr.total;
+      }
+    }
+    const load = {} as Record<'ours' | 'reference', LoadFigures>;
+    for (const side of sides) {
+      load[side.key] = {
+        latency: stats(side.samples),
+        throughput: { total: side.done, concurrency: CONCURRENCY, seconds: side.seconds, perSecond: side.done / side.seconds },
+        rss: peakRss(side.conn.pid),
+      };
     }
     ctx.record('load', load);
     ctx.table({
-      title: `tools/call sequentialthinking over stdio (${calls} sequential calls; ${total} calls with ${CONCURRENCY} in flight)`,
+      title: `tools/call sequentialthinking over stdio (${calls} sequential calls; ${total} calls with ${CONCURRENCY} in flight; ${blocks} alternating blocks)`,
       headers: ['server', 'latency median', 'p90', 'p99', 'calls/s (8 in flight)', 'peak RSS'],
       rows: [
         ...(['ours', 'reference'] as const).map((k) => [
