@@ -19,6 +19,23 @@ function supported(label: string | undefined | null): string | undefined {
   }
 }
 
+/**
+ * The bytes outside `<…>` (markup is ASCII and only dilutes the statistics the detector relies on).
+ * Falls back to all bytes when that leaves too little to judge.
+ */
+function textBytes(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(Math.min(bytes.length, 64 * 1024));
+  let n = 0;
+  let inTag = false;
+  for (let i = 0; i < bytes.length && n < out.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0x3c) inTag = true;
+    else if (b === 0x3e && inTag) inTag = false;
+    else if (!inTag) out[n++] = b;
+  }
+  return n >= 32 ? out.subarray(0, n) : bytes;
+}
+
 function isUtf8(bytes: Uint8Array): boolean {
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -66,7 +83,7 @@ export async function decodeBody(bytes: Uint8Array, contentType: string): Promis
       encoding = 'utf-8';
       source = 'utf8';
     } else {
-      const detected = supported(chardet.detect(bytes));
+      const detected = supported(chardet.detect(textBytes(bytes)));
       encoding = detected ?? 'windows-1252';
       source = detected ? 'detected' : 'default';
     }

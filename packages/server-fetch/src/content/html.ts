@@ -1,4 +1,4 @@
-import { createTurndown } from './markdown.js';
+import { createTurndown, TASK_DONE, TASK_OPEN } from './markdown.js';
 
 /** The reference's text when nothing readable is left (`extract_content_from_html`). */
 export const SIMPLIFY_FAILED = '<error>Page failed to be simplified from HTML</error>';
@@ -17,6 +17,16 @@ const BOILERPLATE =
 function text(value: string | null | undefined): string | null {
   const t = value?.replace(/\s+/g, ' ').trim();
   return t ? t : null;
+}
+
+/**
+ * Readability drops every `<input>`, so task-list checkboxes become ☑/☐ characters first; the
+ * Markdown list rule turns them back into `[x]`/`[ ]`.
+ */
+function markTaskCheckboxes(document: Document): void {
+  for (const box of Array.from(document.querySelectorAll('li input[type=checkbox]'))) {
+    box.replaceWith(document.createTextNode(box.hasAttribute('checked') ? `${TASK_DONE} ` : `${TASK_OPEN} `));
+  }
 }
 
 /** The page's `<base href>`, resolved against its URL (relative links are relative to it). */
@@ -68,7 +78,9 @@ export function createHtmlConverter(): HtmlConverter {
     const pageTitle = text(document.title);
     let article: ReturnType<InstanceType<typeof Readability<Element>>['parse']> = null;
     try {
-      article = new Readability<Element>(document, { serializer: (node) => node as Element }).parse();
+      markTaskCheckboxes(document);
+      // Classes are kept so code blocks keep their `language-*` (Turndown ignores the others).
+      article = new Readability<Element>(document, { serializer: (node) => node as Element, keepClasses: true }).parse();
     } catch {
       // Readability gives up on some malformed documents; the body fallback below handles them.
       article = null;

@@ -3,6 +3,10 @@ import type TurndownService from 'turndown';
 type Turndown = typeof TurndownService;
 type Plugin = TurndownService.Plugin;
 
+/** Stand-ins for task-list checkboxes, which Readability would drop (see html.ts). */
+export const TASK_DONE = '\u2611';
+export const TASK_OPEN = '\u2610';
+
 /** Resolves `href`/`src` against the page URL; `undefined` for links that lead nowhere useful. */
 function resolveUrl(raw: string | null, base: string | undefined): string | undefined {
   const value = raw?.trim();
@@ -117,9 +121,12 @@ export function createTurndown(Service: Turndown, plugins: { strikethrough: Plug
         prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
       }
       const isParagraph = /\n$/.test(content);
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '') + (isParagraph ? '\n' : '');
-      const checkbox = (node as Element).querySelector?.(':scope > input[type=checkbox]');
-      const box = checkbox ? (checkbox.hasAttribute('checked') ? '[x] ' : '[ ] ') : '';
+      let body = content.replace(/^\n+/, '').replace(/\n+$/, '') + (isParagraph ? '\n' : '');
+      let box = '';
+      if (body.startsWith(TASK_DONE) || body.startsWith(TASK_OPEN)) {
+        box = body.startsWith(TASK_DONE) ? '[x] ' : '[ ] ';
+        body = body.slice(1).trimStart();
+      }
       return `${prefix}${box}${body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`)}${node.nextSibling ? '\n' : ''}`;
     },
   });
@@ -197,11 +204,15 @@ export function createTurndown(Service: Turndown, plugins: { strikethrough: Plug
 
   return {
     /** Converts `root` (a DOM node) with links resolved against `base`. */
-    convert(root: Node, base: string | undefined): string {
+    convert(root: Element, base: string | undefined): string {
+      // <source>/<track> are void elements Turndown keeps the whitespace around, which would indent
+      // the image after them into a Markdown code block; they carry nothing to read.
+      for (const el of Array.from(root.querySelectorAll('source, track'))) el.remove();
       state.base = base;
       try {
         return service
           .turndown(root as unknown as TurndownService.Node)
+          .replace(/^[ \t]+$/gm, '')
           .replace(/\n{3,}/g, '\n\n')
           .trim();
       } finally {

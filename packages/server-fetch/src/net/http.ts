@@ -166,6 +166,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   async function readBody(body: Readable, headers: Record<string, string>, maxBytes: number, truncate: boolean): Promise<Buffer> {
+    // Destroying an unfinished undici body makes it emit "Request aborted"; nobody needs to hear it.
+    body.on('error', () => {});
     const declared = Number(headers['content-length']);
     if (!truncate && !headers['content-encoding'] && Number.isFinite(declared) && declared > maxBytes) {
       body.destroy();
