@@ -1,0 +1,37 @@
+// tools/call checks that interop.mjs runs through the official Inspector CLI against each server's stdio bin.
+// One entry per server package; a server without an entry still gets the generic tools/list checks.
+// `args` are passed as `--tool-arg key=value`; `expect(result, exitCode)` returns undefined when the answer is
+// right, or a sentence saying what is wrong.
+
+const text = (result) => result?.content?.find((c) => c.type === 'text')?.text ?? '';
+
+export const calls = {
+  '@mcpkit/server-sequential-thinking': [
+    {
+      label: 'tools/call sequentialthinking: a first thought',
+      tool: 'sequentialthinking',
+      args: { thought: 'Break the problem down', nextThoughtNeeded: 'true', thoughtNumber: '1', totalThoughts: '3' },
+      expect(result, exitCode) {
+        const want = { thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, branches: [], thoughtHistoryLength: 1 };
+        if (exitCode !== 0) return `exit code ${exitCode}, expected 0`;
+        if (result?.isError) return `isError: ${text(result)}`;
+        if (JSON.stringify(result?.structuredContent) !== JSON.stringify(want)) {
+          return `structuredContent ${JSON.stringify(result?.structuredContent)}, expected ${JSON.stringify(want)}`;
+        }
+        if (text(result) !== JSON.stringify(want, null, 2)) return `text ${JSON.stringify(text(result))} is not the reference JSON`;
+        return undefined;
+      },
+    },
+    {
+      label: 'tools/call sequentialthinking: thoughtNumber 0 is an isError result naming the field',
+      tool: 'sequentialthinking',
+      args: { thought: 'x', nextThoughtNeeded: 'true', thoughtNumber: '0', totalThoughts: '3' },
+      expect(result, exitCode) {
+        if (exitCode === 0) return 'exit code 0, expected the Inspector to report a tool error';
+        if (result?.isError !== true) return `expected isError, got ${JSON.stringify(result)}`;
+        if (!/Too small: expected number to be >=1 at thoughtNumber/.test(text(result))) return `unexpected text: ${text(result)}`;
+        return undefined;
+      },
+    },
+  ],
+};
