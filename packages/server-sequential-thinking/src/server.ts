@@ -1,6 +1,5 @@
 import { createMcpServer, type Logger, registerResources, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { formatThought } from './format.js';
 import { createThoughtHistory } from './history.js';
 import { resources } from './resources/history.js';
 import { type ThinkingContext, tools } from './tools/sequentialThinking.js';
@@ -28,14 +27,14 @@ export function createSequentialThinkingServer(options: SequentialThinkingServer
   const server = createMcpServer({ name: 'sequential-thinking-server', version: VERSION, title: 'Sequential Thinking' });
   const ctx: ThinkingContext = {
     history: createThoughtHistory(maxHistory),
-    logThought: logThoughts ? (record) => write(formatThought(record, color)) : () => {},
+    // The box drawing (and its Unicode width tables) loads on the first thought, not at start-up.
+    logThought: logThoughts ? async (record) => write((await import('./format.js')).formatThought(record, color)) : async () => {},
   };
   registerTools(server, ctx, tools, { logger });
   registerResources(server, ctx, resources);
   return server;
 }
 
-export { formatThought } from './format.js';
 export { createThoughtHistory, type HistorySnapshot, type ThoughtRecord } from './history.js';
 export { HISTORY_URI } from './resources/history.js';
 export { VERSION };

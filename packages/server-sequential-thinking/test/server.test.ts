@@ -1,7 +1,8 @@
 import { connectInMemory, startHttp } from '@mcpkit/protocol-core/testing';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { createSequentialThinkingServer, formatThought, HISTORY_URI, type HistorySnapshot } from '../src/server.js';
+import { formatThought } from '../src/format.js';
+import { createSequentialThinkingServer, HISTORY_URI, type HistorySnapshot } from '../src/server.js';
 
 type Result = {
   thoughtNumber: number;

@@ -1,7 +1,6 @@
 import { type ConfigOf, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.js';
-import { serveHttp } from './http.js';
 import { serveStdio } from './stdio.js';
 import type { RunningServer, ServerApp } from './types.js';
 
@@ -165,6 +164,8 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
       void stdio.ended.then(() => shutdown('stdin closed'));
       logger.info(`${app.bin} ${app.version} running on stdio`);
     } else {
+      // Loaded only when asked for: a stdio server never pays for the HTTP and SSE code.
+      const { serveHttp } = await import('./http.js');
       const http = await serveHttp(serverApp, {
         mode: config.transport,
         host: config.host,

@@ -5,7 +5,7 @@ import type { ThoughtHistory, ThoughtRecord } from '../history.js';
 export interface ThinkingContext {
   history: ThoughtHistory;
   /** Draws a thought on stderr, or does nothing when thought logging is off. */
-  logThought(record: ThoughtRecord): void;
+  logThought(record: ThoughtRecord): Promise<void>;
 }
 
 // Verbatim from the reference (src/sequentialthinking/index.ts @ 76d64c82); clients and prompts rely on it.
@@ -93,10 +93,10 @@ export const sequentialThinking = defineTool({
   },
   // It records every thought in the session's history: not read-only, and a repeat adds another entry.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (args, { history, logThought }: ThinkingContext) => {
+  handler: async (args, { history, logThought }: ThinkingContext) => {
     const record: ThoughtRecord = { ...args, totalThoughts: Math.max(args.totalThoughts, args.thoughtNumber) };
     history.add(record);
-    logThought(record);
+    await logThought(record);
     return structuredResult({
       thoughtNumber: record.thoughtNumber,
       totalThoughts: record.totalThoughts,
