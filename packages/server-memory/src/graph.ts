@@ -125,10 +125,14 @@ export class Graph {
   private nextSeq = 1;
   /** Insertion order is file order: records are never re-inserted, so order equals `seq` order. */
   private readonly entities = new Set<EntityRec>();
-  private readonly byName = new Map<string, EntityRec[]>();
+  /** The first entity of each name, and (rare: only files written by the reference) later ones. */
+  private readonly byName = new Map<string, EntityRec>();
+  private readonly moreByName = new Map<string, EntityRec[]>();
   private readonly relations = new Set<RelationRec>();
-  private readonly byKey = new Map<string, RelationRec[]>();
-  private readonly byEndpoint = new Map<string, Set<RelationRec>>();
+  private readonly byKey = new Map<string, RelationRec>();
+  private readonly moreByKey = new Map<string, RelationRec[]>();
+  /** Relations by `from` and by `to` (a self-relation once). */
+  private readonly byEndpoint = new Map<string, RelationRec[]>();
 
   get entityCount(): number {
     return this.entities.size;
@@ -146,7 +150,8 @@ export class Graph {
   loadEntity(e: Entity): void {
     const rec: EntityRec = { seq: this.nextSeq++, name: e.name, entityType: e.entityType, observations: e.observations, hay: undefined };
     this.entities.add(rec);
-    pushTo(this.byName, rec.name, rec);
+    if (this.byName.has(rec.name)) pushTo(this.moreByName, rec.name, rec);
+    else this.byName.set(rec.name, rec);
   }
 
   /** Appends a relation as loaded from a file, even if an equal one exists. */
@@ -209,7 +214,7 @@ export class Graph {
     const results: ObservationResult[] = [];
     const applied: ObservationAddition[] = [];
     for (const o of input) {
-      const rec = this.byName.get(o.entityName)?.[0];
+      const rec = this.byName.get(o.entityName);
       if (!rec) continue;
       const existing = new Set(rec.observations);
       const added = uniqueStrings(o.contents).filter((c) => !existing.has(c));
@@ -231,12 +236,19 @@ export class Graph {
   deleteEntities(names: readonly string[]): Mutation<void> {
     const deleted: string[] = [];
     for (const name of uniqueStrings(names)) {
-      const recs = this.byName.get(name);
+      const rec = this.byName.get(name);
       const touching = this.byEndpoint.get(name);
-      if (!recs && !touching) continue;
-      for (const rec of recs ?? []) this.entities.delete(rec);
-      this.byName.delete(name);
-      for (const r of [...(touching ?? [])]) this.removeRelation(r);
+      if (!rec && !touching) continue;
+      if (rec) {
+        this.entities.delete(rec);
+        for (const more of this.moreByName.get(name) ?? []) this.entities.delete(more);
+        this.byName.delete(name);
+        this.moreByName.delete(name);
+      }
+      if (touching) {
+        this.byEndpoint.delete(name);
+        for (const r of touching) this.removeRelation(r);
+      }
       deleted.push(name);
     }
     return { value: undefined, changed: deleted.length > 0, records: deleted.length ? [{ op: 'deleteEntities', names: deleted }] : [] };
@@ -246,7 +258,7 @@ export class Graph {
   deleteObservations(input: readonly ObservationDeletion[]): Mutation<void> {
     const applied: ObservationDeletion[] = [];
     for (const d of input) {
-      const rec = this.byName.get(d.entityName)?.[0];
+      const rec = this.byName.get(d.entityName);
       if (!rec) continue;
       const drop = new Set(d.observations);
       const kept = rec.observations.filter((o) => !drop.has(o));
@@ -267,9 +279,11 @@ export class Graph {
   deleteRelations(input: readonly Relation[]): Mutation<void> {
     const removed: Relation[] = [];
     for (const r of input) {
-      const recs = this.byKey.get(relationKey(r));
-      if (!recs) continue;
-      for (const rec of [...recs]) this.removeRelation(rec);
+      const key = relationKey(r);
+      const rec = this.byKey.get(key);
+      if (!rec) continue;
+      for (const more of this.moreByKey.get(key) ?? []) this.removeRelation(more);
+      this.removeRelation(rec);
       removed.push({ from: r.from, to: r.to, relationType: r.relationType });
     }
     return {
@@ -342,8 +356,11 @@ export class Graph {
   open(names: readonly string[], page?: PageRequest): GraphPage {
     const matched: EntityRec[] = [];
     for (const name of uniqueStrings(names)) {
-      const recs = this.byName.get(name);
-      if (recs) matched.push(...recs);
+      const rec = this.byName.get(name);
+      if (!rec) continue;
+      matched.push(rec);
+      const more = this.moreByName.get(name);
+      if (more) matched.push(...more);
     }
     matched.sort((a, b) => a.seq - b.seq);
     const relations = this.relationsTouching(matched);
@@ -357,29 +374,28 @@ export class Graph {
   private addRelation(r: Relation): void {
     const rec: RelationRec = { seq: this.nextSeq++, from: r.from, to: r.to, relationType: r.relationType, key: relationKey(r) };
     this.relations.add(rec);
-    pushTo(this.byKey, rec.key, rec);
-    this.endpointSet(rec.from).add(rec);
-    this.endpointSet(rec.to).add(rec);
+    if (this.byKey.has(rec.key)) pushTo(this.moreByKey, rec.key, rec);
+    else this.byKey.set(rec.key, rec);
+    pushTo(this.byEndpoint, rec.from, rec);
+    if (rec.to !== rec.from) pushTo(this.byEndpoint, rec.to, rec);
   }
 
+  /** Drops a relation from every index (an endpoint list already dropped as a whole is skipped). */
   private removeRelation(rec: RelationRec): void {
-    this.relations.delete(rec);
-    removeFrom(this.byKey, rec.key, rec);
-    for (const end of [rec.from, rec.to]) {
-      const set = this.byEndpoint.get(end);
-      if (!set) continue;
-      set.delete(rec);
-      if (set.size === 0) this.byEndpoint.delete(end);
+    if (!this.relations.delete(rec)) return;
+    if (this.byKey.get(rec.key) === rec) {
+      const more = this.moreByKey.get(rec.key);
+      if (more?.length) {
+        this.byKey.set(rec.key, more.shift()!);
+        if (more.length === 0) this.moreByKey.delete(rec.key);
+      } else {
+        this.byKey.delete(rec.key);
+      }
+    } else {
+      removeFrom(this.moreByKey, rec.key, rec);
     }
-  }
-
-  private endpointSet(name: string): Set<RelationRec> {
-    let set = this.byEndpoint.get(name);
-    if (!set) {
-      set = new Set();
-      this.byEndpoint.set(name, set);
-    }
-    return set;
+    removeFrom(this.byEndpoint, rec.from, rec);
+    if (rec.to !== rec.from) removeFrom(this.byEndpoint, rec.to, rec);
   }
 
   /** Relations with `from` or `to` among the names of `matched`, in file order. */

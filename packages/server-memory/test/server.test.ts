@@ -355,7 +355,7 @@ describe('resource and subscriptions (upstream resource.test.ts, §6.8)', () => 
     const read = await s.client.readResource({ uri: KNOWLEDGE_GRAPH_URI });
     expect(read.contents).toHaveLength(1);
     expect(read.contents[0]).toMatchObject({ uri: KNOWLEDGE_GRAPH_URI, mimeType: 'application/json' });
-    expect(JSON.parse(read.contents[0]!.text as string)).toEqual({
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({
       entities: [{ name: 'A', entityType: 't', observations: [] }],
       relations: [],
     });

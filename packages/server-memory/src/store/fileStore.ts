@@ -4,7 +4,7 @@
  * - `memory.jsonl`          the snapshot, in the reference's exact format (the reference loads it);
  * - `memory.jsonl.wal`      a journal of the changes since that snapshot (only once the snapshot is
  *                           larger than `smallFileBytes`; small graphs are rewritten whole instead);
- * - `memory.jsonl.lock`     a `proper-lockfile` lock directory, held around every read-modify-write;
+ * - `memory.jsonl.lock`     a lock file held around every read-modify-write (see `lock.ts`);
  * - `memory.jsonl.corrupt`  lines that could not be loaded, set aside verbatim (created when needed).
  *
  * A mutation answers only after its bytes are fsynced: a journal append (one `write` + `fdatasync`
@@ -43,9 +43,9 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
-import { lock } from 'proper-lockfile';
 import { Graph, type GraphRecord, type Mutation } from '../graph.js';
 import { type CorruptLine, entityLine, looksLikeGraphFile, parseGraphFile, relationLine } from './jsonl.js';
+import { FileLock, LockTimeoutError } from './lock.js';
 import type { GraphChange, GraphStore } from './types.js';
 
 export interface FileStoreOptions {
@@ -56,8 +56,10 @@ export interface FileStoreOptions {
   smallFileBytes?: number;
   /** Fold the journal into the snapshot this long after the last write. Default 2000 ms. */
   compactDelayMs?: number;
-  /** A lock not refreshed for this long belongs to a dead process and is taken over. Default 10000 ms (min 2000). */
+  /** A lock this old whose owner cannot be checked (another host) is taken over. A dead owner on this host is replaced at once. Default 10000 ms. */
   lockStaleMs?: number;
+  /** Give up waiting for the lock after this long. Default 60000 ms. */
+  lockTimeoutMs?: number;
   /** How often to look for other processes' changes while `watch()` handles are held. Default 1000 ms. */
   pollMs?: number;
 }
@@ -156,7 +158,7 @@ class FileStore implements GraphStore {
   private readonly logger: Logger;
   private readonly smallFileBytes: number;
   private readonly compactDelayMs: number;
-  private readonly lockStaleMs: number;
+  private readonly lock: FileLock;
   private readonly pollMs: number;
 
   private graph = new Graph();
@@ -194,7 +196,10 @@ class FileStore implements GraphStore {
     this.logger = options.logger ?? silentLogger;
     this.smallFileBytes = options.smallFileBytes ?? 256 * 1024;
     this.compactDelayMs = options.compactDelayMs ?? 2000;
-    this.lockStaleMs = Math.max(2000, options.lockStaleMs ?? 10_000);
+    this.lock = new FileLock(`${options.path}.lock`, {
+      staleMs: options.lockStaleMs ?? 10_000,
+      timeoutMs: options.lockTimeoutMs ?? 60_000,
+    });
     this.pollMs = options.pollMs ?? 1000;
   }
 
@@ -632,7 +637,9 @@ class FileStore implements GraphStore {
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
-    const parsed = parseGraphFile(text);
+    const graph = new Graph();
+    const parsed = parseGraphFile(text, { entity: (e) => graph.loadEntity(e), relation: (r) => graph.loadRelation(r) });
+    text = '';
     if (!looksLikeGraphFile(parsed)) {
       const firstLine = parsed.corrupt[0];
       throw new ForeignFileError(
@@ -640,9 +647,6 @@ class FileStore implements GraphStore {
         firstLine ? `line ${firstLine.line}: ${firstLine.reason}` : 'no entity or relation records',
       );
     }
-    const graph = new Graph();
-    for (const e of parsed.entities) graph.loadEntity(e);
-    for (const r of parsed.relations) graph.loadRelation(r);
     this.graph = graph;
     this.base = pId;
     this.snapshotBytes = Number(pId?.size ?? 0);
@@ -732,30 +736,27 @@ class FileStore implements GraphStore {
   // Locking and events
   // -------------------------------------------------------------------------------------------
 
-  /** Runs `fn` with this process's turn (one at a time) and the cross-process lock held. */
+  /**
+   * Runs `fn` with this process's turn (one at a time) and the cross-process lock held. `fn` is
+   * synchronous, so the lock is taken, used and released without this process doing anything else.
+   */
   private exclusive<T>(fn: () => T): Promise<T> {
     const run = this.chain.then(async () => {
-      let release: () => Promise<void>;
-      try {
-        release = await lock(this.location, {
-          realpath: false,
-          stale: this.lockStaleMs,
-          retries: { retries: 1000, factor: 1.2, minTimeout: 1, maxTimeout: 50, randomize: true },
-          onCompromised: (error) => {
-            this.invalid = true;
-            this.logger.error(`lost the lock on ${this.location}; reloading before the next change:`, error);
-          },
-        });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
-          throw new ToolError('The memory file is locked by another process that does not let go; try again later.');
+      if (!this.lock.tryAcquire()) {
+        try {
+          await this.lock.acquire();
+        } catch (error) {
+          if (error instanceof LockTimeoutError) {
+            this.logger.error(`${error.message}; gave up waiting`);
+            throw new ToolError('The memory file is locked by another process that does not let go; try again later.');
+          }
+          throw error;
         }
-        throw error;
       }
       try {
         return fn();
       } finally {
-        await release().catch((error: unknown) => this.logger.warn('could not release the memory file lock:', error));
+        this.lock.release();
       }
     });
     this.chain = run.catch(() => {});

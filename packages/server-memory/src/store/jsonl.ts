@@ -21,9 +21,18 @@ export interface CorruptLine {
   reason: string;
 }
 
+/** Where parsed records go; the default collects them into `entities` and `relations`. */
+export interface GraphSink {
+  entity(e: Entity): void;
+  relation(r: Relation): void;
+}
+
 export interface ParsedGraphFile {
+  /** Empty when a sink was given. */
   entities: Entity[];
   relations: Relation[];
+  /** Entity and relation records loaded. */
+  records: number;
   /** Valid JSON objects with another `type` (the reference ignores them); kept verbatim and written back. */
   foreignRecords: string[];
   corrupt: CorruptLine[];
@@ -34,8 +43,9 @@ export interface ParsedGraphFile {
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** Parses a memory file. Never throws: a line that does not parse or lacks a field is reported in `corrupt`. */
-export function parseGraphFile(text: string): ParsedGraphFile {
-  const out: ParsedGraphFile = { entities: [], relations: [], foreignRecords: [], corrupt: [], lines: 0 };
+export function parseGraphFile(text: string, sink?: GraphSink): ParsedGraphFile {
+  const out: ParsedGraphFile = { entities: [], relations: [], records: 0, foreignRecords: [], corrupt: [], lines: 0 };
+  const into: GraphSink = sink ?? { entity: (e) => out.entities.push(e), relation: (r) => out.relations.push(r) };
   const rows = text.split('\n');
   for (let i = 0; i < rows.length; i++) {
     let raw = rows[i]!;
@@ -61,13 +71,15 @@ export function parseGraphFile(text: string): ParsedGraphFile {
         out.corrupt.push({ line: i + 1, text: raw, reason: 'entity without a string name, string entityType and string observations' });
         continue;
       }
-      out.entities.push({ name: rec.name, entityType: rec.entityType, observations });
+      into.entity({ name: rec.name, entityType: rec.entityType, observations });
+      out.records++;
     } else if (rec.type === 'relation') {
       if (typeof rec.from !== 'string' || typeof rec.to !== 'string' || typeof rec.relationType !== 'string') {
         out.corrupt.push({ line: i + 1, text: raw, reason: 'relation without string from, to and relationType' });
         continue;
       }
-      out.relations.push({ from: rec.from, to: rec.to, relationType: rec.relationType });
+      into.relation({ from: rec.from, to: rec.to, relationType: rec.relationType });
+      out.records++;
     } else if (typeof rec.type === 'string') {
       out.foreignRecords.push(raw);
     } else {
@@ -83,5 +95,5 @@ export function parseGraphFile(text: string): ParsedGraphFile {
  * the path came from configuration, and overwriting such a file would destroy it.
  */
 export function looksLikeGraphFile(parsed: ParsedGraphFile): boolean {
-  return parsed.lines === 0 || parsed.entities.length + parsed.relations.length + parsed.foreignRecords.length > 0;
+  return parsed.lines === 0 || parsed.records + parsed.foreignRecords.length > 0;
 }
