@@ -1,3 +1,4 @@
+/// <reference path="../types/joplinGfm.d.ts" />
 import { createTurndown, TASK_DONE, TASK_OPEN } from './markdown.js';
 
 /** The reference's text when nothing readable is left (`extract_content_from_html`). */
