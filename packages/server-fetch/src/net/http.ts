@@ -53,6 +53,7 @@ export interface HttpResponse {
   url: string;
   status: number;
   headers: Record<string, string>;
+  /** Empty for error statuses (≥ 400), whose body nobody reads. */
   body: Buffer;
 }
 
@@ -251,6 +252,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             throw new HttpError('connect', repr('RemoteProtocolError', `Invalid redirect location: ${headers.location}`));
           }
           continue;
+        }
+        if (response.statusCode >= 400) {
+          // Nobody reads an error page's body (the reference only reports the status): skip it.
+          await response.body.dump().catch(() => {});
+          return { url: target.href, status: response.statusCode, headers, body: Buffer.alloc(0) };
         }
         const body = await readBody(response.body, headers, maxBytes, get.truncate ?? false);
         return { url: target.href, status: response.statusCode, headers, body };
