@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { serverConfig } from '../../tsup.server.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/server.ts'],
-  format: ['esm'],
-  dts: { entry: 'src/server.ts' },
-  target: 'node20',
-  platform: 'node',
-  clean: true,
-});
+export default serverConfig();
