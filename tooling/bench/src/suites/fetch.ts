@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import {
   type BenchContext,
   binPath,
@@ -32,43 +32,101 @@ const TARGET = { conversionSpeedup: 3, coldVsFloor: 1.5, oneMbMedianMs: 150 };
 const BIG_PAGE_BYTES = 700_000;
 const PAGE_URL = 'http://fakehost/test/page.html';
 
-type Convert = (html: string) => Promise<string>;
+type Convert = (html: string) => Promise<number>;
+type Side = 'ours' | 'jsdom';
 
-async function oursConverter(): Promise<Convert> {
-  const { createHtmlConverter } = await import('@mcpkit/server-fetch');
-  const convert = createHtmlConverter();
-  return async (html) => (await convert(html, PAGE_URL)).markdown;
+/**
+ * Each stack converts in its own worker thread, which reports the conversion time measured inside
+ * it. A worker is replaced between phases: Readability on jsdom keeps memory alive even after
+ * `window.close()` (about 34 MB per conversion of wikipedia-2), so one long-lived process would run
+ * out of heap before the corpus is done. Ours runs in a worker too, so both are measured alike.
+ */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
+(async () => {
+  const { side, urls, pageUrl } = workerData;
+  let convert;
+  if (side === 'ours') {
+    const { createHtmlConverter } = await import(urls.ours);
+    const c = createHtmlConverter();
+    convert = (html) => c(html, pageUrl);
+  } else {
+    const [{ JSDOM }, { Readability }, td, gfmModule] = await Promise.all([
+      import(urls.jsdom), import(urls.readability), import(urls.turndown), import(urls.gfm),
+    ]);
+    const TurndownService = td.default;
+    const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+    turndown.use(gfmModule.gfm ?? gfmModule.default.gfm);
+    convert = async (html) => {
+      const dom = new JSDOM(html, { url: pageUrl });
+      try {
+        const article = new Readability(dom.window.document).parse();
+        return article && article.content ? turndown.turndown(article.content) : '';
+      } finally {
+        dom.window.close();
+      }
+    };
+  }
+  parentPort.on('message', async ({ html, gc }) => {
+    if (gc && globalThis.gc) globalThis.gc();
+    if (html === undefined) return parentPort.postMessage({ ms: 0 });
+    const t0 = performance.now();
+    await convert(html);
+    parentPort.postMessage({ ms: performance.now() - t0 });
+  });
+  parentPort.postMessage({ ready: true });
+})().catch((error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
+`;
+
+interface Converter {
+  convert: Convert;
+  close(): Promise<void>;
 }
 
-/** The peers' pipeline: JSDOM parse, Readability, Turndown (+ GFM tables) on Readability's HTML. */
-async function jsdomConverter(): Promise<Convert> {
-  const [{ JSDOM }, { Readability }, { default: TurndownService }, { gfm }] = await Promise.all([
-    import('jsdom'),
-    import('@mozilla/readability'),
-    import('turndown'),
-    import('@joplin/turndown-plugin-gfm'),
-  ]);
-  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
-  turndown.use(gfm);
-  return async (html) => {
-    const dom = new JSDOM(html, { url: PAGE_URL });
-    try {
-      const article = new Readability(dom.window.document).parse();
-      return article?.content ? turndown.turndown(article.content) : '';
-    } finally {
-      dom.window.close();
-    }
+async function startConverter(side: Side): Promise<Converter> {
+  const urls = {
+    ours: import.meta.resolve('@mcpkit/server-fetch'),
+    jsdom: import.meta.resolve('jsdom'),
+    readability: import.meta.resolve('@mozilla/readability'),
+    turndown: import.meta.resolve('turndown'),
+    gfm: import.meta.resolve('@joplin/turndown-plugin-gfm'),
+  };
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: { side, urls, pageUrl: PAGE_URL },
+    resourceLimits: { maxOldGenerationSizeMb: 3072 },
+  });
+  const next = () =>
+    new Promise<{ ms?: number; ready?: boolean; error?: string }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    }).then((msg) => {
+      worker.removeAllListeners('error');
+      if (msg.error) throw new Error(`${side} worker: ${msg.error}`);
+      return msg;
+    });
+  await next();
+  return {
+    async convert(html) {
+      worker.postMessage({ html });
+      return (await next()).ms ?? Number.NaN;
+    },
+    async close() {
+      await worker.terminate();
+    },
   };
 }
 
-function gc() {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
+/** Fresh workers for both stacks, warmed up (JIT) on `warmup` pages; closed after `fn`. */
+async function withConverters<T>(warmup: readonly { html: string }[], fn: (sides: Record<Side, Converter>) => Promise<T>): Promise<T> {
+  const sides = { ours: await startConverter('ours'), jsdom: await startConverter('jsdom') };
+  try {
+    for (const page of warmup) for (const side of Object.values(sides)) await side.convert(page.html);
+    return await fn(sides);
+  } finally {
+    await Promise.all(Object.values(sides).map((side) => side.close()));
+  }
 }
 
 const suite: Suite = {
@@ -85,27 +143,28 @@ const suite: Suite = {
     ctx.print(`corpus: ${pages.length} pages, ${mib(bytes)} (${corpusDir})`);
 
     // --- HTML → Markdown over the corpus, page by page, ours and jsdom alternating -----------------
-    const sides = { ours: await oursConverter(), jsdom: await jsdomConverter() };
-    for (const page of pages) for (const convert of Object.values(sides)) await convert(page.html); // warm-up pass (JIT)
+    // Fresh workers every round (see WORKER), warmed up on a spread of 20 pages.
+    const warmup = pages.filter((_, i) => i % Math.ceil(pages.length / 20) === 0);
     const rounds = ctx.scale(3, 1);
     const perPage = { ours: new Map<string, number[]>(), jsdom: new Map<string, number[]>() };
     const total = { ours: 0, jsdom: 0 };
     await withTimeout(
       (async () => {
         for (let round = 0; round < rounds; round++) {
-          for (const [i, page] of pages.entries()) {
-            // Alternate which side goes first, so neither always runs on a freshly collected heap.
-            const order = (i + round) % 2 === 0 ? (['ours', 'jsdom'] as const) : (['jsdom', 'ours'] as const);
-            for (const side of order) {
-              const t = await time(() => sides[side](page.html));
-              total[side] += t;
-              perPage[side].set(page.name, [...(perPage[side].get(page.name) ?? []), t]);
+          await withConverters(warmup, async (sides) => {
+            for (const [i, page] of pages.entries()) {
+              // Alternate which side goes first.
+              const order = (i + round) % 2 === 0 ? (['ours', 'jsdom'] as const) : (['jsdom', 'ours'] as const);
+              for (const side of order) {
+                const t = await sides[side].convert(page.html);
+                total[side] += t;
+                perPage[side].set(page.name, [...(perPage[side].get(page.name) ?? []), t]);
+              }
             }
-          }
-          gc();
+          });
         }
       })(),
-      ctx.scale(480_000, 170_000),
+      ctx.scale(420_000, 150_000),
       'corpus conversion',
     );
     const figure = (side: 'ours' | 'jsdom') => {
@@ -168,10 +227,12 @@ const suite: Suite = {
     const bigMedians = { ours: [] as number[], jsdom: [] as number[] };
     for (const page of big) {
       const times = { ours: [] as number[], jsdom: [] as number[] };
-      for (let i = 0; i < bigRuns; i++) {
-        for (const side of i % 2 ? (['jsdom', 'ours'] as const) : (['ours', 'jsdom'] as const))
-          times[side].push(await time(() => sides[side](page.html)));
-      }
+      await withConverters(warmup.slice(0, 5), async (sides) => {
+        for (let i = 0; i < bigRuns; i++) {
+          for (const side of i % 2 ? (['jsdom', 'ours'] as const) : (['ours', 'jsdom'] as const))
+            times[side].push(await sides[side].convert(page.html));
+        }
+      });
       const o = stats(times.ours);
       const j = stats(times.jsdom);
       bigMedians.ours.push(o.median);
