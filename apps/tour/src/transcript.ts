@@ -16,10 +16,12 @@ function indent(text: string, first: string, rest = ' '.repeat(first.length)): s
     .join('\n');
 }
 
+/** Long replies keep their head and their last two lines (where paging hints and errors sit). */
 function clip(text: string): string {
   const lines = text.split('\n');
   if (lines.length <= MAX_REPLY_LINES) return text;
-  return [...lines.slice(0, MAX_REPLY_LINES), `… (${lines.length - MAX_REPLY_LINES} more lines)`].join('\n');
+  const head = lines.slice(0, MAX_REPLY_LINES - 2);
+  return [...head, `… (${lines.length - head.length - 2} lines not shown)`, ...lines.slice(-2)].join('\n');
 }
 
 export function createTranscript(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Transcript {
