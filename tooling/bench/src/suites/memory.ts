@@ -132,8 +132,8 @@ function ops(ctx: BenchContext): OpSpec[] {
     {
       key: 'readFull',
       label: 'read_graph (full)',
-      calls: (s, n) =>
-        n >= 100_000 ? ctx.scale(3, 1) : s === 'ours' ? ctx.scale(20, 5) : refCalls(n, ctx.scale(20, 5), ctx.scale(5, 2), 1),
+      // At 100k the answer is ~67 MB, over the SDK stdio client's 10 MB message limit: both servers' replies are refused.
+      calls: (s, n) => (n >= 100_000 ? 0 : s === 'ours' ? ctx.scale(20, 5) : refCalls(n, ctx.scale(20, 5), ctx.scale(5, 2), 1)),
       run: (c) => callOk(c, 'read_graph', {}),
     },
   ];
