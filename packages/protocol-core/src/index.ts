@@ -25,3 +25,4 @@ export { type CliApp, type RunnerConfig, runCli, runnerOptions } from './runner/
 export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/http.js';
 export { type RunningStdioServer, serveStdio } from './runner/stdio.js';
 export type { RunningServer, ServerApp } from './runner/types.js';
+export { enableSubscriptions, type SubscriptionOptions, type Subscriptions } from './subscriptions.js';

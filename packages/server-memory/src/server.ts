@@ -1,6 +1,5 @@
-import { createMcpServer, type Logger, registerResources, registerTools, silentLogger } from '@mcpkit/protocol-core';
+import { createMcpServer, enableSubscriptions, type Logger, registerResources, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { KNOWLEDGE_GRAPH_URI, resources } from './resources/knowledgeGraph.js';
 import type { GraphStore } from './store/types.js';
 import { DEFAULT_LIMITS, type Limits, type MemoryContext } from './tools/context.js';
@@ -26,36 +25,24 @@ export function createMemoryServer({ store, limits, logger = silentLogger }: Mem
   registerTools(server, ctx, tools, { logger });
   registerResources(server, ctx, resources);
 
-  const subscriptions = new Set<string>();
+  // The store is watched for other processes' writes only while this session is subscribed.
   let unwatch: (() => void) | undefined;
-  server.server.registerCapabilities({ resources: { subscribe: true } });
-  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    subscriptions.add(request.params.uri);
-    if (request.params.uri === KNOWLEDGE_GRAPH_URI) unwatch ??= store.watch();
-    return {};
-  });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    subscriptions.delete(request.params.uri);
-    if (request.params.uri === KNOWLEDGE_GRAPH_URI) {
+  const subscriptions = enableSubscriptions(server, {
+    onSubscribe: (uri) => {
+      if (uri === KNOWLEDGE_GRAPH_URI) unwatch ??= store.watch();
+    },
+    onUnsubscribe: (uri) => {
+      if (uri !== KNOWLEDGE_GRAPH_URI) return;
       unwatch?.();
       unwatch = undefined;
-    }
-    return {};
+    },
+    logger,
   });
-
-  const stopListening = store.onChange(() => {
-    if (!subscriptions.has(KNOWLEDGE_GRAPH_URI) || !server.isConnected()) return;
-    server.server.sendResourceUpdated({ uri: KNOWLEDGE_GRAPH_URI }).catch((error: unknown) => {
-      logger.debug('could not send notifications/resources/updated:', error);
-    });
-  });
+  const stopListening = store.onChange(() => subscriptions.notifyUpdated(KNOWLEDGE_GRAPH_URI));
   const previousOnClose = server.server.onclose;
   server.server.onclose = () => {
     previousOnClose?.();
     stopListening();
-    unwatch?.();
-    unwatch = undefined;
-    subscriptions.clear();
   };
   return server;
 }
