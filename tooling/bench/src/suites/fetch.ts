@@ -179,7 +179,7 @@ const suite: Suite = {
     const conv = { ours: figure('ours'), jsdom: figure('jsdom') };
     ctx.record('conversion', conv);
     ctx.table({
-      title: `HTML → Markdown, ${pages.length} real pages × ${rounds} rounds (same process, interleaved)`,
+      title: `HTML → Markdown, ${pages.length} real pages × ${rounds} rounds (a worker per stack, page by page alternating)`,
       headers: [
         'stack',
         'pages/s',
