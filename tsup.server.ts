@@ -38,7 +38,11 @@ export interface ServerConfigOptions {
   lib?: string;
   /** Minify the bin bundle. Default true (measured: about 10 ms less cold start for the sequential-thinking bin). */
   minify?: boolean;
-  /** Packages to keep out of the bin bundle (e.g. native addons). Default none. */
+  /**
+   * Packages to keep out of the bin bundle (each with its subpaths): native addons, packages that load
+   * files next to their own, and big libraries the bin only reaches through `await import()`, which
+   * then cost a cold start nothing at all. They stay plain `dependencies`. Default none.
+   */
   external?: string[];
   /**
    * Empty `dist/` when the config is evaluated (once per tsup run, before either build starts).
@@ -113,6 +117,13 @@ function binLoader(outDir: string): EsbuildPlugin {
   };
 }
 
+/** A pattern matching every import specifier except the given packages and their subpaths. */
+export function allExcept(packages: readonly string[]): RegExp {
+  if (packages.length === 0) return /.*/;
+  const names = packages.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+  return new RegExp(`^(?!(?:${names})(?:/|$))`);
+}
+
 /** tsup configs for a server package: the library build and the bundled bin build. */
 export function serverConfig(options: ServerConfigOptions = {}): Options[] {
   const { bin = 'src/index.ts', lib = 'src/server.ts', minify = true, external = [], clean = true } = options;
@@ -130,8 +141,9 @@ export function serverConfig(options: ServerConfigOptions = {}): Options[] {
       ...common,
       name: 'bin',
       entry: { cli: bin },
-      noExternal: [/.*/],
-      external,
+      // Everything is bundled except `external` (tsup checks noExternal before external, so it is
+      // expressed here as one pattern that matches every other import).
+      noExternal: [allExcept(external)],
       splitting: false,
       minify,
       // Bundled CommonJS deps call require() for Node built-ins; give the ES module one.
