@@ -23,6 +23,18 @@ export interface TestServer extends AsyncDisposable {
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
+/** Listens on 127.0.0.1 with a free port; `close` also drops open keep-alive connections. */
+async function listenOnLoopback(server: Server): Promise<{ port: number; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { port, close };
+}
+
 /** A real HTTP server on 127.0.0.1 with a free port. */
 export async function startServer(handler: Handler): Promise<TestServer> {
   const requests: SeenRequest[] = [];
@@ -33,13 +45,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       res.end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { port, close } = await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
@@ -104,13 +110,7 @@ export async function startProxy(targetPort: number): Promise<TestServer & { con
     upstream.on('error', () => socket.destroy());
     socket.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { port, close } = await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
