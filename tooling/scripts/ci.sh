@@ -26,6 +26,8 @@ step "interop: official conformance suite and Inspector CLI"
 bash tooling/scripts/interop.sh
 
 # One closing line with the number of vitest tests run by turbo.
-passed=$(grep -aoE 'Tests +[0-9]+ passed' "$log" | awk '{s+=$2} END {print s+0}')
-failed=$(grep -aoE 'Tests +[0-9]+ failed' "$log" | awk '{s+=$2} END {print s+0}')
+# (awk alone: a grep that matches nothing would end the script under pipefail)
+count() { awk -v what="$1" '/Tests +[0-9]/ && match($0, "[0-9]+ " what) { s += substr($0, RSTART, RLENGTH) + 0 } END { print s + 0 }' "$log"; }
+passed=$(count passed)
+failed=$(count failed)
 printf '\ntests: %s passed, %s failed\n' "$passed" "$failed"
