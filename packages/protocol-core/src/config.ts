@@ -44,6 +44,20 @@ type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capita
 
 export type ConfigOf<O extends OptionSpecs> = { [K in keyof O & string as Camel<K>]: ValueOf<O[K]> };
 
+/** Where a config value came from. */
+export type ConfigSource = 'flag' | 'env' | 'default';
+
+const SOURCES = Symbol('mcpkit.configSources');
+
+/**
+ * Where `key` of a config returned by `parseConfig` came from: its flag, its environment variable
+ * (with the variable's name), or the default. For log lines such as "file: … (from MEMORY_FILE_PATH)".
+ */
+export function configSource(config: object, key: string): { source: ConfigSource; name?: string } {
+  const sources = (config as { [SOURCES]?: Record<string, { source: ConfigSource; name?: string }> })[SOURCES];
+  return sources?.[key] ?? { source: 'default' };
+}
+
 /** Declares options with their literal types kept. */
 export function defineOptions<const O extends OptionSpecs>(options: O): O {
   return options;
@@ -91,12 +105,19 @@ export function parseConfig<O extends OptionSpecs>(options: O, argv: readonly st
     throw new ConfigError(message ?? 'invalid arguments');
   }
   const config: Record<string, unknown> = {};
+  const sources: Record<string, { source: ConfigSource; name?: string }> = {};
   for (const [name, spec] of Object.entries(options)) {
     const flag = `--${name}`;
     const given = values[name];
     const envNames = spec.env === undefined ? [] : typeof spec.env === 'string' ? [spec.env] : spec.env;
     const envName = envNames.find((n) => env[n] !== undefined);
     let value: unknown;
+    sources[camel(name)] =
+      given !== undefined
+        ? { source: 'flag', name: flag }
+        : envName !== undefined
+          ? { source: 'env', name: envName }
+          : { source: 'default' };
     if (given !== undefined) {
       if (spec.type === 'boolean') value = Array.isArray(given) ? given.at(-1) : given;
       else if (spec.multiple) value = (given as string[]).map((raw) => applyParse(spec, raw, flag));
@@ -118,6 +139,7 @@ export function parseConfig<O extends OptionSpecs>(options: O, argv: readonly st
     }
     config[camel(name)] = value;
   }
+  Object.defineProperty(config, SOURCES, { value: sources, enumerable: false });
   return config as ConfigOf<O>;
 }
 

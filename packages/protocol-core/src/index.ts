@@ -1,6 +1,16 @@
 // Any new export added here becomes public API. Use named exports, not wildcards.
 
-export { type ConfigOf, defineOptions, formatHelp, type OptionSpec, type OptionSpecs, parse, parseConfig } from './config.js';
+export {
+  type ConfigOf,
+  type ConfigSource,
+  configSource,
+  defineOptions,
+  formatHelp,
+  type OptionSpec,
+  type OptionSpecs,
+  parse,
+  parseConfig,
+} from './config.js';
 export {
   type Annotations,
   type AnyPromptDefinition,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineOptions, formatHelp, parse, parseConfig } from '../src/config.js';
+import { configSource, defineOptions, formatHelp, parse, parseConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
 import { runnerOptions } from '../src/runner/cli.js';
 
@@ -19,6 +19,14 @@ describe('parseConfig', () => {
     expect(parseConfig(options, ['--max-items', '5'], { MAX_ITEMS: '7' }).maxItems).toBe(5);
     expect(parseConfig(options, [], { MAX_ITEMS: '7' }).maxItems).toBe(7);
     expect(parseConfig(options, ['--max-items=3'], {}).maxItems).toBe(3);
+  });
+
+  it('tells where each value came from, without adding keys', () => {
+    const config = parseConfig(options, ['--verbose'], { MAX_ITEMS: '7' });
+    expect(configSource(config, 'verbose')).toEqual({ source: 'flag', name: '--verbose' });
+    expect(configSource(config, 'maxItems')).toEqual({ source: 'env', name: 'MAX_ITEMS' });
+    expect(configSource(config, 'name')).toEqual({ source: 'default' });
+    expect(Object.keys(config)).toEqual(['maxItems', 'verbose', 'allowHost', 'name']);
   });
 
   it('parses booleans from env words', () => {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
-import { ConfigError, runCli } from '@mcpkit/protocol-core';
+import { ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
 import { resolveMemoryPath } from './paths.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
@@ -13,7 +13,7 @@ await runCli({
   options,
   create: async (config, logger) => {
     // The option also reads MEMORY_FILE_PATH (for --help and one parser); tell the two apart for the log line.
-    const flag = config.memoryPath !== process.env.MEMORY_FILE_PATH ? config.memoryPath : undefined;
+    const flag = configSource(config, 'memoryPath').source === 'flag' ? config.memoryPath : undefined;
     const { path, source } = resolveMemoryPath(
       flag,
       { cwd: process.cwd(), home: homedir(), platform: process.platform, env: process.env },
