@@ -68,6 +68,25 @@ describe('HTML → Markdown', () => {
     expect(out).toContain('Side text.');
     expect(out).not.toMatch(/\| \| In/);
   });
+  it('cleans the page before Readability without losing meaningful whitespace or JSON-LD', async () => {
+    const out = await md(
+      '<p><a href="/a">one</a> <b>two</b>\n<i>three</i></p><!-- a comment --><template><p>Template text.</p></template>' +
+        '<svg><text>Icon label</text></svg><pre>line 1\n\n  <span>indented</span>\n</pre>\n<div>\n  <p>Block one.</p>\n  <p>Block two.</p>\n</div>' +
+        '<ol start="3">\n  <li>third</li>\n  <li>fourth</li>\n</ol>',
+    );
+    expect(out).toContain('[one](https://example.com/a) **two** _three_');
+    expect(out).toContain('```\nline 1\n\n  indented\n```');
+    expect(out).toContain('Block one.\n\nBlock two.');
+    expect(out).toContain('3. third\n4. fourth');
+    expect(out).not.toContain('a comment');
+    expect(out).not.toContain('Template text');
+    expect(out).not.toContain('Icon label');
+    const ld = await convert(
+      '<html><head><title>Site | Page</title></head><body><script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"The JSON-LD headline"}</script><article><p>Long enough text for an article, really, with words, commas, and more words to score.</p></article></body></html>',
+      'https://example.com/',
+    );
+    expect(ld.title).toBe('The JSON-LD headline');
+  });
   it('leaves out navigation and footers (Readability)', async () => {
     const out = await md('<p>Body.</p>');
     expect(out).not.toContain('About');

@@ -22,23 +22,96 @@ function text(value: string | null | undefined): string | null {
 
 /**
  * Readability drops every `<input>`, so task-list checkboxes become ☑/☐ characters first; the
- * Markdown list rule turns them back into `[x]`/`[ ]`.
+ * Markdown list rule turns them back into `[x]`/`[ ]`. (`getElementsByTagName` rather than a CSS
+ * selector: on linkedom a selector is compiled and matched against every element of the page.)
  */
 function markTaskCheckboxes(document: Document): void {
-  for (const box of Array.from(document.querySelectorAll('li input[type=checkbox]'))) {
+  for (const box of Array.from(document.getElementsByTagName('input'))) {
+    if (box.getAttribute('type')?.toLowerCase() !== 'checkbox' || !box.closest('li')) continue;
     box.replaceWith(document.createTextNode(box.hasAttribute('checked') ? `${TASK_DONE} ` : `${TASK_OPEN} `));
   }
 }
 
 /** The page's `<base href>`, resolved against its URL (relative links are relative to it). */
 function baseUrl(document: Document, url: string | undefined): string | undefined {
-  const href = document.querySelector('base[href]')?.getAttribute('href');
+  const href = Array.from(document.getElementsByTagName('base'))
+    .find((el) => el.hasAttribute('href'))
+    ?.getAttribute('href');
   if (!href) return url;
   try {
     return new URL(href, url).href;
   } catch {
     return url;
   }
+}
+
+/** Body elements that never hold article text and that Readability or Turndown would drop anyway. */
+const INERT = new Set(['SCRIPT', 'STYLE', 'LINK', 'TEMPLATE', 'svg', 'SVG']);
+/** Elements laid out as blocks: whitespace-only text between two of them is never rendered. */
+const BLOCK = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BODY',
+  'CAPTION',
+  'DD',
+  'DETAILS',
+  'DIALOG',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HGROUP',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TBODY',
+  'TD',
+  'TFOOT',
+  'TH',
+  'THEAD',
+  'TR',
+  'UL',
+]);
+const PRESERVE_SPACE = new Set(['PRE', 'TEXTAREA', 'LISTING', 'XMP', 'PLAINTEXT']);
+
+function preClean(body: Element): void {
+  const dead: Node[] = [];
+  const isBlock = (node: Node | null, parent: Node) =>
+    node ? node.nodeType === 1 && (BLOCK.has(node.nodeName) || INERT.has(node.nodeName)) : BLOCK.has(parent.nodeName);
+  const walk = (parent: Node) => {
+    let previous: Node | null = null;
+    for (let node = parent.firstChild; node; previous = node, node = node.nextSibling) {
+      if (node.nodeType === 8) dead.push(node);
+      else if (node.nodeType === 3) {
+        if (isBlock(previous, parent) && isBlock(node.nextSibling, parent) && !(node as Text).data.trim()) dead.push(node);
+      } else if (node.nodeType === 1) {
+        if (INERT.has(node.nodeName) && !(node.nodeName === 'SCRIPT' && /ld\+json/i.test((node as Element).getAttribute('type') ?? ''))) {
+          dead.push(node);
+        } else if (node.firstChild && !PRESERVE_SPACE.has(node.nodeName)) walk(node);
+      }
+    }
+  };
+  walk(body);
+  for (const node of dead) (node as ChildNode).remove();
 }
 
 /**
@@ -80,6 +153,7 @@ export function createHtmlConverter(): HtmlConverter {
     let article: ReturnType<InstanceType<typeof Readability<Element>>['parse']> = null;
     try {
       markTaskCheckboxes(document);
+      if (document.body) preClean(document.body);
       // Classes are kept so code blocks keep their `language-*` (Turndown ignores the others).
       article = new Readability<Element>(document, { serializer: (node) => node as Element, keepClasses: true }).parse();
     } catch {
@@ -87,7 +161,7 @@ export function createHtmlConverter(): HtmlConverter {
       article = null;
     }
     const title = text(article?.title) ?? pageTitle;
-    if (article?.content && text(article.content.textContent)) {
+    if (article?.content && text(article.textContent)) {
       return { markdown: turndown.convert(article.content, base) || SIMPLIFY_FAILED, title };
     }
     // Readability mutated the first parse; start again from the source.

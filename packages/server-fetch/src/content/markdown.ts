@@ -86,6 +86,17 @@ function closest(node: Node, name: string): Element | undefined {
 export function createTurndown(Service: Turndown, plugins: { strikethrough: Plugin; highlightedCodeBlock: Plugin }) {
   const state: { base: string | undefined } = { base: undefined };
   const shapes = new WeakMap<Element, TableShape>();
+  /** Position of each item in its `<ol>`, computed once per list (`children` is rebuilt on every read). */
+  const itemIndexes = new WeakMap<Element, Map<Node, number>>();
+
+  function itemIndex(list: Element, item: Node): number {
+    let indexes = itemIndexes.get(list);
+    if (!indexes) {
+      indexes = new Map(Array.from(list.children, (child, i) => [child, i] as const));
+      itemIndexes.set(list, indexes);
+    }
+    return indexes.get(item) ?? 0;
+  }
 
   function shape(table: Element): TableShape {
     let s = shapes.get(table);
@@ -117,7 +128,7 @@ export function createTurndown(Service: Turndown, plugins: { strikethrough: Plug
       let prefix = '- ';
       if (parent?.nodeName === 'OL') {
         const start = Number.parseInt(parent.getAttribute('start') ?? '1', 10);
-        const index = Array.prototype.indexOf.call(parent.children, node);
+        const index = itemIndex(parent, node);
         prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
       }
       const isParagraph = /\n$/.test(content);
@@ -207,7 +218,7 @@ export function createTurndown(Service: Turndown, plugins: { strikethrough: Plug
     convert(root: Element, base: string | undefined): string {
       // <source>/<track> are void elements Turndown keeps the whitespace around, which would indent
       // the image after them into a Markdown code block; they carry nothing to read.
-      for (const el of Array.from(root.querySelectorAll('source, track'))) el.remove();
+      for (const tag of ['source', 'track']) for (const el of Array.from(root.getElementsByTagName(tag))) el.remove();
       state.base = base;
       // Turndown works on a deep clone of its input; this DOM is ours and discarded afterwards, so
       // let it work in place (cloning thousands of linkedom nodes is a tenth of a large page's time).
