@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnStdio } from '@mcpkit/protocol-core/testing';
+import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { openFileStore } from '../src/server.js';
 import { referenceLoad, referenceSave, tempDir } from './helpers.js';
@@ -51,17 +50,9 @@ describe('mcp-server-memory (built bin over stdio)', () => {
     using dir = tempDir();
     const path = join(dir.path, 'settings.json');
     writeFileSync(path, '{\n  "a": 1\n}\n');
-    const child = spawn(process.execPath, [bin], {
-      env: { PATH: process.env.PATH ?? '', MEMORY_FILE_PATH: path },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    const code = await new Promise((r) => child.once('exit', r));
+    const { code, stderr } = await runBin(bin, { env: { MEMORY_FILE_PATH: path } });
     expect(code).toBe(2);
-    expect(err).toContain(`mcp-server-memory: ${path} is not a knowledge-graph memory file (line 1: `);
+    expect(stderr).toContain(`mcp-server-memory: ${path} is not a knowledge-graph memory file (line 1: `);
     expect(readFileSync(path, 'utf8')).toBe('{\n  "a": 1\n}\n');
   });
 });

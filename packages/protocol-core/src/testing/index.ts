@@ -79,6 +79,46 @@ export async function spawnStdio(bin: string, { args = [], env = {}, cwd, ...cli
   };
 }
 
+export interface BinRun {
+  /** Exit code, or null when a signal ended the process. */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a built bin to completion (`node <bin> …args`) with stdin closed and returns its exit code and
+ * output; for configuration errors, `--help` and `--version`. Killed after `timeoutMs`.
+ */
+export async function runBin(
+  bin: string,
+  {
+    args = [],
+    env = {},
+    cwd,
+    timeoutMs = 30_000,
+  }: { args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<BinRun> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(cwd ? { cwd } : {}),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString('utf8');
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
 export interface HttpFixture extends AsyncDisposable {
   running: RunningHttpServer;
   url: string;

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { spawnStdio } from '@mcpkit/protocol-core/testing';
+import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -18,14 +17,10 @@ describe('mcp-server-$NAME$ (built bin over stdio)', () => {
   });
 
   it('rejects a bad --max-message-length with exit 2 and one line on stderr', async () => {
-    const child = spawn(process.execPath, [bin, '--max-message-length', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    const code = await new Promise((r) => child.once('exit', r));
+    const { code, stdout, stderr } = await runBin(bin, { args: ['--max-message-length', '0'] });
     expect(code).toBe(2);
-    expect(err.trim()).toBe(
+    expect(stdout).toBe('');
+    expect(stderr.trim()).toBe(
       'mcp-server-$NAME$: invalid value for --max-message-length: 0 is out of range (1..1000000) (see mcp-server-$NAME$ --help)',
     );
   });
