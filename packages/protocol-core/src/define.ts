@@ -9,7 +9,7 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { errorMessage, ToolError } from './errors.js';
+import { ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { errorResult, type ToolResult } from './results.js';
 
@@ -45,23 +45,21 @@ export interface RegisterOptions {
   logger?: Logger;
 }
 
-/**
- * Turns an unexpected exception into an `isError` result without internals (logged with its stack),
- * a `ToolError` into an `isError` result with its message, and hands protocol errors (`McpError`)
- * to the SDK, which reports them with their code (`MCP error -32602: …`), or as a JSON-RPC error for
- * the codes the spec reserves for that (URL elicitation required).
- */
-function failureResult(kind: string, name: string, error: unknown, logger: Logger) {
-  if (error instanceof ToolError) return errorResult(error.message);
-  if (error instanceof McpError) throw error;
+/** Logs an unexpected failure with its stack and returns the text the client sees instead (no internals). */
+function hideUnexpected(kind: 'Tool' | 'Prompt', name: string, error: unknown, logger: Logger): string {
   logger.error(`${kind} ${name} failed unexpectedly:`, error);
-  return errorResult(`${kind} ${name} failed unexpectedly; the server log has the details.`);
+  return `${kind} ${name} failed unexpectedly; the server log has the details.`;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of tools has heterogeneous shapes.
 export type AnyToolDefinition<Ctx> = ToolDefinition<Ctx, any, any>;
 
-/** Registers every tool of `tools` on `server`, in order (so `tools/list` is deterministic). */
+/**
+ * Registers every tool of `tools` on `server`, in order (so `tools/list` is deterministic).
+ * A `ToolError` becomes an `isError` result with its message; a protocol error (`McpError`) goes to the
+ * SDK, which reports it with its code (`MCP error -32602: …`), or as a JSON-RPC error for the codes the
+ * spec reserves for that; anything else is logged and the model gets a text without internals.
+ */
 export function registerTools<Ctx>(
   server: McpServer,
   ctx: Ctx,
@@ -82,7 +80,9 @@ export function registerTools<Ctx>(
         try {
           return await tool.handler(args as never, ctx, extra);
         } catch (error) {
-          return failureResult('Tool', tool.name, error, logger);
+          if (error instanceof ToolError) return errorResult(error.message);
+          if (error instanceof McpError) throw error;
+          return errorResult(hideUnexpected('Tool', tool.name, error, logger));
         }
       },
     );
@@ -121,8 +121,7 @@ export function registerPrompts<Ctx>(
           return await prompt.handler(args as never, ctx, extra);
         } catch (error) {
           if (error instanceof ToolError || error instanceof McpError) throw error;
-          logger.error(`Prompt ${prompt.name} failed unexpectedly:`, error);
-          throw new Error(`Prompt ${prompt.name} failed unexpectedly; the server log has the details.`);
+          throw new Error(hideUnexpected('Prompt', prompt.name, error, logger));
         }
       },
     );
@@ -190,5 +189,3 @@ export function createMcpServer({ name, version, title, instructions }: ServerIn
     { capabilities: { logging: {} }, ...(instructions ? { instructions } : {}) },
   );
 }
-
-export { errorMessage };

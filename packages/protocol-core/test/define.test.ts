@@ -66,9 +66,21 @@ describe('prompts and resources', () => {
   it('serves a prompt with its arguments', async () => {
     await using pair = await connectInMemory(createDemoServer('x'));
     const { prompts } = await pair.client.listPrompts();
-    expect(prompts).toMatchObject([{ name: 'greet', title: 'Greet', arguments: [{ name: 'who', required: true }] }]);
+    expect(prompts[0]).toMatchObject({ name: 'greet', title: 'Greet', arguments: [{ name: 'who', required: true }] });
     const got = await pair.client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } });
     expect(got.messages[0]!.content).toEqual({ type: 'text', text: 'Hello Ada from x' });
+  });
+
+  it('answers a failing prompt with a JSON-RPC error: a ToolError keeps its message, a crash hides internals', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ name: 't', level: 'debug', write: (l) => lines.push(l) });
+    const server = createDemoServer('x', logger);
+    await using pair = await connectInMemory(server);
+    await expect(pair.client.getPrompt({ name: 'broken', arguments: { how: 'tool' } })).rejects.toThrow('no such template');
+    const crash = pair.client.getPrompt({ name: 'broken', arguments: { how: 'crash' } });
+    await expect(crash).rejects.toThrow('Prompt broken failed unexpectedly; the server log has the details.');
+    await expect(crash).rejects.not.toThrow(/shadow/);
+    expect(lines.join('')).toContain('secret internal path /etc/shadow');
   });
 
   it('serves fixed resources and templates', async () => {

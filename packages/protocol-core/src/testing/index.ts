@@ -2,6 +2,7 @@
  * Disposable wiring for tests: a real SDK `Client` against a real server, in-process, over stdio
  * (a spawned built bin) or over HTTP on 127.0.0.1:0. Use with `await using`.
  */
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -99,7 +100,6 @@ export async function runBin(
     timeoutMs = 30_000,
   }: { args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
 ): Promise<BinRun> {
-  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [bin, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
