@@ -4,14 +4,27 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Transcript } from './transcript.js';
 
+/** What a stop sets up before its server starts; `state` is handed to `visit`. */
+export interface Prepared<State> {
+  args?: string[];
+  env?: Record<string, string>;
+  cleanup?: () => Promise<void> | void;
+  state: State;
+}
+
 /** One server on the tour: how to start it and what to show. */
-export interface Stop {
+export interface Stop<State = unknown> {
   title: string;
   /** The workspace package whose built bin is started. */
   pkg: string;
   /** Extra CLI args and env for the bin; may set up temp dirs or local servers first. */
-  prepare(): Promise<{ args?: string[]; env?: Record<string, string>; cleanup?: () => Promise<void> | void }>;
-  visit(client: Client, t: Transcript): Promise<void>;
+  prepare(): Promise<Prepared<State>>;
+  visit(client: Client, t: Transcript, state: State): Promise<void>;
+}
+
+/** Declares a stop with its state type kept. */
+export function defineStop<State>(stop: Stop<State>): Stop<State> {
+  return stop;
 }
 
 const require = createRequire(import.meta.url);

@@ -12,7 +12,8 @@ export interface TourResult {
 }
 
 /** Starts each stop's built bin over stdio with a real SDK client and walks through its tools. */
-export async function runTour(stops: Stop[] = allStops, t: Transcript = createTranscript()): Promise<TourResult> {
+// biome-ignore lint/suspicious/noExplicitAny: see stops/index.ts
+export async function runTour(stops: Stop<any>[] = allStops, t: Transcript = createTranscript()): Promise<TourResult> {
   const failures: string[] = [];
   for (const stop of stops) {
     t.heading(stop.title);
@@ -22,7 +23,7 @@ export async function runTour(stops: Stop[] = allStops, t: Transcript = createTr
       t.note(`skipped: ${bin} is not built`);
       continue;
     }
-    const { args = [], env = {}, cleanup } = await stop.prepare();
+    const { args = [], env = {}, cleanup, state } = await stop.prepare();
     t.note(`$ mcp-server-${stop.pkg.split('/server-')[1]} ${args.join(' ')}`.trimEnd());
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -40,7 +41,7 @@ export async function runTour(stops: Stop[] = allStops, t: Transcript = createTr
       await client.connect(transport);
       const info = client.getServerVersion();
       t.note(`initialized ${info?.name} ${info?.version} in ${Math.round(performance.now() - started)} ms`);
-      await stop.visit(client, t);
+      await stop.visit(client, t, state);
     } catch (error) {
       failures.push(`${stop.pkg}: ${error instanceof Error ? error.message : String(error)}`);
       t.note(`FAILED: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callTool, type Stop } from '../stop.js';
+import { callTool, defineStop } from '../stop.js';
 
 // A small article page, served from 127.0.0.1 so the tour needs no network.
 const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Field notes: lighthouse keepers</title></head>
@@ -17,13 +17,11 @@ broken lens. Their notebooks are the best weather record we have for the period.
 one page at a time, and volunteers transcribe the handwriting into a shared catalogue.</p></article>
 <footer>© Coastal Archive · Privacy · Cookies</footer></body></html>`;
 
-let server: Server | undefined;
-
-export const fetchStop: Stop = {
+export const fetchStop = defineStop({
   title: 'fetch: web pages to clean Markdown, safe by default',
   pkg: '@mcpkit/server-fetch',
   async prepare() {
-    server = createServer((req, res) => {
+    const server = createServer((req, res) => {
       if (req.url === '/robots.txt') {
         res.writeHead(200, { 'Content-Type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
       } else if (req.url === '/notes') {
@@ -34,17 +32,16 @@ export const fetchStop: Stop = {
         res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not here');
       }
     });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     return {
       // Loopback is refused by default (SSRF); the tour opens exactly its own test server.
       args: ['--allow-host', `127.0.0.1:${port}`],
-      cleanup: () => new Promise<void>((resolve) => server!.close(() => resolve())),
+      cleanup: () => new Promise<void>((resolve) => server.close(() => resolve())),
+      state: { base: `http://127.0.0.1:${port}` },
     };
   },
-  async visit(client, t) {
-    const { port } = server!.address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}`;
+  async visit(client, t, { base }) {
     await callTool(client, t, 'fetch', { url: `${base}/notes`, max_length: 600 });
     t.note('The reply ends with the start_index to continue from; the page is not downloaded again:');
     await callTool(client, t, 'fetch', { url: `${base}/notes`, max_length: 600, start_index: 600 });
@@ -59,4 +56,4 @@ export const fetchStop: Stop = {
     const first = prompt.messages[0]?.content;
     t.reply(first && first.type === 'text' ? first.text : JSON.stringify(first));
   },
-};
+});

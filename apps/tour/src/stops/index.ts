@@ -4,4 +4,5 @@ import { memory } from './memory.js';
 import { sequentialThinking } from './sequentialThinking.js';
 
 /** Every server on the tour, in order. */
-export const stops: Stop[] = [sequentialThinking, memory, fetchStop];
+// biome-ignore lint/suspicious/noExplicitAny: each stop has its own state type; the tour only passes it through.
+export const stops: Stop<any>[] = [sequentialThinking, memory, fetchStop];

@@ -1,18 +1,17 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callTool, type Stop } from '../stop.js';
+import { callTool, defineStop } from '../stop.js';
 
-let dir = '';
-
-export const memory: Stop = {
+export const memory = defineStop({
   title: 'memory: a knowledge graph in a JSONL file',
   pkg: '@mcpkit/server-memory',
   async prepare() {
-    dir = await mkdtemp(join(tmpdir(), 'mcpkit-tour-memory-'));
-    return { args: ['--memory-path', join(dir, 'memory.jsonl')], cleanup: () => rm(dir, { recursive: true, force: true }) };
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-tour-memory-'));
+    const file = join(dir, 'memory.jsonl');
+    return { args: ['--memory-path', file], cleanup: () => rm(dir, { recursive: true, force: true }), state: { file } };
   },
-  async visit(client, t) {
+  async visit(client, t, { file: path }) {
     const { tools } = await client.listTools();
     t.call('tools/list');
     t.reply(tools.map((tool) => tool.name).join(', '));
@@ -31,8 +30,8 @@ export const memory: Stop = {
     t.note('A failing call changes nothing and says why:');
     await callTool(client, t, 'add_observations', { observations: [{ entityName: 'Nobody', contents: ['x'] }] });
     await callTool(client, t, 'open_nodes', { names: ['Scheduler'] });
-    const file = await readFile(join(dir, 'memory.jsonl'), 'utf8').catch(() => '');
+    const file = await readFile(path, 'utf8').catch(() => '');
     t.note(`The file is the reference's JSONL format, one record a line (${file.split('\n').filter(Boolean).length} lines):`);
     t.reply(file.split('\n').filter(Boolean).slice(0, 3).join('\n'));
   },
-};
+});

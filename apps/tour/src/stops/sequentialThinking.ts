@@ -1,9 +1,9 @@
-import { callTool, type Stop } from '../stop.js';
+import { callTool, defineStop } from '../stop.js';
 
-export const sequentialThinking: Stop = {
+export const sequentialThinking = defineStop({
   title: 'sequential-thinking: numbered, revisable thoughts',
   pkg: '@mcpkit/server-sequential-thinking',
-  prepare: async () => ({ env: { DISABLE_THOUGHT_LOGGING: 'true' } }),
+  prepare: async () => ({ env: { DISABLE_THOUGHT_LOGGING: 'true' }, state: undefined }),
   async visit(client, t) {
     const { tools } = await client.listTools();
     t.call('tools/list');
@@ -47,4 +47,4 @@ export const sequentialThinking: Stop = {
     };
     t.reply(`${snapshot.thoughts.length} thoughts, branches: ${Object.keys(snapshot.branches).join(', ')}`);
   },
-};
+});
