@@ -67,6 +67,15 @@ export function routes(table: Record<string, Handler>): Handler {
   };
 }
 
+/** A redirect answer (no body) to `location`. */
+export function redirect(location: string, status = 301): Handler {
+  return (_req, res) => {
+    res.statusCode = status;
+    res.setHeader('location', location);
+    res.end();
+  };
+}
+
 export function send(body: string | Buffer, contentType?: string, status = 200): Handler {
   return (_req, res) => {
     res.statusCode = status;

@@ -1,15 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { spawnStdio } from '@mcpkit/protocol-core/testing';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { expect, it } from 'vitest';
-import { makePdf, routes, send, startServer } from './helpers.js';
+import { makePdf, routes, send, startServer, text } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-
-function textOf(result: unknown): string {
-  return (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-}
 
 it('serves the fetch tool and prompt over stdio: HTML, PDF (lazily loaded), and the SSRF refusal', async () => {
   await using site = await startServer(
@@ -29,14 +23,14 @@ it('serves the fetch tool and prompt over stdio: HTML, PDF (lazily loaded), and 
   expect((await proc.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['fetch']);
 
   const article = await proc.client.callTool({ name: 'fetch', arguments: { url: `${site.origin}/article` } });
-  expect(textOf(article)).toBe(`Contents of ${site.origin}/article:\n## Title\n\nStdio works fine.`);
+  expect(text(article)).toBe(`Contents of ${site.origin}/article:\n## Title\n\nStdio works fine.`);
 
   const pdf = await proc.client.callTool({ name: 'fetch', arguments: { url: `${site.origin}/doc.pdf` } });
-  expect(textOf(pdf)).toBe(`Contents of ${site.origin}/doc.pdf:\nPDF over stdio`);
+  expect(text(pdf)).toBe(`Contents of ${site.origin}/doc.pdf:\nPDF over stdio`);
 
   const refused = await proc.client.callTool({ name: 'fetch', arguments: { url: `${other.origin}/` } });
   expect(refused.isError).toBe(true);
-  expect(textOf(refused)).toContain('is a loopback address');
+  expect(text(refused)).toContain('is a loopback address');
   expect(other.requests).toHaveLength(0);
 
   const prompt = await proc.client.getPrompt({ name: 'fetch', arguments: { url: `${site.origin}/article` } });
@@ -44,9 +38,9 @@ it('serves the fetch tool and prompt over stdio: HTML, PDF (lazily loaded), and 
   expect(proc.stderr()).toContain(`GET ${site.origin}/article`);
 });
 
-it('exits 2 with one line naming the flag for a bad --allow-host', () => {
-  const run = spawnSync(process.execPath, [bin, '--allow-host', 'example.com:http'], { encoding: 'utf8' });
-  expect(run.status).toBe(2);
+it('exits 2 with one line naming the flag for a bad --allow-host', async () => {
+  const run = await runBin(bin, { args: ['--allow-host', 'example.com:http'] });
+  expect(run.code).toBe(2);
   expect(run.stderr.trim()).toBe(
     'mcp-server-fetch: invalid value for --allow-host: "example.com:http" has an invalid port (see mcp-server-fetch --help)',
   );

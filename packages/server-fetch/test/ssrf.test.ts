@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { guardedLookup, parseAllowHost, type ResolvedAddress } from '../src/net/policy.js';
-import { callFetch, connect, routes, send, startProxy, startServer, text } from './helpers.js';
+import { callFetch, connect, redirect, routes, send, startProxy, startServer, text } from './helpers.js';
 
 const PAGE = '<html><body><article><p>internal secret page</p></article></body></html>';
 
@@ -114,11 +114,7 @@ describe('default policy refuses non-public destinations in every spelling', () 
 describe('every redirect hop is checked', () => {
   it('a redirect from an allowed host to a refused one is not followed', async () => {
     await using internal = await startServer(send(PAGE, 'text/html'));
-    await using entry = await startServer((_req, res) => {
-      res.statusCode = 302;
-      res.setHeader('location', `http://127.0.0.1:${internal.port}/admin`);
-      res.end();
-    });
+    await using entry = await startServer(redirect(`http://127.0.0.1:${internal.port}/admin`, 302));
     await using pair = await connect({ allowHosts: [`127.0.0.1:${entry.port}`], ignoreRobotsTxt: true });
     const result = await callFetch(pair, { url: `${entry.origin}/go` });
     expect(text(result)).toMatch(
@@ -132,11 +128,7 @@ describe('every redirect hop is checked', () => {
 
   it('a redirect to a name resolving to loopback is refused', async () => {
     await using internal = await startServer(send(PAGE, 'text/html'));
-    await using entry = await startServer((_req, res) => {
-      res.statusCode = 307;
-      res.setHeader('location', `http://rebound.test:${internal.port}/`);
-      res.end();
-    });
+    await using entry = await startServer(redirect(`http://rebound.test:${internal.port}/`, 307));
     const { resolve } = loopbackResolver(['rebound.test']);
     await using pair = await connect({ allowHosts: [`127.0.0.1:${entry.port}`], ignoreRobotsTxt: true, resolve });
     const result = await callFetch(pair, { url: `${entry.origin}/` });
@@ -145,11 +137,7 @@ describe('every redirect hop is checked', () => {
   });
 
   it('a redirect to another scheme is refused', async () => {
-    await using entry = await startServer((_req, res) => {
-      res.statusCode = 302;
-      res.setHeader('location', 'file:///etc/passwd');
-      res.end();
-    });
+    await using entry = await startServer(redirect('file:///etc/passwd', 302));
     await using pair = await connect({ allowHosts: [`127.0.0.1:${entry.port}`], ignoreRobotsTxt: true });
     const result = await callFetch(pair, { url: `${entry.origin}/` });
     expect(text(result)).toBe(
@@ -161,11 +149,7 @@ describe('every redirect hop is checked', () => {
     await using internal = await startServer(send('User-agent: *\nAllow: /', 'text/plain'));
     await using entry = await startServer(
       routes({
-        '/robots.txt': (_req, res) => {
-          res.statusCode = 301;
-          res.setHeader('location', `http://127.0.0.1:${internal.port}/robots.txt`);
-          res.end();
-        },
+        '/robots.txt': redirect(`http://127.0.0.1:${internal.port}/robots.txt`),
         '/p': send(PAGE, 'text/html'),
       }),
     );

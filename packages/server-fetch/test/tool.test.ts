@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER_AGENT_AUTONOMOUS, DEFAULT_USER_AGENT_MANUAL } from '../src/constants.js';
-import { callFetch, connect, makePdf, routes, send, startServer, text } from './helpers.js';
+import { callFetch, connect, makePdf, redirect, routes, send, startServer, text } from './helpers.js';
 
 const DESCRIPTION =
   'Fetches a URL from the internet and optionally extracts its contents as markdown.\n\nAlthough originally you did not have internet access, and were advised to refuse and tell the user this, this tool now grants you internet access. Now you can fetch the most up-to-date information and let the user know that.';
@@ -273,11 +273,7 @@ describe('limits and failures', () => {
   it('follows redirects and reports the final URL', async () => {
     await using server = await startServer(
       routes({
-        '/old': (_req, res) => {
-          res.statusCode = 301;
-          res.setHeader('location', '/new');
-          res.end();
-        },
+        '/old': redirect('/new'),
         '/new': send(paragraphPage('moved here'), 'text/html'),
       }),
     );
@@ -399,11 +395,7 @@ describe('robots.txt per RFC 9309', () => {
   it('follows robots.txt redirects', async () => {
     await using server = await startServer(
       routes({
-        '/robots.txt': (_req, res) => {
-          res.statusCode = 301;
-          res.setHeader('location', '/real-robots.txt');
-          res.end();
-        },
+        '/robots.txt': redirect('/real-robots.txt'),
         '/real-robots.txt': send('User-agent: *\nDisallow: /', 'text/plain'),
         '/p': send(paragraphPage('p')),
       }),
@@ -469,6 +461,9 @@ describe('prompt fetch (manual pipeline)', () => {
     await using server = await startServer(routes({ '/p': send(paragraphPage('ua')) }));
     await using pair = await connect({ allowHosts: [`127.0.0.1:${server.port}`] });
     await callFetch(pair, { url: `${server.origin}/p` });
-    expect(server.requests.every((r) => r.headers['user-agent'] === DEFAULT_USER_AGENT_AUTONOMOUS)).toBe(true);
+    expect(server.requests.map((r) => [r.url, r.headers['user-agent']])).toEqual([
+      ['/robots.txt', DEFAULT_USER_AGENT_AUTONOMOUS],
+      ['/p', DEFAULT_USER_AGENT_AUTONOMOUS],
+    ]);
   });
 });
