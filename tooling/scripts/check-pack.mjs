@@ -20,29 +20,21 @@
 //    once stdin closes.
 // Exits 1 on any failure, naming the package and the problem.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, posix, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { binOf, createSteps, PNPM, quietEnv, root, run, selectServers, tail, workspacePackages } from './lib.mjs';
+import { binOf, createSteps, PNPM, quietEnv, removeTemp, root, run, selectServersOrExit, tail, workspacePackages } from './lib.mjs';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { keep: { type: 'boolean' } } });
-const started = Date.now();
-const { step, failures } = createSteps('pack');
+const { step, conclude } = createSteps('pack');
 const DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
 const RUNTIME_DEP_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies'];
 const ALLOWED_TOP_LEVEL = /^(package\.json|README(\.md)?|CHANGELOG(\.md)?|LICEN[CS]E(\.md|\.txt)?)$/i;
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
-let selection;
-try {
-  selection = selectServers(positionals);
-} catch (error) {
-  console.error(`[pack] ${error.message}`);
-  process.exit(2);
-}
-for (const s of selection.skipped) console.log(`[pack] - ${s.dir}: skipped, no src/index.ts yet (not a server package)`);
+const selection = selectServersOrExit('pack', positionals);
 if (selection.selected.length === 0) {
   console.error('[pack] no server package to check');
   process.exit(1);
@@ -310,13 +302,7 @@ try {
     }
   }
 } finally {
-  if (values.keep) console.log(`[pack] kept ${tmp}`);
-  else rmSync(tmp, { recursive: true, force: true });
+  removeTemp('pack', tmp, values.keep);
 }
 
-const secs = ((Date.now() - started) / 1000).toFixed(0);
-if (failures.length > 0) {
-  console.log(`[pack] FAILED in ${secs}s:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
-  process.exit(1);
-}
-console.log(`[pack] OK in ${secs}s: ${selection.selected.map((s) => s.name).join(', ')} start through npx from their packed tarballs`);
+conclude(`${selection.selected.map((s) => s.name).join(', ')} start through npx from their packed tarballs`);

@@ -14,17 +14,16 @@
 // 4. lints the new files with the repo's Biome config, typechecks, builds it with protocol-core, runs its
 //    unit tests and its stdio smoke test against the built bin;
 // 5. removes the temp dir (--keep leaves it for inspection). Exits 1 if any step failed.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSteps, PNPM, root, run } from './lib.mjs';
+import { createSteps, PNPM, removeTemp, root, run } from './lib.mjs';
 
 const { values } = parseArgs({ options: { name: { type: 'string', default: 'template-probe' }, keep: { type: 'boolean' } } });
 const name = values.name;
 const pkg = `@mcpkit/server-${name}`;
-const started = Date.now();
-const { step, failures } = createSteps('template');
+const { step, conclude } = createSteps('template');
 const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-template-'));
 const pnpm = (args, opts = {}) => run(PNPM[0], [...PNPM.slice(1), ...args], { cwd: tmp, ...opts });
 
@@ -117,13 +116,7 @@ try {
     }
   }
 } finally {
-  if (values.keep) console.log(`[template] kept ${tmp}`);
-  else rmSync(tmp, { recursive: true, force: true });
+  removeTemp('template', tmp, values.keep);
 }
 
-const secs = ((Date.now() - started) / 1000).toFixed(0);
-if (failures.length > 0) {
-  console.log(`[template] FAILED in ${secs}s:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
-  process.exit(1);
-}
-console.log(`[template] OK in ${secs}s: a scaffolded server installs, lints, typechecks, builds and passes its tests`);
+conclude('a scaffolded server installs, lints, typechecks, builds and passes its tests');

@@ -20,10 +20,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { calls } from '../interop/calls.mjs';
-import { binOf, quietEnv, root, run, selectServers, startProcess, tail } from './lib.mjs';
+import { binOf, quietEnv, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
 
-export const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.16';
-export const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
+const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.16';
+const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const NODE22 = 'node@22';
 /** Protocol-level scenarios that apply to any server (2025-11-25 list, demand-and-peers §4.6). */
 const SCENARIOS = [
@@ -54,14 +54,7 @@ const { values, positionals } = parseArgs({
   options: { 'out-dir': { type: 'string', default: join(root, 'tooling', 'interop', 'results') } },
 });
 const outDir = values['out-dir'];
-let selection;
-try {
-  selection = selectServers(positionals);
-} catch (error) {
-  console.error(`[interop] ${error.message}`);
-  process.exit(2);
-}
-for (const s of selection.skipped) console.log(`[interop] - ${s.dir}: skipped, no src/index.ts yet (not a server package)`);
+const selection = selectServersOrExit('interop', positionals);
 
 const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-interop-'));
 // HOME and the data folder of every process started here: the Inspector may keep a catalog in ~/.mcp-inspector and a

@@ -1,6 +1,6 @@
 // Helpers shared by the check scripts (plain Node, no dependencies).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -50,11 +50,23 @@ export function tail(text, lines = 60) {
     .join('\n');
 }
 
-/** A step runner: prints `✓ name (1.2s)` or `✗ name` plus the command's output, and counts failures. */
+/**
+ * A step runner: prints `✓ name (1.2s)` or `✗ name` plus the command's output, and counts failures.
+ * `conclude(okText)` ends the script: the failures and exit 1, or `[tag] OK in Ns: okText`.
+ */
 export function createSteps(tag) {
+  const started = Date.now();
   const failures = [];
   return {
     failures,
+    conclude(okText) {
+      const secs = ((Date.now() - started) / 1000).toFixed(0);
+      if (failures.length > 0) {
+        console.log(`[${tag}] FAILED in ${secs}s:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+        process.exit(1);
+      }
+      console.log(`[${tag}] OK in ${secs}s: ${okText}`);
+    },
     /** Runs `fn` (sync or async); it returns a run() result, `true`, or throws / returns a string reason. */
     async step(name, fn) {
       const started = Date.now();
@@ -127,6 +139,28 @@ export function selectServers(args, base = root) {
     return found;
   });
   return { selected, skipped: [] };
+}
+
+/**
+ * `selectServers` for a script's command line: an unknown name exits 2 with the reason; folders that are
+ * not servers yet are listed as skipped.
+ */
+export function selectServersOrExit(tag, args) {
+  let selection;
+  try {
+    selection = selectServers(args);
+  } catch (error) {
+    console.error(`[${tag}] ${error.message}`);
+    process.exit(2);
+  }
+  for (const s of selection.skipped) console.log(`[${tag}] - ${s.dir}: skipped, no src/index.ts yet (not a server package)`);
+  return selection;
+}
+
+/** Removes a script's temp dir, or keeps it for inspection (`--keep`) and says where. */
+export function removeTemp(tag, dir, keep) {
+  if (keep) console.log(`[${tag}] kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }
 
 /** The single bin of a server package: [binName, relativePath]. */
