@@ -1,4 +1,5 @@
 import { defineOptions, parse } from '@mcpkit/protocol-core';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS } from './constants.js';
 import { parseAllowHost } from './net/policy.js';
 
 function proxyUrl(raw: string): string {
@@ -50,7 +51,7 @@ export const options = defineOptions({
     env: 'FETCH_TIMEOUT',
     valueName: 'duration',
     description: 'Deadline for one fetch, redirects and body included (e.g. 30s, 2m)',
-    default: 30_000,
+    default: DEFAULT_TIMEOUT_MS,
     defaultLabel: '30s',
     parse: parse.duration,
   },
@@ -59,7 +60,7 @@ export const options = defineOptions({
     env: 'FETCH_MAX_BYTES',
     valueName: 'size',
     description: 'Largest response body accepted, after decompression (e.g. 10mb)',
-    default: 10 * 1024 * 1024,
+    default: DEFAULT_MAX_BYTES,
     defaultLabel: '10mb',
     parse: parse.bytes,
   },
@@ -68,7 +69,7 @@ export const options = defineOptions({
     env: 'FETCH_MAX_REDIRECTS',
     valueName: 'n',
     description: 'Redirects followed at most',
-    default: 20,
+    default: DEFAULT_MAX_REDIRECTS,
     parse: parse.int({ min: 0, max: 100 }),
   },
 });

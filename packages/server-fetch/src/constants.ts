@@ -40,3 +40,8 @@ export function robotsDisallowed(robotsUrl: string, userAgent: string, url: stri
 }
 
 export const URL_REQUIRED = 'URL is required';
+
+/** Limits, one source for the CLI flags (`config.ts`) and `createFetcher` alike. */
+export const DEFAULT_TIMEOUT_MS = 30_000; // the reference's fixed 30 s
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024; // ours: the reference had no cap
+export const DEFAULT_MAX_REDIRECTS = 20; // httpx's default, which the reference uses

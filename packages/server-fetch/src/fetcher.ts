@@ -1,7 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
 import { createTtlCache, type TtlCache } from './cache.js';
-import { DEFAULT_USER_AGENT_AUTONOMOUS, DEFAULT_USER_AGENT_MANUAL, statusError } from './constants.js';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_REDIRECTS,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_USER_AGENT_AUTONOMOUS,
+  DEFAULT_USER_AGENT_MANUAL,
+  statusError,
+} from './constants.js';
 import { type Converted, convertBody, mimeOf, UnconvertibleError } from './content/convert.js';
 import { createHtmlConverter } from './content/html.js';
 import { createHttpClient, HttpError } from './net/http.js';
@@ -76,7 +83,7 @@ const systemResolver: Resolver = async (hostname) => {
  */
 export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const logger = options.logger ?? silentLogger;
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const http = createHttpClient({
     policy: {
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
@@ -85,8 +92,8 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     resolve: options.resolve ?? systemResolver,
     ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     timeoutMs,
-    maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
-    maxRedirects: options.maxRedirects ?? 20,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
   });
   const robots = createRobotsChecker({ http, timeoutMs: Math.min(options.robotsTimeoutMs ?? 5_000, timeoutMs) });
   const html = createHtmlConverter();
@@ -100,6 +107,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   async function fetchPage(url: string, { userAgent, raw = false }: { userAgent: string; raw?: boolean }): Promise<FetchedPage> {
     const started = performance.now();
     let response: Awaited<ReturnType<typeof http.get>>;
+    // Validation only (the prompt fetches the URL as given): a clear ToolError for a non-http(s) or invalid URL.
     normalizeUrl(url);
     try {
       response = await http.get(url, { userAgent });

@@ -55,11 +55,8 @@ export function paginate(content: string, startIndex: number, maxLength: number)
   if (startIndex >= totalLength) return { text: NO_MORE_CONTENT, totalLength, nextStartIndex: null };
   const slice = sliceCodePoints(content, startIndex, maxLength);
   if (!slice) return { text: NO_MORE_CONTENT, totalLength, nextStartIndex: null };
-  const sliceLength = codePointLength(slice);
-  const remaining = totalLength - (startIndex + sliceLength);
-  if (sliceLength === maxLength && remaining > 0) {
-    const next = startIndex + sliceLength;
-    return { text: slice + truncationNotice(next), totalLength, nextStartIndex: next };
-  }
+  // The reference's test (a full slice and something left) is the same as: the slice ends before the end.
+  const end = startIndex + maxLength;
+  if (end < totalLength) return { text: slice + truncationNotice(end), totalLength, nextStartIndex: end };
   return { text: slice, totalLength, nextStartIndex: null };
 }

@@ -21,18 +21,17 @@ export interface FetchServerOptions extends FetcherOptions {
  */
 export function createFetchServer(options: FetchServerOptions = {}): McpServer {
   const logger = options.logger ?? silentLogger;
-  const owned = options.fetcher ? undefined : createFetcher({ ...options, logger });
-  const fetcher = options.fetcher ?? (owned as Fetcher);
+  const fetcher = options.fetcher ?? createFetcher({ ...options, logger });
   // The reference's serverInfo name; the version is ours.
   const server = createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch' });
   const ctx: FetchContext = { fetcher };
   registerTools(server, ctx, tools, { logger });
   registerPrompts(server, ctx, prompts, { logger });
-  if (owned) {
+  if (!options.fetcher) {
     const previous = server.server.onclose;
     server.server.onclose = () => {
       previous?.();
-      void owned.close();
+      void fetcher.close();
     };
   }
   return server;

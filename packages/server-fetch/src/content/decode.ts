@@ -5,7 +5,7 @@
  * is identified by `chardet` (so a windows-1251 or Shift_JIS page without a header is readable).
  */
 
-export function charsetOf(contentType: string): string | undefined {
+function charsetOf(contentType: string): string | undefined {
   const m = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i.exec(contentType);
   return m?.[2];
 }

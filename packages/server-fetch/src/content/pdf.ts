@@ -1,7 +1,6 @@
 export interface PdfText {
   text: string;
   title: string | null;
-  pages: number;
 }
 
 export class PdfError extends Error {
@@ -60,7 +59,7 @@ export async function pdfToText(bytes: Uint8Array): Promise<PdfText> {
     }
     const info = (await doc.getMetadata().catch(() => undefined))?.info as { Title?: unknown } | undefined;
     const title = typeof info?.Title === 'string' && info.Title.trim() ? info.Title.trim() : null;
-    return { text: pages.filter(Boolean).join('\n\n'), title, pages: doc.numPages };
+    return { text: pages.filter(Boolean).join('\n\n'), title };
   } finally {
     await doc.destroy().catch(() => {});
   }

@@ -75,7 +75,7 @@ function canonical(ip: ipaddr.IPv4 | ipaddr.IPv6): string {
 }
 
 /** `undefined` when the address is public unicast, else a phrase naming its kind. */
-export function nonPublicKind(ip: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+function nonPublicKind(ip: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
   const range = ip.range();
   if (ip.kind() === 'ipv6') {
     // Global unicast is 2000::/3; everything else (including IPv4-compatible ::a.b.c.d) is not public.
@@ -87,7 +87,7 @@ export function nonPublicKind(ip: ipaddr.IPv4 | ipaddr.IPv6): string | undefined
   return RANGE_NAMES[range] ?? `a special-purpose (${range})`;
 }
 
-export function isMetadataAddress(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+function isMetadataAddress(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   if (METADATA_ADDRESSES.has(canonical(ip))) return true;
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
     return METADATA_ADDRESSES.has((ip as ipaddr.IPv6).toIPv4Address().toString());
@@ -149,7 +149,7 @@ export function parseAllowHost(raw: string): AllowedHost {
   return { host, port };
 }
 
-export function isAllowedHost(policy: NetworkPolicy, host: string, port: number): boolean {
+function isAllowedHost(policy: NetworkPolicy, host: string, port: number): boolean {
   return policy.allowHosts.some((a) => a.host === host && (a.port === undefined || a.port === port));
 }
 

@@ -1,5 +1,6 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
+import { URL_REQUIRED } from '../constants.js';
 import type { Fetcher } from '../fetcher.js';
 import { paginate } from '../paging.js';
 import { normalizeUrl } from '../url.js';
@@ -19,8 +20,8 @@ export const fetchTool = defineTool({
   description: DESCRIPTION,
   input: {
     url: z
-      .url({ error: (issue) => (issue.input === undefined ? 'URL is required' : 'Invalid URL') })
-      .min(1, 'URL is required')
+      .url({ error: (issue) => (issue.input === undefined ? URL_REQUIRED : 'Invalid URL') })
+      .min(1, URL_REQUIRED)
       .describe('URL to fetch'),
     max_length: z.number().int().gt(0).lt(1_000_000).default(5000).describe('Maximum number of characters to return.'),
     start_index: z
