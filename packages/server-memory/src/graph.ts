@@ -121,6 +121,11 @@ function uniqueStrings(values: readonly string[]): string[] {
   return values.length < 2 ? [...values] : [...new Set(values)];
 }
 
+/** A mutation that applied `applied` items: it changed the graph, and `record` replays it, only if there was at least one. */
+function mutation<T>(value: T, applied: readonly unknown[], record: GraphRecord): Mutation<T> {
+  return applied.length > 0 ? { value, changed: true, records: [record] } : { value, changed: false, records: [] };
+}
+
 export class Graph {
   private nextSeq = 1;
   /** Insertion order is file order: records are never re-inserted, so order equals `seq` order. */
@@ -133,14 +138,6 @@ export class Graph {
   private readonly moreByKey = new Map<string, RelationRec[]>();
   /** Relations by `from` and by `to` (a self-relation once). */
   private readonly byEndpoint = new Map<string, RelationRec[]>();
-
-  get entityCount(): number {
-    return this.entities.size;
-  }
-
-  get relationCount(): number {
-    return this.relations.size;
-  }
 
   // -------------------------------------------------------------------------------------------
   // Loading (file order, duplicates kept) and serialising
@@ -181,7 +178,7 @@ export class Graph {
       this.loadEntity({ ...entity, observations: [...entity.observations] });
       created.push(entity);
     }
-    return { value: created, changed: created.length > 0, records: created.length ? [{ op: 'createEntities', entities: created }] : [] };
+    return mutation(created, created, { op: 'createEntities', entities: created });
   }
 
   /** Adds the relations not already stored (equal on all three fields); dangling endpoints are allowed. */
@@ -193,11 +190,7 @@ export class Graph {
       this.addRelation(relation);
       created.push(relation);
     }
-    return {
-      value: created,
-      changed: created.length > 0,
-      records: created.length ? [{ op: 'createRelations', relations: created }] : [],
-    };
+    return mutation(created, created, { op: 'createRelations', relations: created });
   }
 
   /**
@@ -225,11 +218,7 @@ export class Graph {
       }
       results.push({ entityName: o.entityName, addedObservations: added });
     }
-    return {
-      value: results,
-      changed: applied.length > 0,
-      records: applied.length ? [{ op: 'addObservations', observations: applied }] : [],
-    };
+    return mutation(results, applied, { op: 'addObservations', observations: applied });
   }
 
   /** Removes every entity with one of these names and every relation touching one. Unknown names are ignored. */
@@ -251,7 +240,7 @@ export class Graph {
       }
       deleted.push(name);
     }
-    return { value: undefined, changed: deleted.length > 0, records: deleted.length ? [{ op: 'deleteEntities', names: deleted }] : [] };
+    return mutation(undefined, deleted, { op: 'deleteEntities', names: deleted });
   }
 
   /** Removes these observations from the (first) entity with that name. Unknown entities are ignored. */
@@ -268,11 +257,7 @@ export class Graph {
       rec.hay = undefined;
       applied.push({ entityName: d.entityName, observations: removed });
     }
-    return {
-      value: undefined,
-      changed: applied.length > 0,
-      records: applied.length ? [{ op: 'deleteObservations', deletions: applied }] : [],
-    };
+    return mutation(undefined, applied, { op: 'deleteObservations', deletions: applied });
   }
 
   /** Removes stored relations equal on all three fields to one of these. */
@@ -286,11 +271,7 @@ export class Graph {
       this.removeRelation(rec);
       removed.push({ from: r.from, to: r.to, relationType: r.relationType });
     }
-    return {
-      value: undefined,
-      changed: removed.length > 0,
-      records: removed.length ? [{ op: 'deleteRelations', relations: removed }] : [],
-    };
+    return mutation(undefined, removed, { op: 'deleteRelations', relations: removed });
   }
 
   /** Applies a journal record (from this process or another). Returns whether the graph changed. */
