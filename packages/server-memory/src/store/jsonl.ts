@@ -21,17 +21,14 @@ export interface CorruptLine {
   reason: string;
 }
 
-/** Where parsed records go; the default collects them into `entities` and `relations`. */
+/** Where parsed records go. */
 export interface GraphSink {
   entity(e: Entity): void;
   relation(r: Relation): void;
 }
 
 export interface ParsedGraphFile {
-  /** Empty when a sink was given. */
-  entities: Entity[];
-  relations: Relation[];
-  /** Entity and relation records loaded. */
+  /** Entity and relation records loaded (handed to the sink). */
   records: number;
   /** Valid JSON objects with another `type` (the reference ignores them); kept verbatim and written back. */
   foreignRecords: string[];
@@ -42,10 +39,9 @@ export interface ParsedGraphFile {
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
-/** Parses a memory file. Never throws: a line that does not parse or lacks a field is reported in `corrupt`. */
-export function parseGraphFile(text: string, sink?: GraphSink): ParsedGraphFile {
-  const out: ParsedGraphFile = { entities: [], relations: [], records: 0, foreignRecords: [], corrupt: [], lines: 0 };
-  const into: GraphSink = sink ?? { entity: (e) => out.entities.push(e), relation: (r) => out.relations.push(r) };
+/** Parses a memory file into `into`. Never throws: a line that does not parse or lacks a field is reported in `corrupt`. */
+export function parseGraphFile(text: string, into: GraphSink): ParsedGraphFile {
+  const out: ParsedGraphFile = { records: 0, foreignRecords: [], corrupt: [], lines: 0 };
   const rows = text.split('\n');
   for (let i = 0; i < rows.length; i++) {
     let raw = rows[i]!;
