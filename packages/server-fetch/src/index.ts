@@ -23,5 +23,5 @@ await runCli({
     return { createServer: () => createFetchServer({ fetcher, logger }), close: () => fetcher.close() };
   },
   epilog: `Destinations on loopback, private, link-local, CGNAT and cloud metadata addresses are refused unless
-allowed with --allow-host or --allow-private-network. Every flag also reads its FETCH_* variable.`,
+allowed with --allow-host or --allow-private-network.`,
 });
