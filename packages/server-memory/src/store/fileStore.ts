@@ -271,10 +271,7 @@ class FileStore implements GraphStore {
     clearTimeout(this.compactTimer);
     if (this.walIno !== null || this.needsCompaction) {
       try {
-        await this.exclusive(() => {
-          this.catchUp(true);
-          if (this.needsCompaction || (this.walIno !== null && this.walOffset > this.walHeaderBytes)) this.compact();
-        });
+        await this.exclusive(() => this.foldJournal());
       } catch (error) {
         this.logger.warn('could not fold the journal into the memory file on close (it will be on the next start):', error);
       }
@@ -419,14 +416,17 @@ class FileStore implements GraphStore {
     clearTimeout(this.compactTimer);
   }
 
+  /** Catches up, then compacts if the journal holds records or something is waiting to be set aside. Under the lock. */
+  private foldJournal(): void {
+    this.catchUp(true);
+    if (this.needsCompaction || (this.walIno !== null && this.walOffset > this.walHeaderBytes)) this.compact();
+  }
+
   private scheduleCompaction(): void {
     if (this.closed) return;
     clearTimeout(this.compactTimer);
     this.compactTimer = setTimeout(() => {
-      this.exclusive(() => {
-        this.catchUp(true);
-        if (this.needsCompaction || (this.walIno !== null && this.walOffset > this.walHeaderBytes)) this.compact();
-      })
+      this.exclusive(() => this.foldJournal())
         .then(() => this.emitPending(false))
         .catch((error) => this.logger.warn('could not fold the journal into the memory file (will retry on the next write):', error));
     }, this.compactDelayMs);
