@@ -148,6 +148,10 @@ describe('decoding', () => {
     expect((await decodeBody(latin1, 'text/html; charset=iso-8859-1')).source).toBe('header');
     const meta = Buffer.concat([Buffer.from('<meta charset="windows-1252">'), latin1]);
     expect(await decodeBody(meta, 'text/html')).toMatchObject({ source: 'meta', encoding: 'windows-1252' });
-    expect((await decodeBody(Buffer.from('plain ascii and ünïcode'), 'text/plain')).source).toBe('utf8');
+    expect(await decodeBody(Buffer.from('plain ascii and ünïcode'), 'text/plain')).toEqual({
+      text: 'plain ascii and ünïcode',
+      encoding: 'utf-8',
+      source: 'utf8',
+    });
   });
 });

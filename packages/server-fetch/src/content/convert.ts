@@ -105,8 +105,9 @@ export async function convertBody(
     }
   }
   const htmlType = mime === 'text/html' || mime === 'application/xhtml+xml';
-  if (!htmlType && !isTextualMime(mime) && looksBinary(body)) throw binaryRefusal(contentType, body.length);
-  if (mime && !htmlType && !isTextualMime(mime) && !mime.startsWith('application/') && mime !== 'unknown/unknown') {
+  const textual = htmlType || isTextualMime(mime);
+  if (!textual && looksBinary(body)) throw binaryRefusal(contentType, body.length);
+  if (mime && !textual && !mime.startsWith('application/') && mime !== 'unknown/unknown') {
     // image/*, audio/*, video/*, font/*, model/* …: binary by definition, whatever the bytes look like.
     throw binaryRefusal(contentType, body.length);
   }

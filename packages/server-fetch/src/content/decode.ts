@@ -36,12 +36,12 @@ function textBytes(bytes: Uint8Array): Uint8Array {
   return n >= 32 ? out.subarray(0, n) : bytes;
 }
 
-function isUtf8(bytes: Uint8Array): boolean {
+/** The bytes as UTF-8, or `undefined` when they are not valid UTF-8. */
+function strictUtf8(bytes: Uint8Array): string | undefined {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -79,14 +79,12 @@ export async function decodeBody(bytes: Uint8Array, contentType: string): Promis
       source = 'default';
   }
   if (!encoding) {
-    if (isUtf8(bytes)) {
-      encoding = 'utf-8';
-      source = 'utf8';
-    } else {
-      const detected = supported(chardet.detect(textBytes(bytes)));
-      encoding = detected ?? 'windows-1252';
-      source = detected ? 'detected' : 'default';
-    }
+    // Valid UTF-8 (most unlabelled pages): keep the text of the check rather than decoding twice.
+    const utf8 = strictUtf8(bytes);
+    if (utf8 !== undefined) return { text: utf8, encoding: 'utf-8', source: 'utf8' };
+    const detected = supported(chardet.detect(textBytes(bytes)));
+    encoding = detected ?? 'windows-1252';
+    source = detected ? 'detected' : 'default';
   }
   return { text: new TextDecoder(encoding).decode(bytes), encoding, source };
 }
