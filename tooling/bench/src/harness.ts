@@ -110,6 +110,11 @@ export function ratio(ours: number, ref: number): string {
   return `${(ours / ref).toFixed(2)}×`;
 }
 
+/** `ratio(ours, other)` with both values: `0.43× (121.1 ms vs 282.4 ms)`, the detail of a time check. */
+export function versus(ours: number, other: number): string {
+  return `${ratio(ours, other)} (${ms(ours)} vs ${ms(other)})`;
+}
+
 /** Milliseconds with a precision that suits the size: `0.083 ms`, `1.24 ms`, `61.2 ms`. */
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
@@ -132,12 +137,6 @@ export function table(headers: readonly string[], rows: readonly (readonly Cell[
       .join('  ')
       .trimEnd();
   return [line(text[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...text.slice(1).map(line)].join('\n');
-}
-
-/** The same table as GitHub markdown, for READMEs. */
-export function markdownTable(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  const line = (r: readonly Cell[]) => `| ${r.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(headers), `|${headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,7 +177,7 @@ export function nodeSpec(label: string, script: string, args: string[] = [], env
  * added ~45 ms to every cold start here, floor included. Under turbo (strict env mode) most
  * variables are dropped anyway; this makes a direct run measure the same thing.
  */
-export const PASSED_ENV = ['PATH', 'HOME', 'USER', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'] as const;
+const PASSED_ENV = ['PATH', 'HOME', 'USER', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'] as const;
 
 function childEnv(spec: SpawnSpec): Record<string, string> {
   const env: Record<string, string> = {};
@@ -212,11 +211,6 @@ export function binPath(pkg: string, binName?: string): string {
   }
 }
 
-/** The bin of an installed reference server, e.g. `reference('@modelcontextprotocol/server-memory', 'mcp-server-memory')`. */
-export function reference(pkg: string, binName?: string): string {
-  return binPath(pkg, binName);
-}
-
 const INITIALIZE = `${JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -243,7 +237,7 @@ function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
  * the `initialize` result line arrives on stdout (ms). Then closes stdin and waits for the exit
  * (SIGKILL after 5 s). Rejects on a JSON-RPC error, an early exit, or after `timeoutMs`.
  */
-export async function coldStartOnce(spec: SpawnSpec, timeoutMs = 15_000): Promise<number> {
+async function coldStartOnce(spec: SpawnSpec, timeoutMs = 15_000): Promise<number> {
   const started = performance.now();
   const child = spawn(spec.command ?? process.execPath, spec.args, {
     cwd: spec.cwd,
@@ -299,12 +293,6 @@ export interface ColdStartResult {
   stats: Stats;
 }
 
-/** `runs` cold starts of one server, sequentially (see `coldStartOnce`), after `warmup` discarded ones. */
-export async function coldStart(spec: SpawnSpec, runs: number, options: { warmup?: number } = {}): Promise<ColdStartResult> {
-  const [result] = await coldStarts([spec], runs, options);
-  return result!;
-}
-
 /**
  * Cold starts of several servers interleaved round by round (A, B, C, A, B, C, ...), so that
  * machine noise and OS cache drift affect all of them alike. `warmup` rounds (default 2) are
@@ -355,6 +343,16 @@ export async function connectStdio(spec: SpawnSpec, options: { timeoutMs?: numbe
     await client.close();
   };
   return { client, pid, stderr: () => tail, close, [Symbol.asyncDispose]: close };
+}
+
+/**
+ * `tools/call` that throws when the result is an error (`isError`), with the start of its text, so a
+ * suite never times error answers. `timeoutMs` is the SDK request timeout (default 60 s).
+ */
+export async function callOk(conn: StdioConnection, name: string, args: Record<string, unknown>, options: { timeoutMs?: number } = {}) {
+  const res = await conn.client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs ?? 60_000 });
+  if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content).slice(0, 300)}`);
+  return res;
 }
 
 // ---------------------------------------------------------------------------------------------

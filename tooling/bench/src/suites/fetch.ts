@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import {
   type BenchContext,
   binPath,
+  callOk,
   coldStarts,
   connectStdio,
   floorSpec,
@@ -17,6 +18,7 @@ import {
   ratio,
   type Suite,
   stats,
+  versus,
   withTimeout,
 } from '../harness.js';
 
@@ -279,11 +281,7 @@ const suite: Suite = {
       const ours = nodeSpec('ours', binPath('@mcpkit/server-fetch', 'mcp-server-fetch'), ['--allow-host', `127.0.0.1:${port}`]);
       await using conn = await connectStdio(ours);
       const url = `http://127.0.0.1:${port}/article`;
-      const call = async (startIndex: number) => {
-        const res = await conn.client.callTool({ name: 'fetch', arguments: { url, start_index: startIndex } });
-        if (res.isError) throw new Error(`fetch failed: ${JSON.stringify(res.content).slice(0, 300)}`);
-        return res;
-      };
+      const call = (startIndex: number) => callOk(conn, 'fetch', { url, start_index: startIndex });
       const first = await call(0);
       const next = (first.structuredContent as { nextStartIndex: number | null }).nextStartIndex ?? 0;
       const calls = ctx.scale(200, 30);
@@ -334,7 +332,7 @@ const suite: Suite = {
     ctx.check(
       `cold start ≤ ${TARGET.coldVsFloor}× floor (median)`,
       cold.ours.median <= TARGET.coldVsFloor * cold.floor.median,
-      `${ratio(cold.ours.median, cold.floor.median)} (${ms(cold.ours.median)} vs ${ms(cold.floor.median)})`,
+      versus(cold.ours.median, cold.floor.median),
     );
   },
 };

@@ -6,6 +6,7 @@ import {
   type BenchContext,
   binPath,
   type Cell,
+  callOk,
   connectStdio,
   latency,
   mib,
@@ -13,7 +14,6 @@ import {
   nodeSpec,
   peakRss,
   ratio,
-  reference,
   type SpawnSpec,
   type Stats,
   type StdioConnection,
@@ -69,11 +69,8 @@ interface OpSpec {
 let unique = 0;
 const newEntity = (tag: string) => ({ name: `new-${tag}-${unique++}`, entityType: 'bench', observations: ['a', 'b', 'c'] });
 
-async function callOk(conn: StdioConnection, name: string, args: Record<string, unknown>): Promise<unknown> {
-  const res = await conn.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
-  if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content).slice(0, 300)}`);
-  return res;
-}
+/** The reference re-reads (and on mutations rewrites) a ~29 MB file per call at 100k: allow it time. */
+const call = (conn: StdioConnection, name: string, args: Record<string, unknown>) => callOk(conn, name, args, { timeoutMs: 600_000 });
 
 function refCalls(n: number, small: number, mid: number, big: number): number {
   return n <= 1_000 ? small : n <= 10_000 ? mid : big;
@@ -86,39 +83,39 @@ function ops(ctx: BenchContext): OpSpec[] {
       key: 'create1',
       label: 'create_entities (1)',
       calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(60, 10), ctx.scale(20, 5), ctx.scale(5, 2))),
-      run: (c, i, s) => callOk(c, 'create_entities', { entities: [newEntity(`${s}1-${i}`)] }),
+      run: (c, i, s) => call(c, 'create_entities', { entities: [newEntity(`${s}1-${i}`)] }),
     },
     {
       key: 'create100',
       label: 'create_entities (100)',
       calls: (s, n) => (s === 'ours' ? ctx.scale(60, 10) : refCalls(n, ctx.scale(30, 5), ctx.scale(10, 3), ctx.scale(3, 2))),
-      run: (c, i, s) => callOk(c, 'create_entities', { entities: Array.from({ length: 100 }, () => newEntity(`${s}100-${i}`)) }),
+      run: (c, i, s) => call(c, 'create_entities', { entities: Array.from({ length: 100 }, () => newEntity(`${s}100-${i}`)) }),
     },
     {
       key: 'addObs',
       label: 'add_observations (1)',
       calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(60, 10), ctx.scale(20, 5), ctx.scale(5, 2))),
       run: (c, i, s, n) =>
-        callOk(c, 'add_observations', { observations: [{ entityName: `entity-${(i * 7919) % n}`, contents: [`added by ${s} ${i}`] }] }),
+        call(c, 'add_observations', { observations: [{ entityName: `entity-${(i * 7919) % n}`, contents: [`added by ${s} ${i}`] }] }),
     },
     {
       key: 'searchHit',
       label: 'search_nodes (hit)',
       calls: (s, n) => (s === 'ours' ? ctx.scale(100, 20) : refCalls(n, ctx.scale(60, 10), ctx.scale(20, 5), ctx.scale(5, 2))),
       // `observation 123-a` matches one entity (plus 1230-a… only for larger ids): a typical narrow lookup.
-      run: (c, i, _s, n) => callOk(c, 'search_nodes', { query: `Observation ${(i * 7919) % n}-A` }),
+      run: (c, i, _s, n) => call(c, 'search_nodes', { query: `Observation ${(i * 7919) % n}-A` }),
     },
     {
       key: 'searchMiss',
       label: 'search_nodes (miss)',
       calls: (s, n) => (s === 'ours' ? ctx.scale(100, 20) : refCalls(n, ctx.scale(60, 10), ctx.scale(20, 5), ctx.scale(5, 2))),
-      run: (c, i) => callOk(c, 'search_nodes', { query: `no such thing ${i}` }),
+      run: (c, i) => call(c, 'search_nodes', { query: `no such thing ${i}` }),
     },
     {
       key: 'open',
       label: 'open_nodes (3 names)',
       calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(60, 10), ctx.scale(20, 5), ctx.scale(5, 2))),
-      run: (c, i, _s, n) => callOk(c, 'open_nodes', { names: [0, 1, 2].map((k) => `entity-${(i * 7919 + k * 101) % n}`) }),
+      run: (c, i, _s, n) => call(c, 'open_nodes', { names: [0, 1, 2].map((k) => `entity-${(i * 7919 + k * 101) % n}`) }),
     },
     {
       key: 'readPage',
@@ -126,7 +123,7 @@ function ops(ctx: BenchContext): OpSpec[] {
       calls: (s) => (s === 'ours' ? ctx.scale(100, 20) : 0),
       run: (c, i, _s, n) => {
         // Walk a few pages in: the cursor is opaque, so fetch page 1 then follow nextCursor from a cached one.
-        return callOk(c, 'read_graph', { limit: 100, ...(pageCursor[n] && i % 2 ? { cursor: pageCursor[n] } : {}) });
+        return call(c, 'read_graph', { limit: 100, ...(pageCursor[n] && i % 2 ? { cursor: pageCursor[n] } : {}) });
       },
     },
     {
@@ -134,7 +131,7 @@ function ops(ctx: BenchContext): OpSpec[] {
       label: 'read_graph (full)',
       // At 100k the answer is ~67 MB, over the SDK stdio client's 10 MB message limit: both servers' replies are refused.
       calls: (s, n) => (n >= 100_000 ? 0 : s === 'ours' ? ctx.scale(20, 5) : refCalls(n, ctx.scale(20, 5), ctx.scale(5, 2), 1)),
-      run: (c) => callOk(c, 'read_graph', {}),
+      run: (c) => call(c, 'read_graph', {}),
     },
   ];
 }
@@ -147,7 +144,7 @@ async function firstAnswer(spec: SpawnSpec): Promise<number> {
   const t0 = performance.now();
   const conn = await connectStdio(spec, { timeoutMs: 120_000 });
   try {
-    await callOk(conn, 'open_nodes', { names: ['entity-1'] });
+    await call(conn, 'open_nodes', { names: ['entity-1'] });
     return performance.now() - t0;
   } catch (error) {
     throw new Error(`${spec.label}: ${error instanceof Error ? error.message : String(error)}; stderr: ${conn.stderr().slice(-1500)}`);
@@ -161,7 +158,7 @@ const suite: Suite = {
   description: 'ours vs @modelcontextprotocol/server-memory (stdio; 1k/10k/100k entities, 3 observations and 1 relation each)',
   async run(ctx: BenchContext) {
     const oursBin = binPath('@mcpkit/server-memory', 'mcp-server-memory');
-    const refBin = reference('@modelcontextprotocol/server-memory', 'mcp-server-memory');
+    const refBin = binPath('@modelcontextprotocol/server-memory', 'mcp-server-memory');
     ctx.print(`ours:      ${oursBin}`);
     ctx.print(`reference: ${refBin}`);
     const sizes = ctx.quick ? SIZES.slice(0, 2) : SIZES;
@@ -197,10 +194,9 @@ const suite: Suite = {
           reference: await connectStdio(specs.reference, { timeoutMs: 120_000 }),
         };
         try {
-          const deep = (await callOk(conns.ours, 'read_graph', { limit: Math.floor(n / 2), namesOnly: true })) as {
-            structuredContent: { nextCursor?: string };
-          };
-          if (deep.structuredContent.nextCursor) pageCursor[n] = deep.structuredContent.nextCursor;
+          const deep = await call(conns.ours, 'read_graph', { limit: Math.floor(n / 2), namesOnly: true });
+          const cursor = (deep.structuredContent as { nextCursor?: string } | undefined)?.nextCursor;
+          if (cursor) pageCursor[n] = cursor;
           for (const op of ops(ctx)) {
             sizeFig[op.key] = { ours: undefined, reference: undefined };
             for (const side of ['ours', 'reference'] as const) {

@@ -11,13 +11,13 @@ import {
   peakRss,
   type Rss,
   ratio,
-  reference,
   type Stats,
   type StdioConnection,
   type Suite,
   stats,
   type Throughput,
   throughput,
+  versus,
   withTimeout,
 } from '../harness.js';
 
@@ -67,7 +67,7 @@ const suite: Suite = {
     const ours = nodeSpec('ours', binPath('@mcpkit/server-sequential-thinking', 'mcp-server-sequential-thinking'), [], env);
     const ref = nodeSpec(
       'reference',
-      reference('@modelcontextprotocol/server-sequential-thinking', 'mcp-server-sequential-thinking'),
+      binPath('@modelcontextprotocol/server-sequential-thinking', 'mcp-server-sequential-thinking'),
       [],
       env,
     );
@@ -98,12 +98,12 @@ const suite: Suite = {
     ctx.check(
       `cold start ≤ ${TARGET.coldVsReference}× reference (median)`,
       cold.ours.median <= TARGET.coldVsReference * cold.reference.median,
-      `${ratio(cold.ours.median, cold.reference.median)} (${ms(cold.ours.median)} vs ${ms(cold.reference.median)})`,
+      versus(cold.ours.median, cold.reference.median),
     );
     ctx.check(
       `cold start ≤ ${TARGET.coldVsFloor}× floor (median)`,
       cold.ours.median <= TARGET.coldVsFloor * cold.floor.median,
-      `${ratio(cold.ours.median, cold.floor.median)} (${ms(cold.ours.median)} vs ${ms(cold.floor.median)})`,
+      versus(cold.ours.median, cold.floor.median),
     );
 
     // Warm load, both servers connected at once and measured in alternating blocks (ours, reference,
