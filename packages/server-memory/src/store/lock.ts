@@ -113,9 +113,11 @@ export class FileLock {
         return true;
       }
     }
-    const sameHost = owner.host === HOST && typeof owner.pid === 'number';
-    const dead = sameHost && owner.pid !== process.pid && !alive(owner.pid!);
-    const old = Date.now() - st.mtimeMs > this.options.staleMs && !(sameHost && owner.pid !== process.pid && alive(owner.pid!));
+    // Another process on this host can be checked; a live one keeps its lock however old it is.
+    const checkable = owner.host === HOST && typeof owner.pid === 'number' && owner.pid !== process.pid;
+    const ownerAlive = checkable && alive(owner.pid!);
+    const dead = checkable && !ownerAlive;
+    const old = !ownerAlive && Date.now() - st.mtimeMs > this.options.staleMs;
     if (!dead && !old) return false;
     // Move it aside first and check it is the file we judged, so two processes never both take over.
     const aside = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.stale`;
