@@ -136,11 +136,11 @@ export interface HttpClient {
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   let undici: Promise<typeof import('undici')> | undefined;
+  const loadUndici = () => (undici ??= import('undici'));
   const dispatchers = new Map<Strictness | 'proxy', Dispatcher>();
 
   async function dispatcherFor(strictness: Strictness): Promise<Dispatcher> {
-    undici ??= import('undici');
-    const { Agent, ProxyAgent } = await undici;
+    const { Agent, ProxyAgent } = await loadUndici();
     const key = options.proxyUrl ? 'proxy' : strictness;
     let dispatcher = dispatchers.get(key);
     if (!dispatcher) {
@@ -225,8 +225,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           if (error instanceof BlockedDestinationError) throw new HttpError('blocked', context + error.message, { cause: error });
           throw error;
         }
-        undici ??= import('undici');
-        const { request } = await undici;
+        const { request } = await loadUndici();
         let response: Dispatcher.ResponseData;
         try {
           response = await request(target, {
