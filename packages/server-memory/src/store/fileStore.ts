@@ -19,7 +19,7 @@
  * catch up, apply, append, release: no write is lost.
  *
  * The journal is folded into a new snapshot ("compaction") when it grows past a quarter of the
- * snapshot, a few seconds after the last write, and on close, so the snapshot the reference reads is
+ * snapshot and past 1 MiB, a few seconds after the last write, and on close, so the snapshot the reference reads is
  * at most that far behind while the server runs, and current after it stops.
  */
 import { randomBytes } from 'node:crypto';
