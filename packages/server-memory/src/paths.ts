@@ -10,8 +10,8 @@ import type { Logger } from '@mcpkit/protocol-core';
 
 /** Folder name under the platform data directory. */
 export const DATA_DIR_NAME = 'mcpkit-memory';
-export const MEMORY_FILE_NAME = 'memory.jsonl';
-export const LEGACY_FILE_NAME = 'memory.json';
+const MEMORY_FILE_NAME = 'memory.jsonl';
+const LEGACY_FILE_NAME = 'memory.json';
 
 export interface PathEnvironment {
   cwd: string;
@@ -21,14 +21,14 @@ export interface PathEnvironment {
 }
 
 /** `~` and `~/x` (and `~\x` on Windows) → the home directory. `~user` is left alone. */
-export function expandHome(path: string, home: string, platform: NodeJS.Platform = process.platform): string {
+function expandHome(path: string, home: string, platform: NodeJS.Platform = process.platform): string {
   if (path === '~') return home;
   if (path.startsWith('~/') || (platform === 'win32' && path.startsWith('~\\'))) return join(home, path.slice(2));
   return path;
 }
 
 /** An absolute path for a configured value: `~` expanded, relative paths against `cwd`. */
-export function resolveConfiguredPath(raw: string, { cwd, home, platform }: PathEnvironment): string {
+function resolveConfiguredPath(raw: string, { cwd, home, platform }: PathEnvironment): string {
   const expanded = expandHome(raw, home, platform);
   return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
 }
