@@ -1,22 +1,16 @@
 /**
- * Extraction quality on the 130 real pages of the shared fixtures (Mozilla Readability's test pages),
- * served from 127.0.0.1 and fetched through the tool. For each page, the text of our Markdown
+ * Extraction quality on the 130 real pages of Mozilla Readability's test suite (vendored in
+ * `@mcpkit/html-corpus`, Apache-2.0), served from 127.0.0.1 and fetched through the tool. For each page, the text of our Markdown
  * (rendered by `marked`, tags dropped) is compared with the text of `expected.html` (the article
  * Readability extracts) as bag-of-words F1: the harmonic mean of the share of our words that are
  * expected (precision) and the share of expected words that we return (recall), counting repeats.
- *
- * The fixtures are read from `<repo>/../shared/fixtures/html-pages`, never copied into the repo.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadCorpus } from '@mcpkit/html-corpus';
 import { parseHTML } from 'linkedom';
 import { marked } from 'marked';
 import { expect, it } from 'vitest';
 import { callFetch, connect, startServer, text } from './helpers.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/fixtures/html-pages/', import.meta.url));
 /** The median F1 measured when this test was written was 1.000 (mean 0.993); a drop below fails. */
 const MEDIAN_FLOOR = 0.98;
 /** And no more than this share of pages below 0.9. */
@@ -48,24 +42,24 @@ function htmlText(html: string): string {
 }
 
 it('extracts the corpus articles (median text F1 against expected.html)', { timeout: 180_000 }, async () => {
-  expect(existsSync(CORPUS), `fixtures not found at ${CORPUS}`).toBe(true);
-  const pages = readdirSync(CORPUS).filter((name) => existsSync(join(CORPUS, name, 'source.html')));
-  expect(pages.length).toBeGreaterThanOrEqual(130);
+  const corpus = new Map(loadCorpus().map((page) => [page.name, page]));
+  expect(corpus.size).toBe(130);
 
   await using server = await startServer(async (req, res) => {
     const name = decodeURIComponent((req.url ?? '/').split('/')[1] ?? '');
-    if (!pages.includes(name)) {
+    const page = corpus.get(name);
+    if (!page) {
       res.statusCode = 404;
       res.end();
       return;
     }
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(await readFile(join(CORPUS, name, 'source.html')));
+    res.end(page.source);
   });
   await using pair = await connect({ allowHosts: [`127.0.0.1:${server.port}`] });
 
   const scores: { page: string; f1: number }[] = [];
-  for (const page of pages) {
+  for (const { name: page, expected: article } of corpus.values()) {
     const url = `${server.origin}/${encodeURIComponent(page)}/`;
     let markdown = '';
     for (let start: number | null = 0; start !== null; ) {
@@ -77,7 +71,7 @@ it('extracts the corpus articles (median text F1 against expected.html)', { time
       start = (result.structuredContent as { nextStartIndex: number | null }).nextStartIndex;
     }
     const ours = words(htmlText(await marked.parse(markdown)));
-    const expected = words(htmlText(readFileSync(join(CORPUS, page, 'expected.html'), 'utf8')));
+    const expected = words(htmlText(article));
     scores.push({ page, f1: f1(ours, expected) });
   }
 

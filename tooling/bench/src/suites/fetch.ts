@@ -1,8 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { loadCorpus } from '@mcpkit/html-corpus';
 import {
   type BenchContext,
   binPath,
@@ -26,7 +25,7 @@ import {
  * @mcpkit/server-fetch. The reference is Python (uvx mcp-server-fetch) and cannot run here, so the
  * conversion is compared with the stack the TypeScript peers use (jsdom + @mozilla/readability +
  * turndown with the GFM plugin, as in zcaceres/fetch-mcp and fetcher-mcp), in the same process and
- * run, page by page, interleaved. Pages: the 130 real pages of shared/fixtures/html-pages.
+ * run, page by page, interleaved. Pages: the 130 real pages of @mcpkit/html-corpus (Readability's test pages).
  */
 
 const TARGET = { conversionSpeedup: 3, coldVsFloor: 1.5, oneMbMedianMs: 150 };
@@ -135,14 +134,10 @@ const suite: Suite = {
   name: 'fetch',
   description: 'HTML → Markdown on 130 real pages (ours vs jsdom stack), fetch tool latency, cold start vs floor',
   async run(ctx: BenchContext) {
-    const corpusDir = join(ctx.repoRoot, '..', 'shared', 'fixtures', 'html-pages');
-    if (!existsSync(corpusDir)) throw new Error(`fixtures not found at ${corpusDir}`);
-    const pages = readdirSync(corpusDir)
-      .filter((name) => existsSync(join(corpusDir, name, 'source.html')))
-      .map((name) => ({ name, html: readFileSync(join(corpusDir, name, 'source.html'), 'utf8') }));
+    const pages = loadCorpus().map(({ name, source }) => ({ name, html: source }));
     const bytes = pages.reduce((n, p) => n + Buffer.byteLength(p.html), 0);
     const largest = pages.reduce((a, b) => (Buffer.byteLength(b.html) > Buffer.byteLength(a.html) ? b : a));
-    ctx.print(`corpus: ${pages.length} pages, ${mib(bytes)} (${corpusDir})`);
+    ctx.print(`corpus: ${pages.length} pages, ${mib(bytes)} (@mcpkit/html-corpus)`);
 
     // --- HTML → Markdown over the corpus, page by page, ours and jsdom alternating -----------------
     // Fresh workers every round (see WORKER), warmed up on a spread of 20 pages.
