@@ -9,8 +9,8 @@
 //    uncommitted template change is what gets checked. Other packages and apps are left out: a new server needs
 //    none of them, and their work in progress must not fail this check;
 // 2. checks the template's build/test config files are the model server's (packages/server-sequential-thinking);
-// 3. installs from the pnpm store (--offline; falls back to --prefer-offline), runs new-server there, installs
-//    again to link the new package;
+// 3. installs from the pnpm store (--offline; falls back to --prefer-offline, which a new machine needs because
+//    the store lacks registry metadata), runs new-server there, installs again (same fallback) to link it;
 // 4. lints the new files with the repo's Biome config, typechecks, builds it with protocol-core, runs its
 //    unit tests and its stdio smoke test against the built bin;
 // 5. removes the temp dir (--keep leaves it for inspection). Exits 1 if any step failed.
@@ -26,6 +26,17 @@ const pkg = `@mcpkit/server-${name}`;
 const { step, conclude } = createSteps('template');
 const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-template-'));
 const pnpm = (args, opts = {}) => run(PNPM[0], [...PNPM.slice(1), ...args], { cwd: tmp, ...opts });
+/**
+ * `pnpm install` from the store (--offline), falling back to --prefer-offline: on a new machine the store has the
+ * packages that `--frozen-lockfile` installed but not their registry metadata, which a non-frozen install needs
+ * (ERR_PNPM_NO_OFFLINE_META).
+ */
+const installFromStore = () => {
+  const offline = pnpm(['install', '--offline', '--no-frozen-lockfile']);
+  if (offline.status === 0) return offline;
+  console.log('[template]   the store lacks something; retrying with --prefer-offline');
+  return pnpm(['install', '--prefer-offline', '--no-frozen-lockfile']);
+};
 
 /** Config files that must match the model server byte for byte, so scaffolds build and test the same way. */
 const SHARED_CONFIG = ['tsup.config.ts', 'vitest.config.ts', 'vitest.stdio.config.ts', 'tsconfig.json'];
@@ -65,12 +76,7 @@ try {
       : `${drift.join(', ')} differ: copy them from packages/server-sequential-thinking to tooling/templates/server`;
   });
 
-  const installed = await step('pnpm install (offline, from the store)', () => {
-    const offline = pnpm(['install', '--offline', '--no-frozen-lockfile']);
-    if (offline.status === 0) return offline;
-    console.log('[template]   the store lacks something; retrying with --prefer-offline');
-    return pnpm(['install', '--prefer-offline', '--no-frozen-lockfile']);
-  });
+  const installed = await step('pnpm install (offline, from the store)', installFromStore);
 
   const scaffolded =
     installed &&
@@ -104,7 +110,7 @@ try {
       const bad = run(process.execPath, ['tooling/scripts/new-server.mjs', 'Bad_Name'], { cwd: tmp });
       return bad.status === 2 ? true : `expected exit 2, got ${bad.status}`;
     });
-    const linked = await step('pnpm install (links the new package)', () => pnpm(['install', '--offline', '--no-frozen-lockfile']));
+    const linked = await step('pnpm install (links the new package)', installFromStore);
     if (linked) {
       await step('biome ci (the new package and its changeset)', () =>
         pnpm(['exec', 'biome', 'ci', `packages/server-${name}`, `.changeset/server-${name}-initial.md`]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole CI job: lint, typecheck, build, unit + stdio tests, the packed-tarball npx check, the
-# template check and interop with the official conformance suite and Inspector.
+# template check, interop with the official conformance suite and Inspector, and last the README's test command
+# again on a fresh clone with empty pnpm caches (skipped inside that clone, and when MCPKIT_SKIP_FRESH_CLONE=1).
 # Run through pnpm (`npx -y pnpm@10.34.8 run ci`) so that pnpm is on PATH for turbo and the scripts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +25,15 @@ bash tooling/scripts/check-template.sh
 
 step "interop: official conformance suite and Inspector CLI"
 bash tooling/scripts/interop.sh
+
+if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ]; then
+  step "fresh clone: skipped (this run is the fresh clone)"
+elif [ "${MCPKIT_SKIP_FRESH_CLONE:-}" = 1 ]; then
+  step "fresh clone: skipped (MCPKIT_SKIP_FRESH_CLONE=1)"
+else
+  step "fresh clone: the README's test command on a clone of HEAD outside the checkout, empty pnpm caches"
+  bash tooling/scripts/fresh-clone.sh
+fi
 
 # One closing line with the number of vitest tests run by turbo.
 # (awk alone: a grep that matches nothing would end the script under pipefail)
