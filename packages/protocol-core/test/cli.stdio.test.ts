@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { spawnStdio } from '../src/testing/index.js';
+import { dripRequest, raw } from './fixtures/rawHttp.js';
 
 const bin = fileURLToPath(new URL('./fixtures/cliServer.mjs', import.meta.url));
 const INIT = JSON.stringify({
@@ -94,6 +95,8 @@ describe('runCli', () => {
     expect(help.stdout()).toContain('Usage: mcp-server-fixture [options]');
     expect(help.stdout()).toContain('--greeting <value>');
     expect(help.stdout()).toContain('--transport <stdio|http|sse>');
+    expect(help.stdout()).toMatch(/--session-timeout <duration>\s+.*one unused since initialize closes after 60s/);
+    expect(help.stdout()).toMatch(/--request-timeout <duration>\s+.*\(env MCP_REQUEST_TIMEOUT; default 60s\)/);
     const version = run(['--version']);
     expect((await version.exit).code).toBe(0);
     expect(version.stdout()).toBe('9.9.9\n');
@@ -108,5 +111,24 @@ describe('runCli', () => {
     expect(health.status).toBe(200);
     p.child.kill('SIGTERM');
     expect((await p.exit).code).toBe(0);
+  });
+
+  it('checks Host against the port bound with --port 0, and applies --request-timeout', async () => {
+    const p = run(['--transport', 'http', '--port', '0', '--request-timeout', '300ms']);
+    try {
+      await until(() => /listening on (http:\/\/\S+)/.test(p.stderr()));
+      const endpoint = /listening on (http:\/\/\S+)/.exec(p.stderr())![1]!;
+      const { host, origin } = new URL(endpoint);
+      const init = JSON.parse(INIT);
+      expect((await raw(origin, { headers: { Host: host }, body: init })).status).toBe(200);
+      expect((await raw(origin, { headers: { Host: '127.0.0.1:0' }, body: init })).status).toBe(403);
+      const head = `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`;
+      const drip = await dripRequest(origin, head, '{"jsonrpc":"2.0"', { everyMs: 50, giveUpMs: 10_000 });
+      expect(drip.closed).toBe(true);
+      expect(drip.response).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exit;
+    }
   });
 });

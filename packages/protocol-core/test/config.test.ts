@@ -69,10 +69,29 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       authToken: 's3cret',
       sessionTimeout: 300_000,
+      requestTimeout: 60_000,
       logLevel: 'info',
     });
     expect(() => parseConfig(runnerOptions, ['--transport', 'ws'], {})).toThrow(
       'invalid value for --transport: "ws" is not one of stdio, http, sse',
+    );
+    expect(parseConfig(runnerOptions, [], { MCP_REQUEST_TIMEOUT: '5s' }).requestTimeout).toBe(5000);
+  });
+
+  it('takes allowed hosts as name, name:port or an IPv6 address, and names a bad one', () => {
+    const hosts = ['proxy.example', 'proxy.example:8443', '[::1]:3000', '::1'];
+    expect(
+      parseConfig(
+        runnerOptions,
+        hosts.flatMap((h) => ['--allowed-host', h]),
+        {},
+      ).allowedHost,
+    ).toEqual(hosts);
+    expect(() => parseConfig(runnerOptions, ['--allowed-host', 'proxy.example:https'], {})).toThrow(
+      'invalid value for --allowed-host: "proxy.example:https" has an invalid port (1..65535)',
+    );
+    expect(() => parseConfig(runnerOptions, [], { MCP_ALLOWED_HOSTS: 'ok.example, bad host' })).toThrow(
+      'invalid value for MCP_ALLOWED_HOSTS: "bad host" is not a host name or name:port',
     );
   });
 

@@ -1,60 +1,8 @@
-import { request } from 'node:http';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { startHttp } from '../src/testing/index.js';
 import { createDemoServer } from './fixtures/demoServer.js';
-
-const INIT = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-};
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A raw HTTP request, so tests can send headers a fetch client would refuse (Host) or normalise. */
-function raw(
-  url: string,
-  {
-    method = 'POST',
-    path = '/mcp',
-    headers = {},
-    body,
-  }: { method?: string; path?: string; headers?: Record<string, string>; body?: string | object },
-): Promise<RawResponse> {
-  const target = new URL(url);
-  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method,
-        path,
-        headers: {
-          Accept: 'application/json, text/event-stream',
-          ...(payload !== undefined ? { 'Content-Type': 'application/json' } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+import { INIT, openSession, raw, sessionHeaders } from './fixtures/rawHttp.js';
 
 const app = (label = 'http') => ({ createServer: () => createDemoServer(label) });
 
@@ -108,6 +56,20 @@ describe('Streamable HTTP sessions', () => {
     expect(after.status).toBe(404);
   });
 
+  it('expires a session that made no request after initialize well before the idle timeout, freeing its slot', async () => {
+    await using http = await startHttp(app(), { maxSessions: 2, sessionIdleMs: 60_000, unusedSessionIdleMs: 150 });
+    const unused = await openSession(http.url);
+    const used = await openSession(http.url);
+    const ping = (sid: string) => raw(http.url, { headers: sessionHeaders(sid), body: { jsonrpc: '2.0', id: 2, method: 'ping' } });
+    expect((await ping(used)).status).toBe(200);
+    expect((await raw(http.url, { body: INIT })).status).toBe(503);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(http.running.sessionCount()).toBe(1);
+    expect((await ping(unused)).status).toBe(404);
+    expect((await ping(used)).status).toBe(200);
+    expect((await raw(http.url, { body: INIT })).status).toBe(200);
+  });
+
   it('answers 503 beyond the session cap', async () => {
     await using http = await startHttp(app(), { maxSessions: 2 });
     expect((await raw(http.url, { body: INIT })).status).toBe(200);
@@ -146,17 +108,59 @@ describe('HTTP security defaults', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('refuses a foreign Origin with 403 and accepts a loopback one', async () => {
+  it('checks the port in Host against the bound port (here picked by port 0)', async () => {
     await using http = await startHttp(app());
-    expect((await raw(http.url, { headers: { Origin: 'https://evil.example.com' }, body: INIT })).status).toBe(403);
-    expect((await raw(http.url, { headers: { Origin: 'null' }, body: INIT })).status).toBe(403);
-    expect((await raw(http.url, { headers: { Origin: 'http://localhost:6274' }, body: INIT })).status).toBe(200);
+    const port = Number(new URL(http.url).port);
+    const other = port === 9999 ? 9998 : 9999;
+    const status = async (host: string) => (await raw(http.url, { headers: { Host: host }, body: INIT })).status;
+    expect(await status(`127.0.0.1:${port}`)).toBe(200);
+    expect(await status(`localhost:${port}`)).toBe(200);
+    expect(await status(`127.0.0.1:${other}`)).toBe(403);
+    expect(await status(`localhost:${other}`)).toBe(403);
+    expect(await status('localhost:0')).toBe(403);
+    expect(await status('127.0.0.1')).toBe(403);
+    const refused = await raw(http.url, { headers: { Host: `127.0.0.1:${other}` }, body: INIT });
+    expect(JSON.parse(refused.body).error.message).toMatch(/Host header "127.0.0.1:\d+" is not allowed/);
+  });
+
+  it("refuses a foreign Origin and a loopback one on another port with 403; accepts the server's own", async () => {
+    await using http = await startHttp(app());
+    const port = Number(new URL(http.url).port);
+    const status = async (origin: string) => (await raw(http.url, { headers: { Origin: origin }, body: INIT })).status;
+    expect(await status('https://evil.example.com')).toBe(403);
+    expect(await status('null')).toBe(403);
+    expect(await status('http://localhost:6274')).toBe(403);
+    expect(await status('http://127.0.0.1')).toBe(403);
+    expect(await status(`http://localhost:${port}`)).toBe(200);
+    expect(await status(`http://127.0.0.1:${port}`)).toBe(200);
   });
 
   it('accepts hosts and origins allowed by configuration', async () => {
-    await using http = await startHttp(app(), { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] });
+    await using http = await startHttp(app(), {
+      allowedHosts: ['mcp.example.com'],
+      allowedOrigins: ['https://app.example.com', 'http://localhost:6274', 'vscode-webview://abc'],
+    });
     const res = await raw(http.url, { headers: { Host: 'mcp.example.com', Origin: 'https://app.example.com' }, body: INIT });
     expect(res.status).toBe(200);
+    expect((await raw(http.url, { headers: { Origin: 'http://localhost:6274' }, body: INIT })).status).toBe(200);
+    expect((await raw(http.url, { headers: { Origin: 'http://localhost:6275' }, body: INIT })).status).toBe(403);
+    expect((await raw(http.url, { headers: { Origin: 'vscode-webview://abc' }, body: INIT })).status).toBe(200);
+    // An allowed host's own origin is accepted too.
+    expect((await raw(http.url, { headers: { Origin: 'https://mcp.example.com' }, body: INIT })).status).toBe(200);
+  });
+
+  it('accepts an allowed host without a port on any port, and one with a port only on that port', async () => {
+    await using http = await startHttp(app(), { allowedHosts: ['proxy.example', 'pinned.example:8443'] });
+    const status = async (host: string) => (await raw(http.url, { headers: { Host: host }, body: INIT })).status;
+    expect(await status('proxy.example')).toBe(200);
+    expect(await status('proxy.example:1234')).toBe(200);
+    expect(await status('pinned.example:8443')).toBe(200);
+    expect(await status('pinned.example:8444')).toBe(403);
+    expect(await status('pinned.example')).toBe(403);
+  });
+
+  it('refuses to start with a malformed allowed host', async () => {
+    await expect(startHttp(app(), { allowedHosts: ['proxy.example:http'] })).rejects.toThrow(/proxy.example:http/);
   });
 
   it('requires the bearer token when one is configured', async () => {

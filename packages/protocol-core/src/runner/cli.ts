@@ -1,6 +1,7 @@
 import { type ConfigOf, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.js';
+import { parseAllowedHost } from './security.js';
 import { serveStdio } from './stdio.js';
 import type { RunningServer, ServerApp } from './types.js';
 
@@ -46,16 +47,19 @@ export const runnerOptions = defineOptions({
     type: 'string',
     multiple: true,
     env: 'MCP_ALLOWED_HOSTS',
-    valueName: 'name',
-    description: 'Extra Host header name to accept (for a reverse proxy)',
-    parse: parse.nonEmpty,
+    valueName: 'name[:port]',
+    description: 'Extra Host to accept (for a reverse proxy); without a port, on any port',
+    parse: (raw) => {
+      parseAllowedHost(raw);
+      return raw;
+    },
   },
   'allowed-origin': {
     type: 'string',
     multiple: true,
     env: 'MCP_ALLOWED_ORIGINS',
     valueName: 'origin',
-    description: 'Extra browser Origin to accept, e.g. https://app.example.com',
+    description: 'Extra browser Origin to accept, e.g. https://app.example.com; a loopback origin on another port needs one too',
     parse: parse.nonEmpty,
   },
   'max-sessions': {
@@ -70,7 +74,7 @@ export const runnerOptions = defineOptions({
     type: 'string',
     env: 'MCP_SESSION_TIMEOUT',
     valueName: 'duration',
-    description: 'Close an HTTP session idle this long (e.g. 30m, 90s)',
+    description: 'Close an HTTP session idle this long (e.g. 30m, 90s); one unused since initialize closes after 60s, or this if shorter',
     default: 30 * 60_000,
     defaultLabel: '30m',
     parse: parse.duration,
@@ -83,6 +87,16 @@ export const runnerOptions = defineOptions({
     default: 4 * 1024 * 1024,
     defaultLabel: '4mb',
     parse: parse.bytes,
+  },
+  'request-timeout': {
+    type: 'string',
+    env: 'MCP_REQUEST_TIMEOUT',
+    valueName: 'duration',
+    description:
+      'Time a client has to send an HTTP request (its headers: 10s, or this if shorter); slower ones get 408. Responses and SSE streams are not limited',
+    default: 60_000,
+    defaultLabel: '60s',
+    parse: parse.duration,
   },
   'log-level': {
     type: 'string',
@@ -175,6 +189,7 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
         maxSessions: config.maxSessions,
         sessionIdleMs: config.sessionTimeout,
         maxBodyBytes: config.maxBody,
+        requestTimeoutMs: config.requestTimeout,
         allowedHosts: config.allowedHost,
         allowedOrigins: config.allowedOrigin,
         logger,

@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { allowedHostnames, checkRequest, type GuardOptions } from './security.js';
+import { checkRequest, type GuardOptions, hostPolicy, parseAllowedHost } from './security.js';
 import type { RunningServer, ServerApp } from './types.js';
 
 export interface HttpOptions {
@@ -23,9 +23,22 @@ export interface HttpOptions {
   maxSessions?: number;
   /** A session with no request for this long is closed (ms). */
   sessionIdleMs?: number;
+  /**
+   * A session that made no request after initialize (`notifications/initialized` does not count) and
+   * holds no open stream is closed after this long (ms); default 60 s, or `sessionIdleMs` if shorter.
+   */
+  unusedSessionIdleMs?: number;
+  /**
+   * Time a client has to send a whole request, headers and body (ms); a slower one gets 408 and is
+   * disconnected. Headers must arrive within 10 s, or this if shorter. Responses, such as SSE streams,
+   * are not limited. Default 60 s.
+   */
+  requestTimeoutMs?: number;
   /** Request bodies above this get 413 (bytes). */
   maxBodyBytes?: number;
+  /** Extra `Host` names (a reverse proxy's): `name` on any port, `name:port` on that port only. */
   allowedHosts?: readonly string[];
+  /** Extra browser origins, e.g. `https://app.example.com`. */
   allowedOrigins?: readonly string[];
   logger?: Logger;
 }
@@ -45,6 +58,8 @@ interface Session {
   transport: StreamableHTTPServerTransport | SSEServerTransport;
   lastSeen: number;
   inFlight: number;
+  /** Whether the client sent anything besides initialize and `notifications/initialized`. */
+  used: boolean;
 }
 
 class HttpError extends Error {
@@ -72,10 +87,16 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknow
     throw new HttpError(413, ErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new HttpError(413, ErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw new HttpError(413, ErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    // The client went away or was cut off (request timeout) mid-body; nobody is left to answer.
+    throw new HttpError(400, ErrorCode.InvalidRequest, 'Bad Request: the request body was not received completely');
   }
   const text = Buffer.concat(chunks).toString('utf8');
   try {
@@ -87,6 +108,12 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknow
 
 function containsInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+/** Whether a POST body only completes the handshake (`notifications/initialized`), which is no use of a session. */
+function onlyHandshake(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.every((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'notifications/initialized');
 }
 
 /**
@@ -104,13 +131,15 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     maxSessions = 100,
     sessionIdleMs = 30 * 60_000,
     maxBodyBytes = 4 * 1024 * 1024,
+    requestTimeoutMs = 60_000,
     logger = silentLogger,
   } = options;
-  const guard: GuardOptions = {
-    hostnames: allowedHostnames(host, options.allowedHosts),
-    origins: options.allowedOrigins ?? [],
-    ...(authToken !== undefined ? { authToken } : {}),
-  };
+  const unusedSessionIdleMs = Math.min(options.unusedSessionIdleMs ?? 60_000, sessionIdleMs);
+  const headersTimeoutMs = Math.min(10_000, requestTimeoutMs);
+  // Host and Origin are checked against the port actually bound (`port` may be 0), so the guard is
+  // built once listening; a malformed allowed host fails before that.
+  for (const entry of options.allowedHosts ?? []) parseAllowedHost(entry);
+  let guard: GuardOptions | undefined;
   const sessions = new Map<string, Session>();
   let pending = 0;
   let closing = false;
@@ -167,6 +196,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       }
       track(session, res);
       const body = method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
+      if (method !== 'POST' || !onlyHandshake(body)) session.used = true;
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -187,7 +217,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         pending--;
-        entry = { server, transport, lastSeen: Date.now(), inFlight: 0 };
+        entry = { server, transport, lastSeen: Date.now(), inFlight: 0, used: false };
         sessions.set(id, entry);
         logger.debug(`session ${id} opened`);
       },
@@ -218,7 +248,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       if (!admit(res)) return;
       const transport = new SSEServerTransport('/messages', res);
       const server = app.createServer();
-      const session: Session = { server, transport, lastSeen: Date.now(), inFlight: 1 };
+      const session: Session = { server, transport, lastSeen: Date.now(), inFlight: 1, used: true };
       sessions.set(transport.sessionId, session);
       res.once('close', () => void closeSession(transport.sessionId));
       await server.connect(transport);
@@ -239,7 +269,15 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     await session.transport.handlePostMessage(req, res, body);
   };
 
-  const httpServer = createServer(async (req, res) => {
+  // requestTimeout and headersTimeout bound how long a client may take to *send* a request (a client
+  // dripping its body or headers gets 408); Node stops timing a request once it is received, so long
+  // responses (SSE streams) are not cut. The check interval keeps the cut-off close to the limit.
+  const serverOptions = {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: headersTimeoutMs,
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+  };
+  const httpServer = createServer(serverOptions, async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       if (url.pathname === '/healthz') {
@@ -253,7 +291,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
         sendJsonRpcError(res, 404, ErrorCode.ServerError, `Not found: ${hint}`);
         return;
       }
-      const refusal = checkRequest(req, guard);
+      const refusal = guard ? checkRequest(req, guard) : { status: 503, message: 'Service unavailable: the server is starting' };
       if (refusal) {
         logger.warn(`refused ${req.method} ${url.pathname}: ${refusal.message}`);
         sendJsonRpcError(res, refusal.status, ErrorCode.ServerError, refusal.message, refusal.headers);
@@ -274,19 +312,19 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       sendJsonRpcError(res, 500, ErrorCode.InternalError, 'Internal server error');
     }
   });
-  httpServer.requestTimeout = 0; // SSE streams are long-lived; idle sessions are reaped below.
-
   const sweep = setInterval(
     () => {
       const now = Date.now();
       for (const [id, session] of sessions) {
-        if (session.inFlight === 0 && now - session.lastSeen > sessionIdleMs) {
-          logger.info(`session ${id} expired after ${Math.round(sessionIdleMs / 1000)}s idle`);
+        const limit = session.used ? sessionIdleMs : unusedSessionIdleMs;
+        if (session.inFlight === 0 && now - session.lastSeen > limit) {
+          const why = session.used ? 'idle' : 'without a request after initialize';
+          logger.info(`session ${id} expired after ${Math.round(limit / 1000)}s ${why}`);
           void closeSession(id);
         }
       }
     },
-    Math.max(50, Math.min(sessionIdleMs / 2, 60_000)),
+    Math.max(25, Math.min(unusedSessionIdleMs / 4, 15_000)),
   );
   sweep.unref();
 
@@ -294,6 +332,11 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     httpServer.once('error', reject);
     httpServer.listen(port, host, () => {
       httpServer.off('error', reject);
+      guard = {
+        hosts: hostPolicy(host, (httpServer.address() as AddressInfo).port, options.allowedHosts),
+        origins: options.allowedOrigins ?? [],
+        ...(authToken !== undefined ? { authToken } : {}),
+      };
       resolve();
     });
   });

@@ -16,34 +16,122 @@ function bracket(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase();
 }
 
-/**
- * The host names a request may carry in `Host` when the server is bound to `bindHost`: the loopback
- * names for a loopback bind; for a wildcard bind those plus every local interface address; otherwise
- * the bound name itself. `extra` adds names a reverse proxy forwards (`--allowed-host`).
- */
-export function allowedHostnames(bindHost: string, extra: readonly string[] = []): Set<string> {
-  const names = new Set<string>(extra.map((h) => bracket(h.trim())));
-  if (isLoopbackHost(bindHost) || isWildcardHost(bindHost)) for (const n of LOOPBACK_NAMES) names.add(n);
-  if (isLoopbackHost(bindHost)) names.add(bracket(bindHost));
-  else if (isWildcardHost(bindHost)) {
-    for (const list of Object.values(networkInterfaces())) for (const nic of list ?? []) names.add(bracket(nic.address));
-  } else names.add(bracket(bindHost));
-  return names;
-}
-
-function hostnameOf(hostHeader: string): string | undefined {
+/** The host name as `URL` normalises it (lower case, IPv6 in brackets), or undefined when it is not one. */
+function normalHostname(name: string): string | undefined {
+  if (name === '' || /[@/?#\\\s]/.test(name)) return undefined;
   try {
-    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
+    return new URL(`http://${name}`).hostname || undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Which `Host` (and `Origin`) names a server accepts, each with the ports it accepts: a set of ports,
+ * or `'any'` for an `--allowed-host` entry given without a port.
+ */
+export type HostPolicy = ReadonlyMap<string, ReadonlySet<number> | 'any'>;
+
+/** Splits `name[:port]`, `[v6][:port]` or a bare IPv6 address (which has no port). */
+function splitHostPort(text: string): { name: string; port?: string } {
+  if (text.startsWith('[')) {
+    const end = text.indexOf(']') + 1;
+    const rest = text.slice(end);
+    if (end === 0 || (rest !== '' && !rest.startsWith(':'))) return { name: '' };
+    return rest === '' ? { name: text } : { name: text.slice(0, end), port: rest.slice(1) };
+  }
+  if (text.split(':').length > 2) return { name: `[${text}]` };
+  const colon = text.indexOf(':');
+  return colon < 0 ? { name: text } : { name: text.slice(0, colon), port: text.slice(colon + 1) };
+}
+
+/**
+ * Parses one `--allowed-host` entry: `name` (any port), `name:port` (that port only), `[v6]`,
+ * `[v6]:port` or a bare IPv6 address (any port). Throws an Error saying what is wrong.
+ */
+export function parseAllowedHost(entry: string): { hostname: string; port?: number } {
+  const { name, port: rawPort } = splitHostPort(entry.trim());
+  const hostname = normalHostname(name);
+  if (!hostname) throw new Error(`"${entry}" is not a host name or name:port`);
+  if (rawPort === undefined) return { hostname };
+  const port = /^\d{1,5}$/.test(rawPort) ? Number(rawPort) : 0;
+  if (port < 1 || port > 65535) throw new Error(`"${entry}" has an invalid port (1..65535)`);
+  return { hostname, port };
+}
+
+/**
+ * The policy for a server bound to `bindHost`:`boundPort` (the real port, after listen): the loopback
+ * names for a loopback bind; for a wildcard bind those plus every local interface address; otherwise
+ * the bound name itself, each on `boundPort` only. `extra` adds what a reverse proxy forwards
+ * (`--allowed-host`): a name without a port on any port, `name:port` on that port.
+ */
+export function hostPolicy(bindHost: string, boundPort: number, extra: readonly string[] = []): HostPolicy {
+  const policy = new Map<string, Set<number> | 'any'>();
+  const add = (hostname: string, port?: number) => {
+    const ports = policy.get(hostname);
+    if (ports === 'any') return;
+    if (port === undefined) policy.set(hostname, 'any');
+    else if (ports) ports.add(port);
+    else policy.set(hostname, new Set([port]));
+  };
+  for (const entry of extra) {
+    const { hostname, port } = parseAllowedHost(entry);
+    add(hostname, port);
+  }
+  const bound: string[] = [];
+  if (isLoopbackHost(bindHost) || isWildcardHost(bindHost)) bound.push(...LOOPBACK_NAMES);
+  if (isLoopbackHost(bindHost)) bound.push(bracket(bindHost));
+  else if (isWildcardHost(bindHost)) {
+    for (const list of Object.values(networkInterfaces())) for (const nic of list ?? []) bound.push(bracket(nic.address));
+  } else bound.push(bracket(bindHost));
+  for (const name of bound) {
+    const hostname = normalHostname(name);
+    if (hostname) add(hostname, boundPort);
+  }
+  return policy;
+}
+
+function allows(policy: HostPolicy, hostname: string, port: number): boolean {
+  const ports = policy.get(hostname);
+  return ports === 'any' || ports?.has(port) === true;
+}
+
+/** Whether a `Host` header names an allowed host and port (no port means 80, as in HTTP). */
+function hostAllowed(policy: HostPolicy, hostHeader: string): boolean {
+  const hostname = normalHostname(hostHeader);
+  if (!hostname) return false;
+  const port = new URL(`http://${hostHeader}`).port;
+  return allows(policy, hostname, port ? Number(port) : 80);
+}
+
+/** Whether an `Origin` is listed (`--allowed-origin`) or an http(s) origin on an allowed host and port. */
+function originAllowed(policy: HostPolicy, origins: readonly string[], origin: string): boolean {
+  if (origins.includes(origin)) return true; // listed verbatim: also `null` or an extension's scheme
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (origins.some((o) => sameOrigin(o, url))) return true;
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return allows(policy, url.hostname, port);
+}
+
+function sameOrigin(allowed: string, url: URL): boolean {
+  try {
+    return new URL(allowed).origin === url.origin;
+  } catch {
+    return false;
   }
 }
 
 export type Refusal = { status: number; message: string; headers?: Record<string, string> };
 
 export interface GuardOptions {
-  hostnames: Set<string>;
-  /** Exact origins allowed besides loopback ones (`--allowed-origin`). */
+  hosts: HostPolicy;
+  /** Origins allowed besides those of allowed hosts (`--allowed-origin`). */
   origins: readonly string[];
   authToken?: string;
 }
@@ -57,24 +145,14 @@ function digest(value: string): Buffer {
  * (spec 2025-11-25), a missing or wrong bearer token → 401 with `WWW-Authenticate`.
  * Returns undefined when the request may proceed.
  */
-export function checkRequest(req: IncomingMessage, { hostnames, origins, authToken }: GuardOptions): Refusal | undefined {
+export function checkRequest(req: IncomingMessage, { hosts, origins, authToken }: GuardOptions): Refusal | undefined {
   const host = req.headers.host;
-  const hostname = host ? hostnameOf(host) : undefined;
-  if (!hostname || !hostnames.has(hostname)) {
+  if (!host || !hostAllowed(hosts, host)) {
     return { status: 403, message: `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed` };
   }
   const origin = req.headers.origin;
-  if (origin !== undefined) {
-    let ok = origins.includes(origin);
-    if (!ok) {
-      try {
-        const url = new URL(origin);
-        ok = (url.protocol === 'http:' || url.protocol === 'https:') && hostnames.has(url.hostname.toLowerCase());
-      } catch {
-        ok = false;
-      }
-    }
-    if (!ok) return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
+  if (origin !== undefined && !originAllowed(hosts, origins, origin)) {
+    return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
   }
   if (authToken !== undefined) {
     const header = req.headers.authorization ?? '';
