@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSource, defineOptions, formatHelp, parse, parseConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
-import { runnerOptions } from '../src/runner/cli.js';
+import { applyTransportAlias, runnerOptions } from '../src/runner/cli.js';
 
 const options = defineOptions({
   'max-items': { type: 'string', env: 'MAX_ITEMS', description: 'Items', default: 10, parse: parse.int({ min: 1, max: 100 }) },
@@ -100,5 +100,28 @@ describe('parseConfig', () => {
     expect(help).toContain('Usage: mcp-server-x [options]');
     expect(help).toMatch(/--max-items <value>\s+Items \(env MAX_ITEMS; default 10\)/);
     expect(help).toMatch(/--allow-host <value>\s+Hosts \(repeatable; env ALLOW_HOSTS\)/);
+  });
+});
+
+describe('applyTransportAlias (a reference bin’s positional transport)', () => {
+  const aliases = { stdio: 'stdio', sse: 'sse', streamableHttp: 'http' } as const;
+
+  it('turns a leading alias into --transport and keeps the rest', () => {
+    expect(applyTransportAlias(['streamableHttp', '--port', '0'], aliases)).toEqual(['--transport', 'http', '--port', '0']);
+    expect(parseConfig(runnerOptions, [...applyTransportAlias(['sse'], aliases)], {}).transport).toBe('sse');
+  });
+
+  it('leaves flags alone and rejects an unknown word by name', () => {
+    expect(applyTransportAlias(['--transport', 'http'], aliases)).toEqual(['--transport', 'http']);
+    expect(applyTransportAlias([], aliases)).toEqual([]);
+    expect(() => applyTransportAlias(['websocket'], aliases)).toThrow(
+      new ConfigError('unknown transport "websocket" (expected stdio, sse, streamableHttp, or --transport)'),
+    );
+    expect(() => applyTransportAlias(['toString'], aliases)).toThrow(ConfigError);
+  });
+
+  it('does nothing for a bin without aliases (the flag parser rejects stray words)', () => {
+    expect(applyTransportAlias(['stdio'], undefined)).toEqual(['stdio']);
+    expect(() => parseConfig(runnerOptions, ['stdio'], {})).toThrow(ConfigError);
   });
 });

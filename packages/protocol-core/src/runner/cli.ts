@@ -123,6 +123,11 @@ export interface CliApp<O extends OptionSpecs> {
   create: (config: ConfigOf<O> & RunnerConfig, logger: Logger) => ServerApp | Promise<ServerApp>;
   /** Printed at the end of --help (environment notes, examples). */
   epilog?: string;
+  /**
+   * Words accepted as a leading positional argument in place of `--transport`, for drop-in compatibility with a
+   * reference bin that takes one (`mcp-server-everything streamableHttp` → `--transport http`).
+   */
+  transportAliases?: Readonly<Record<string, RunnerConfig['transport']>>;
 }
 
 export interface CliIo {
@@ -131,16 +136,31 @@ export interface CliIo {
 }
 
 /**
+ * Turns a leading positional transport word (`streamableHttp`) into `--transport <value>`. Without aliases, or
+ * when the first argument is a flag, `argv` is returned as is (and the flag parser rejects stray positionals).
+ */
+export function applyTransportAlias(
+  argv: readonly string[],
+  aliases: Readonly<Record<string, RunnerConfig['transport']>> | undefined,
+): readonly string[] {
+  const [first, ...rest] = argv;
+  if (!aliases || first === undefined || first.startsWith('-')) return argv;
+  const transport = Object.hasOwn(aliases, first) ? aliases[first] : undefined;
+  if (!transport) throw new ConfigError(`unknown transport "${first}" (expected ${Object.keys(aliases).join(', ')}, or --transport)`);
+  return ['--transport', transport, ...rest];
+}
+
+/**
  * The whole CLI of a server bin: parse flags and env once, print --help/--version, build the app,
  * serve it over the chosen transport, and shut down cleanly on stdin close (stdio), SIGINT or
  * SIGTERM, exiting 0. Bad configuration: one line on stderr naming the flag, exit code 2.
  */
 export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = {}): Promise<void> {
-  const argv = io.argv ?? process.argv.slice(2);
   const env = io.env ?? process.env;
   const options = { ...app.options, ...runnerOptions };
   let config: ConfigOf<O> & RunnerConfig;
   try {
+    const argv = applyTransportAlias(io.argv ?? process.argv.slice(2), app.transportAliases);
     config = parseConfig(options, argv, env) as ConfigOf<O> & RunnerConfig;
   } catch (error) {
     process.stderr.write(`${app.bin}: ${errorMessage(error)} (see ${app.bin} --help)\n`);
