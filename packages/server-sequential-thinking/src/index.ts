@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from '@mcpkit/protocol-core';
-import { options } from './config.js';
+import { options, resolveLimits } from './config.js';
 import { createSequentialThinkingServer, VERSION } from './server.js';
 
 await runCli({
@@ -8,13 +8,17 @@ await runCli({
   version: VERSION,
   description: 'Sequential thinking MCP server: a tool for dynamic, reflective problem-solving through numbered thoughts.',
   options,
-  create: (config, logger) => ({
-    createServer: () =>
-      createSequentialThinkingServer({
-        maxHistory: config.maxHistory,
-        logThoughts: !config.disableThoughtLogging,
-        color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
-        logger,
-      }),
-  }),
+  create: (config, logger) => {
+    // Checked once, at start: a bad combination exits 2 before any session exists.
+    const limits = resolveLimits(config);
+    return {
+      createServer: () =>
+        createSequentialThinkingServer({
+          ...limits,
+          logThoughts: !config.disableThoughtLogging,
+          color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
+          logger,
+        }),
+    };
+  },
 });

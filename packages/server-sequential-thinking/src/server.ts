@@ -1,6 +1,6 @@
 import { createMcpServer, type Logger, registerResources, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createThoughtHistory } from './history.js';
+import { createThoughtHistory, DEFAULT_LIMITS } from './history.js';
 import { resources } from './resources/history.js';
 import { type ThinkingContext, tools } from './tools/sequentialThinking.js';
 import { VERSION } from './version.js';
@@ -8,6 +8,16 @@ import { VERSION } from './version.js';
 export interface SequentialThinkingServerOptions {
   /** Thoughts kept for this server's session; the oldest are dropped beyond it. Default 1000. */
   maxHistory?: number;
+  /**
+   * UTF-8 bytes of thoughts (`thought` plus `branchId`) kept for this session; the oldest are dropped
+   * beyond it. Default 8 MiB. Must be at least `maxThoughtBytes`.
+   */
+  maxHistoryBytes?: number;
+  /**
+   * Largest thought accepted, in the same bytes; a larger one gets an `isError` result and is not
+   * recorded. Default 128 KiB, or `maxHistoryBytes` if that is smaller.
+   */
+  maxThoughtBytes?: number;
   /** Draw each thought as a box on stderr. Default false here; the CLI turns it on. */
   logThoughts?: boolean;
   /** Colour the box (the CLI does when stderr is a terminal). */
@@ -22,11 +32,24 @@ export interface SequentialThinkingServerOptions {
  * sessions never see each other's thoughts. The runner calls this once per session.
  */
 export function createSequentialThinkingServer(options: SequentialThinkingServerOptions = {}): McpServer {
-  const { maxHistory = 1000, logThoughts = false, color = false, logger = silentLogger } = options;
+  const {
+    maxHistory = DEFAULT_LIMITS.maxHistory,
+    maxHistoryBytes = DEFAULT_LIMITS.maxHistoryBytes,
+    // A budget below the default thought limit lowers the limit with it.
+    maxThoughtBytes = Math.min(DEFAULT_LIMITS.maxThoughtBytes, maxHistoryBytes),
+    logThoughts = false,
+    color = false,
+    logger = silentLogger,
+  } = options;
+  // An accepted thought must fit the budget, or it would be dropped as soon as it was recorded.
+  if (maxThoughtBytes > maxHistoryBytes) {
+    throw new RangeError(`maxThoughtBytes (${maxThoughtBytes}) must not exceed maxHistoryBytes (${maxHistoryBytes})`);
+  }
   const write = options.writeThought ?? ((box: string) => process.stderr.write(`${box}\n`));
   const server = createMcpServer({ name: 'sequential-thinking-server', version: VERSION, title: 'Sequential Thinking' });
   const ctx: ThinkingContext = {
-    history: createThoughtHistory(maxHistory),
+    history: createThoughtHistory({ maxHistory, maxHistoryBytes }),
+    maxThoughtBytes,
     // The box drawing (and its Unicode width tables) loads on the first thought, not at start-up.
     logThought: logThoughts ? async (record) => write((await import('./format.js')).formatThought(record, color)) : async () => {},
   };
@@ -35,6 +58,14 @@ export function createSequentialThinkingServer(options: SequentialThinkingServer
   return server;
 }
 
-export { createThoughtHistory, type HistorySnapshot, type ThoughtRecord } from './history.js';
+export {
+  createThoughtHistory,
+  DEFAULT_LIMITS,
+  type HistoryLimits,
+  type HistorySnapshot,
+  type ThoughtHistory,
+  type ThoughtRecord,
+  thoughtBytes,
+} from './history.js';
 export { HISTORY_URI } from './resources/history.js';
 export { VERSION };

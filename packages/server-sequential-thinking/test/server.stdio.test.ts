@@ -40,6 +40,52 @@ describe('mcp-server-sequential-thinking (built bin over stdio)', () => {
     expect(proc.stderr()).not.toContain('│ t1');
   });
 
+  it('takes the size limits from a flag and from the environment', async () => {
+    await using proc = await spawnStdio(bin, {
+      args: ['--max-thought-bytes', '1kb'],
+      env: { SEQUENTIAL_THINKING_MAX_HISTORY_BYTES: '2kb', DISABLE_THOUGHT_LOGGING: 'true' },
+    });
+    const call = (thought: string, i: number) =>
+      proc.client.callTool({
+        name: 'sequentialthinking',
+        arguments: { thought, thoughtNumber: i, totalThoughts: 4, nextThoughtNeeded: true },
+      });
+    const refused = await call('x'.repeat(1025), 1);
+    expect(refused.isError).toBe(true);
+    expect((refused.content as { text: string }[])[0]!.text).toBe(
+      'thought is 1025 bytes long (UTF-8); at most 1024 bytes (1 KiB) are allowed per thought. Nothing was recorded: split it into smaller thoughts.',
+    );
+    let last: unknown;
+    for (let i = 1; i <= 3; i++) last = (await call('y'.repeat(1000), i)).structuredContent;
+    expect(last).toMatchObject({ thoughtHistoryLength: 2 });
+    const read = await proc.client.readResource({ uri: 'sequentialthinking://history' });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ bytes: 2000, maxHistoryBytes: 2048, dropped: 1 });
+  });
+
+  it('lists the size limits in --help', async () => {
+    const { code, stdout } = await runBin(bin, { args: ['--help'] });
+    expect(code).toBe(0);
+    expect(stdout).toContain('--max-history-bytes <size>');
+    expect(stdout).toContain('env SEQUENTIAL_THINKING_MAX_HISTORY_BYTES; default 8mb');
+    expect(stdout).toContain('--max-thought-bytes <size>');
+    expect(stdout).toContain('env SEQUENTIAL_THINKING_MAX_THOUGHT_BYTES; default 128kb, at most --max-history-bytes');
+  });
+
+  it('rejects a bad size and a thought limit above the budget with exit 2 and one line', async () => {
+    const bad = await runBin(bin, { args: ['--max-history-bytes', '12parsecs'] });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toBe(
+      'mcp-server-sequential-thinking: invalid value for --max-history-bytes: "12parsecs" is not a size (e.g. 10mb, 512k) (see mcp-server-sequential-thinking --help)\n',
+    );
+    const conflict = await runBin(bin, { args: ['--max-thought-bytes', '2mb'], env: { SEQUENTIAL_THINKING_MAX_HISTORY_BYTES: '1mb' } });
+    expect(conflict.code).toBe(2);
+    expect(conflict.stdout).toBe('');
+    expect(conflict.stderr).toBe(
+      'mcp-server-sequential-thinking: --max-thought-bytes (2 MiB) must not exceed SEQUENTIAL_THINKING_MAX_HISTORY_BYTES (1 MiB): a thought that large could never be kept\n',
+    );
+  });
+
   it('rejects a bad --max-history with exit 2', async () => {
     const { code, stdout, stderr } = await runBin(bin, { args: ['--max-history', '0'] });
     expect(code).toBe(2);

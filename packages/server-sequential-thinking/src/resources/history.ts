@@ -8,7 +8,7 @@ export const historyResource = defineResource<ThinkingContext>({
   name: 'thought-history',
   title: 'Thought history',
   description:
-    "This session's recorded thoughts (oldest first) and branches, as JSON. Bounded by --max-history; `dropped` counts thoughts that fell off the front.",
+    "This session's recorded thoughts (oldest first) and branches, as JSON. Bounded by --max-history (count) and --max-history-bytes (`bytes` is the current size); `dropped` counts thoughts that fell off the front.",
   mimeType: 'application/json',
   uri: HISTORY_URI,
   read: (uri, _params, { history }) => ({

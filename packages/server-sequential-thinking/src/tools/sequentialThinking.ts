@@ -1,9 +1,12 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { Buffer } from 'node:buffer';
+import { defineTool, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { ThoughtHistory, ThoughtRecord } from '../history.js';
+import { formatBytes, type ThoughtHistory, type ThoughtRecord, thoughtBytes } from '../history.js';
 
 export interface ThinkingContext {
   history: ThoughtHistory;
+  /** Largest thought accepted, in UTF-8 bytes of `thought` plus `branchId`; a larger one is refused, not recorded. */
+  maxThoughtBytes: number;
   /** Draws a thought on stderr, or does nothing when thought logging is off. */
   logThought(record: ThoughtRecord): Promise<void>;
 }
@@ -69,6 +72,21 @@ const positiveInt = () => z.coerce.number().int().min(1);
 const looseBoolean = () =>
   z.preprocess((v) => (typeof v === 'string' && /^(true|false)$/i.test(v) ? v.toLowerCase() === 'true' : v), z.boolean());
 
+/**
+ * Refuses a thought larger than the per-thought limit, naming the field at fault. Checked here and
+ * not in the input schema: the limit is configurable, counts UTF-8 bytes (zod's `max` counts UTF-16
+ * units), and the advertised schema stays the reference's.
+ */
+function checkSize(args: Pick<ThoughtRecord, 'thought' | 'branchId'>, max: number): void {
+  const total = thoughtBytes(args);
+  if (total <= max) return;
+  const label = formatBytes(max);
+  const limit = `at most ${max} bytes${label.endsWith(' bytes') ? '' : ` (${label})`} are allowed per thought. Nothing was recorded`;
+  const own = Buffer.byteLength(args.thought, 'utf8');
+  if (own > max) throw new ToolError(`thought is ${own} bytes long (UTF-8); ${limit}: split it into smaller thoughts.`);
+  throw new ToolError(`thought and branchId are ${total} bytes long together (UTF-8); ${limit}: use a shorter branchId.`);
+}
+
 export const sequentialThinking = defineTool({
   name: 'sequentialthinking',
   title: 'Sequential Thinking',
@@ -93,7 +111,8 @@ export const sequentialThinking = defineTool({
   },
   // It records every thought in the session's history: not read-only, and a repeat adds another entry.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { history, logThought }: ThinkingContext) => {
+  handler: async (args, { history, maxThoughtBytes, logThought }: ThinkingContext) => {
+    checkSize(args, maxThoughtBytes);
     const record: ThoughtRecord = { ...args, totalThoughts: Math.max(args.totalThoughts, args.thoughtNumber) };
     history.add(record);
     await logThought(record);
