@@ -6,7 +6,7 @@
  *
  * - `dist/server.js` (+ `server.d.ts`), the library entry: deps stay external (imported from
  *   node_modules), so a user's `McpServer`, zod schemas and SDK transports are the same objects
- *   as ours. Not minified.
+ *   as ours. Not minified. Worker-thread entries (`workers`) are built alongside it.
  * - `dist/index.js`, the bin: ONE self-contained, minified file with everything it imports bundled
  *   (SDK, zod, @mcpkit/protocol-core from source, the package's own deps). Node then reads and
  *   compiles one file instead of resolving and loading ~150 modules, which is most of a cold
@@ -44,6 +44,13 @@ export interface ServerConfigOptions {
    * then cost a cold start nothing at all. They stay plain `dependencies`. Default none.
    */
   external?: string[];
+  /**
+   * Worker-thread entries (`{ convertWorker: 'src/content/convertWorker.ts' }`), built with the library
+   * into `dist/<name>.js` (dependencies external, as for the library). The library and the bin both
+   * live in `dist/`, so both start a worker with `new Worker(new URL('./<name>.js', import.meta.url))`.
+   * Default none.
+   */
+  workers?: Record<string, string>;
   /**
    * Empty `dist/` when the config is evaluated (once per tsup run, before either build starts).
    * Default true. tsup's own `clean` is off: the two builds run at the same time and would delete
@@ -126,7 +133,7 @@ export function allExcept(packages: readonly string[]): RegExp {
 
 /** tsup configs for a server package: the library build and the bundled bin build. */
 export function serverConfig(options: ServerConfigOptions = {}): Options[] {
-  const { bin = 'src/index.ts', lib = 'src/server.ts', minify = true, external = [], clean = true } = options;
+  const { bin = 'src/index.ts', lib = 'src/server.ts', minify = true, external = [], workers = {}, clean = true } = options;
   const outDir = 'dist';
   if (clean) rmSync(outDir, { recursive: true, force: true });
   const common: Options = { format: ['esm'], target: 'node20', platform: 'node', outDir, clean: false, sourcemap: false };
@@ -134,7 +141,7 @@ export function serverConfig(options: ServerConfigOptions = {}): Options[] {
     {
       ...common,
       name: 'lib',
-      entry: { server: lib },
+      entry: { server: lib, ...workers },
       dts: { entry: { server: lib } },
     },
     {

@@ -50,7 +50,7 @@ export const options = defineOptions({
     type: 'string',
     env: 'FETCH_TIMEOUT',
     valueName: 'duration',
-    description: 'Deadline for one fetch, redirects and body included (e.g. 30s, 2m)',
+    description: 'Deadline for one fetch: redirects, body and conversion included (e.g. 30s, 2m)',
     default: DEFAULT_TIMEOUT_MS,
     defaultLabel: '30s',
     parse: parse.duration,

@@ -9,10 +9,12 @@ import {
   DEFAULT_USER_AGENT_MANUAL,
   statusError,
 } from './constants.js';
-import { type Converted, convertBody, mimeOf, UnconvertibleError } from './content/convert.js';
-import { createHtmlConverter } from './content/html.js';
+import { createConverter } from './content/conversionPool.js';
+import { type Converted, mimeOf, UnconvertibleError } from './content/convert.js';
+import { formatBytes } from './format.js';
 import { createHttpClient, HttpError } from './net/http.js';
 import { type AllowedHost, parseAllowHost, type Resolver } from './net/policy.js';
+import { noProgress, type Progress } from './progress.js';
 import { createRobotsChecker } from './robots.js';
 import { normalizeUrl } from './url.js';
 
@@ -36,7 +38,7 @@ export interface FetcherOptions {
   allowPrivateNetwork?: boolean;
   /** `HOST` or `HOST:PORT` entries (or parsed ones) that may be reached whatever they resolve to. */
   allowHosts?: ReadonlyArray<string | AllowedHost>;
-  /** Deadline for one fetch, redirects and body included. Default 30 s. */
+  /** Deadline for one fetch: redirects, body and conversion included. Default 30 s. */
   timeoutMs?: number;
   /** Deadline for a robots.txt fetch. Default 5 s (at most `timeoutMs`). */
   robotsTimeoutMs?: number;
@@ -45,8 +47,17 @@ export interface FetcherOptions {
   /** Redirects followed at most. Default 20 (httpx's default, which the reference uses). */
   maxRedirects?: number;
   cache?: ContentCacheOptions;
-  /** Host name resolution; defaults to the system resolver. Tests map names to 127.0.0.1 with it. */
+  /**
+   * Host name resolution; defaults to the system resolver. Tests map names to 127.0.0.1 with it. Not
+   * used through a proxy (the proxy resolves names).
+   */
   resolve?: Resolver;
+  /**
+   * The worker module conversions run in (each stopped at the fetch's deadline). Default: the built
+   * `convertWorker.js` next to this module; from TypeScript source there is none and conversions run
+   * in-process, unbounded. `false`: in-process.
+   */
+  conversionWorker?: URL | false;
   logger?: Logger;
 }
 
@@ -65,8 +76,11 @@ export interface Fetcher {
   readonly ignoreRobotsTxt: boolean;
   /** Throws a `ToolError` (reference texts) when robots.txt refuses `userAgent` this URL. */
   checkRobots(url: string, userAgent: string): Promise<void>;
-  /** Fetches and converts a page; failures are `ToolError`s whose message is the model-facing text. */
-  fetchPage(url: string, options: { userAgent: string; raw?: boolean }): Promise<FetchedPage>;
+  /**
+   * Fetches and converts a page within the timeout; failures are `ToolError`s whose message is the
+   * model-facing text. `progress` hears about the download and the conversion.
+   */
+  fetchPage(url: string, options: { userAgent: string; raw?: boolean; progress?: Progress }): Promise<FetchedPage>;
   /** Converted pages kept for `start_index` continuations (tool calls only). */
   readonly pages: TtlCache<FetchedPage>;
   close(): Promise<void>;
@@ -79,7 +93,8 @@ const systemResolver: Resolver = async (hostname) => {
 
 /**
  * Everything the fetch tool and prompt share, and which outlives a session: the HTTP agents, the
- * robots.txt cache and the page cache. One per process; every session's server uses it.
+ * robots.txt cache, the page cache and the conversion workers. One per process; every session's
+ * server uses it.
  */
 export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const logger = options.logger ?? silentLogger;
@@ -96,7 +111,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
   });
   const robots = createRobotsChecker({ http, timeoutMs: Math.min(options.robotsTimeoutMs ?? 5_000, timeoutMs) });
-  const html = createHtmlConverter();
+  const converter = createConverter({ logger, ...(options.conversionWorker !== undefined ? { worker: options.conversionWorker } : {}) });
   const pages = createTtlCache<FetchedPage>({
     maxEntries: options.cache?.maxEntries ?? 32,
     maxSize: options.cache?.maxBytes ?? 64 * 1024 * 1024,
@@ -104,28 +119,35 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     sizeOf: (p) => (p.content.length + p.prefix.length) * 2,
   });
 
-  async function fetchPage(url: string, { userAgent, raw = false }: { userAgent: string; raw?: boolean }): Promise<FetchedPage> {
+  async function fetchPage(
+    url: string,
+    { userAgent, raw = false, progress = noProgress }: { userAgent: string; raw?: boolean; progress?: Progress },
+  ): Promise<FetchedPage> {
     const started = performance.now();
+    // One deadline for the download and the conversion.
+    const deadline = started + timeoutMs;
     let response: Awaited<ReturnType<typeof http.get>>;
     // Validation only (the prompt fetches the URL as given): a clear ToolError for a non-http(s) or invalid URL.
     normalizeUrl(url);
     try {
-      response = await http.get(url, { userAgent });
+      response = await http.get(url, { userAgent, onBody: (received, total) => progress.downloading(received, total) });
     } catch (error) {
       if (error instanceof HttpError) throw new ToolError(`Failed to fetch ${url}: ${error.message}`);
       throw error;
     }
     if (response.status >= 400) throw new ToolError(statusError(url, response.status));
     const contentType = response.headers['content-type'] ?? '';
+    const size = response.body.length; // the body's buffer may move to the worker
     let converted: Converted;
     try {
-      converted = await convertBody(response.body, contentType, response.url, { raw, html });
+      progress.converting(`${mimeOf(contentType) || 'an unlabelled response'} (${formatBytes(size)})`);
+      converted = await converter.convert({ body: response.body, contentType, url: response.url, raw }, { deadline, limitMs: timeoutMs });
     } catch (error) {
       if (error instanceof UnconvertibleError) throw new ToolError(`Failed to fetch ${url}: ${error.message}`);
       throw error;
     }
     logger.debug(
-      `GET ${url} → ${response.status} ${mimeOf(contentType) || '(no type)'}, ${response.body.length} bytes → ${converted.kind}, ${converted.content.length} chars in ${Math.round(performance.now() - started)} ms`,
+      `GET ${url} → ${response.status} ${mimeOf(contentType) || '(no type)'}, ${size} bytes → ${converted.kind}, ${converted.content.length} chars in ${Math.round(performance.now() - started)} ms`,
     );
     return { ...converted, url, finalUrl: response.url, status: response.status, contentType };
   }
@@ -139,7 +161,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     pages,
     async close() {
       pages.clear();
-      await http.close();
+      await Promise.all([converter.close(), http.close()]);
     },
   };
 }

@@ -1,6 +1,9 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { connect as netConnect } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTcpServer, connect as netConnect } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { connectInMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createFetchServer, type FetchServerOptions } from '../src/server.js';
@@ -84,7 +87,63 @@ export function send(body: string | Buffer, contentType?: string, status = 200):
   };
 }
 
-/** An in-process client for a fetch server; private-network access must be opted into explicitly. */
+/** N nested elements around one sentence (issue 10): Readability's cost grows with the cube of the depth. */
+export function deepPage(n: number): string {
+  return `<html><head><title>Deep</title></head><body>${'<div>'.repeat(n)}<p>Deep down there is a sentence.</p></body></html>`;
+}
+
+let builtWorker: Promise<URL> | undefined;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The conversion worker, built from this source tree. Tests run TypeScript through vitest, which a
+ * worker thread cannot load, so it is bundled the way `tsup.config.ts` builds `dist/convertWorker.js`
+ * (dependencies external), into node_modules/.cache, where they resolve as they do from dist/. Once
+ * per test process, removed when it exits.
+ */
+export function sourceWorker(): Promise<URL> {
+  builtWorker ??= (async () => {
+    const { build } = await import('tsup');
+    const cache = fileURLToPath(new URL('../node_modules/.cache/', import.meta.url));
+    // Test processes are often killed rather than exiting: remove what dead ones left behind.
+    for (const entry of existsSync(cache) ? readdirSync(cache) : []) {
+      const pid = Number(/^convert-worker-(\d+)$/.exec(entry)?.[1]);
+      if (pid && !isAlive(pid)) rmSync(join(cache, entry), { recursive: true, force: true });
+    }
+    const outDir = join(cache, `convert-worker-${process.pid}/`);
+    process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+    await build({
+      entry: { convertWorker: fileURLToPath(new URL('../src/content/convertWorker.ts', import.meta.url)) },
+      outDir,
+      format: ['esm'],
+      platform: 'node',
+      target: 'node20',
+      external: Object.keys(pkg.dependencies),
+      tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
+      config: false,
+      dts: false,
+      splitting: false,
+      silent: true,
+    });
+    return pathToFileURL(`${outDir}convertWorker.js`);
+  })();
+  return builtWorker;
+}
+
+/**
+ * An in-process client for a fetch server; private-network access must be opted into explicitly.
+ * Conversions run in-process (there is no built worker next to the source) unless the options pass
+ * `conversionWorker: await sourceWorker()`: a worker per test would load the DOM libraries again each time.
+ */
 export async function connect(options: FetchServerOptions = {}): Promise<InMemoryPair> {
   return connectInMemory(createFetchServer(options));
 }
@@ -153,4 +212,29 @@ export function makePdf(lines: string[], title?: string): Buffer {
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${title ? ' /Info 6 0 R' : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
+}
+
+/**
+ * A proxy that accepts connections and never answers (a dead corporate proxy); `connections` counts
+ * them, so a test can tell that a request did reach it.
+ */
+export async function startSilentProxy(): Promise<{ origin: string; connections: () => number } & AsyncDisposable> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    async [Symbol.asyncDispose]() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { expect, it } from 'vitest';
-import { makePdf, routes, send, startServer, text } from './helpers.js';
+import { deepPage, makePdf, routes, send, startServer, text } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
@@ -44,4 +48,78 @@ it('exits 2 with one line naming the flag for a bad --allow-host', async () => {
   expect(run.stderr.trim()).toBe(
     'mcp-server-fetch: invalid value for --allow-host: "example.com:http" has an invalid port (see mcp-server-fetch --help)',
   );
+});
+
+it('converts in the shipped worker: stays responsive during a pathological page, stops it at --timeout, exits on SIGTERM in the middle of one', async () => {
+  await using site = await startServer(
+    routes({ '/deeper': send(deepPage(50_000), 'text/html'), '/deep': send(deepPage(5_000), 'text/html') }),
+  );
+  await using proc = await spawnStdio(bin, {
+    args: ['--allow-host', `127.0.0.1:${site.port}`, '--ignore-robots-txt', '--timeout', '3s', '--log-level', 'debug'],
+  });
+
+  const url = `${site.origin}/deeper`;
+  const started = performance.now();
+  const call = proc.client.callTool({ name: 'fetch', arguments: { url } });
+  while (site.hits('/deeper') === 0) await sleep(10);
+  let settled = false;
+  void call.finally(() => {
+    settled = true;
+  });
+  const pings: number[] = [];
+  while (!settled) {
+    const t = performance.now();
+    await proc.client.ping();
+    pings.push(performance.now() - t);
+    await Promise.race([sleep(50), call]);
+  }
+  const result = await call;
+  expect(performance.now() - started).toBeLessThan(3000 + 1000);
+  expect([
+    `Failed to fetch ${url}: the response arrived, but converting it to text did not finish within the 3 s limit (raise it with --timeout)`,
+    `Failed to fetch ${url}: the page is nested too deeply to be converted to Markdown (raw: true returns it unconverted)`,
+  ]).toContain(text(result));
+  expect(pings.length).toBeGreaterThan(0);
+  expect(Math.max(...pings)).toBeLessThan(100);
+
+  // SIGTERM while the worker converts: the process shuts down at once instead of when the page is done.
+  const closed = new Promise<void>((resolve) => {
+    proc.client.onclose = resolve;
+  });
+  let converting!: () => void;
+  const conversionStarted = new Promise<void>((resolve) => {
+    converting = resolve;
+  });
+  void proc.client
+    .callTool({ name: 'fetch', arguments: { url: `${site.origin}/deep` } }, undefined, {
+      onprogress: (p) => p.message?.startsWith('Converting') && converting(),
+    })
+    .catch(() => {});
+  await conversionStarted;
+  process.kill(proc.transport.pid as number, 'SIGTERM');
+  await closed;
+  expect(proc.stderr()).toContain('shutting down: SIGTERM');
+  expect(proc.stderr()).not.toContain('shutdown took over 5s');
+});
+
+it("an idle conversion worker does not keep a library user's process alive", async () => {
+  await using site = await startServer(send('<html><body><article><p>Converted in dist/convertWorker.js.</p></article></body></html>'));
+  const dir = mkdtempSync(join(tmpdir(), 'fetch-idle-'));
+  try {
+    const script = join(dir, 'idle.mjs');
+    // No fetcher.close(): the process must still end once its own work is done.
+    writeFileSync(
+      script,
+      `import { createFetcher } from ${JSON.stringify(new URL('../dist/server.js', import.meta.url).href)};
+const fetcher = createFetcher({ allowHosts: ['127.0.0.1:${site.port}'] });
+const page = await fetcher.fetchPage('${site.origin}/', { userAgent: 'test' });
+process.stdout.write(page.content);
+`,
+    );
+    const run = await runBin(script, { timeoutMs: 20_000 });
+    expect(run.stdout).toBe('Converted in dist/convertWorker.js.');
+    expect(run.code).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

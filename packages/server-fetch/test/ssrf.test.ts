@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { guardedLookup, parseAllowHost, type ResolvedAddress } from '../src/net/policy.js';
-import { callFetch, connect, redirect, routes, send, startProxy, startServer, text } from './helpers.js';
+import { callFetch, connect, redirect, routes, send, startProxy, startServer, startSilentProxy, text } from './helpers.js';
 
 const PAGE = '<html><body><article><p>internal secret page</p></article></body></html>';
 
@@ -210,15 +210,62 @@ describe('opening it deliberately', () => {
     expect(text(result)).toContain('is a private (RFC 1918) address');
     expect(proxy.connects).toEqual([]);
   });
+});
 
-  it('checks names before handing them to a configured proxy', async () => {
+describe('through a configured proxy', () => {
+  it('leaves name resolution to the proxy: works where the only DNS is behind it (robots.txt included)', async () => {
+    await using target = await startServer(routes({ '/page': send(PAGE, 'text/html') }));
+    await using proxy = await startProxy(target.port);
+    const { resolve, calls } = loopbackResolver([]); // no local DNS at all
+    await using pair = await connect({ proxyUrl: proxy.origin, resolve });
+    const result = await callFetch(pair, { url: 'http://intranet.corp.test/page' });
+    expect(text(result)).toBe('Contents of http://intranet.corp.test/page:\ninternal secret page');
+    expect(proxy.connects).toEqual(['intranet.corp.test:80', 'intranet.corp.test:80']);
+    expect(target.requests.map((r) => r.url)).toEqual(['/robots.txt', '/page']);
+    expect(calls).toEqual([]);
+  });
+
+  it('still refuses what the URL shows: IP literals, loopback names and metadata names', async () => {
+    await using proxy = await startProxy(1);
+    const { resolve } = loopbackResolver(['localhost', 'app.localhost']);
+    await using pair = await connect({ proxyUrl: proxy.origin, ignoreRobotsTxt: true, resolve });
+    for (const [url, reason] of [
+      ['http://127.0.0.1:8080/', '127.0.0.1 is a loopback address'],
+      ['http://[::1]/', '::1 is a loopback address'],
+      ['http://10.0.0.5/', '10.0.0.5 is a private (RFC 1918) address'],
+      ['http://localhost:3000/', 'localhost is a loopback address'],
+      ['http://app.localhost/', 'app.localhost is a loopback address'],
+      ['http://metadata.google.internal/', 'metadata.google.internal is a cloud metadata address'],
+    ] as const) {
+      const result = await callFetch(pair, { url });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain(`refused to connect: ${reason}.`);
+    }
+    expect(proxy.connects).toEqual([]);
+  });
+
+  it('--allow-private-network and --allow-host open loopback names through the proxy too', async () => {
     await using target = await startServer(send(PAGE, 'text/html'));
     await using proxy = await startProxy(target.port);
-    const { resolve } = loopbackResolver(['inside.test']);
-    await using pair = await connect({ proxyUrl: proxy.origin, ignoreRobotsTxt: true, resolve });
-    const result = await callFetch(pair, { url: 'http://inside.test/' });
-    expect(text(result)).toContain('inside.test resolves to 127.0.0.1, a loopback address');
-    expect(proxy.connects).toEqual([]);
+    await using open = await connect({ proxyUrl: proxy.origin, ignoreRobotsTxt: true, allowPrivateNetwork: true });
+    expect(text(await callFetch(open, { url: 'http://localhost:3000/' }))).toContain('internal secret page');
+    await using named = await connect({ proxyUrl: proxy.origin, ignoreRobotsTxt: true, allowHosts: ['dev.localhost'] });
+    expect(text(await callFetch(named, { url: 'http://dev.localhost/' }))).toContain('internal secret page');
+  });
+
+  it('the timeout covers a proxy that never answers (page and robots.txt)', async () => {
+    await using proxy = await startSilentProxy();
+    await using pair = await connect({ proxyUrl: proxy.origin, timeoutMs: 1000, robotsTimeoutMs: 500 });
+    const url = 'http://93.184.215.14/page';
+    const started = performance.now();
+    const robots = await callFetch(pair, { url });
+    expect(text(robots)).toBe('Failed to fetch robots.txt http://93.184.215.14/robots.txt due to a connection issue');
+    await using ignoring = await connect({ proxyUrl: proxy.origin, timeoutMs: 1000, ignoreRobotsTxt: true });
+    const page = await callFetch(ignoring, { url });
+    expect(page.isError).toBe(true);
+    expect(text(page)).toBe(`Failed to fetch ${url}: no complete response within 1 s (raise the limit with --timeout)`);
+    expect(performance.now() - started).toBeLessThan(500 + 1000 + 2000);
+    expect(proxy.connections()).toBe(2);
   });
 });
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER_AGENT_AUTONOMOUS, DEFAULT_USER_AGENT_MANUAL } from '../src/constants.js';
 import { callFetch, connect, makePdf, redirect, routes, send, startServer, text } from './helpers.js';
@@ -166,10 +166,11 @@ describe('content types', () => {
     return { result: await callFetch(pair, { url, ...args }), url };
   }
 
-  it('pretty-prints JSON', async () => {
-    const { result, url } = await fetchBody('{"a":1,"b":[true,null]}', 'application/json; charset=utf-8');
+  it('returns JSON as served, like the reference (no reformatting)', async () => {
+    const json = '{"a":1,\n "b":[true,null],  "c":"\\u00e9"}';
+    const { result, url } = await fetchBody(json, 'application/json; charset=utf-8');
     expect(text(result)).toBe(
-      `Content type application/json; charset=utf-8 cannot be simplified to markdown, but here is the raw content:\nContents of ${url}:\n{\n  "a": 1,\n  "b": [\n    true,\n    null\n  ]\n}`,
+      `Content type application/json; charset=utf-8 cannot be simplified to markdown, but here is the raw content:\nContents of ${url}:\n${json}`,
     );
   });
   it('returns text/plain as it is', async () => {
@@ -218,6 +219,51 @@ describe('content types', () => {
     });
     await using pair = await connect({ allowHosts: [`127.0.0.1:${server.port}`], ignoreRobotsTxt: true });
     expect(text(await callFetch(pair, { url: `${server.origin}/z` }))).toContain('\nzipped words');
+  });
+  it.each([
+    ['gzip, gzip', (b: Buffer) => gzipSync(gzipSync(b))],
+    ['deflate, br', (b: Buffer) => brotliCompressSync(deflateSync(b))],
+    ['identity', (b: Buffer) => b],
+  ])('decodes Content-Encoding: %s', async (encoding, encode) => {
+    await using server = await startServer((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.setHeader('content-encoding', encoding);
+      res.end(encode(Buffer.from('layered words')));
+    });
+    await using pair = await connect({ allowHosts: [`127.0.0.1:${server.port}`], ignoreRobotsTxt: true });
+    const url = `${server.origin}/z`;
+    expect(text(await callFetch(pair, { url }))).toBe(
+      `Content type text/plain cannot be simplified to markdown, but here is the raw content:\nContents of ${url}:\nlayered words`,
+    );
+  });
+  it.each(['zstd', 'gzip, compress'])(
+    'refuses Content-Encoding: %s, which it cannot decode, instead of showing compressed bytes',
+    async (encoding) => {
+      await using server = await startServer((_req, res) => {
+        res.setHeader('content-type', 'text/plain');
+        res.setHeader('content-encoding', encoding);
+        res.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x05, 0x29, 0x00]));
+      });
+      await using pair = await connect({ allowHosts: [`127.0.0.1:${server.port}`], ignoreRobotsTxt: true });
+      const url = `${server.origin}/z`;
+      const result = await callFetch(pair, { url });
+      expect(result.isError).toBe(true);
+      const coding = encoding.split(', ').at(-1);
+      expect(text(result)).toBe(
+        `Failed to fetch ${url}: the response is compressed with "${coding}" (Content-Encoding: ${encoding}), which cannot be decoded; only gzip, deflate and br can`,
+      );
+    },
+  );
+  it('refuses more than three stacked encodings', async () => {
+    await using server = await startServer((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.setHeader('content-encoding', 'gzip, gzip, gzip, gzip');
+      res.end(gzipSync(gzipSync(gzipSync(gzipSync('deep')))));
+    });
+    await using pair = await connect({ allowHosts: [`127.0.0.1:${server.port}`], ignoreRobotsTxt: true });
+    const result = await callFetch(pair, { url: `${server.origin}/z` });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('compressed 4 times over (Content-Encoding: gzip, gzip, gzip, gzip); at most 3 layers are decoded');
   });
 });
 

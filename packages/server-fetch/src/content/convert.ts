@@ -1,5 +1,5 @@
 import { rawContentPrefix } from '../constants.js';
-import { formatBytes } from '../net/http.js';
+import { formatBytes } from '../format.js';
 import { decodeBody } from './decode.js';
 import type { HtmlConverter } from './html.js';
 import { PdfError, pdfToText } from './pdf.js';
@@ -84,8 +84,7 @@ function binaryRefusal(contentType: string, size: number): UnconvertibleError {
  * - HTML (`text/html`, XHTML, no type at all, or `<html` near the start, as the reference decides)
  *   → Markdown unless `raw`;
  * - PDF → its text;
- * - JSON → pretty-printed (unless `raw`), other text types as they are, both after the reference's
- *   "cannot be simplified" prefix;
+ * - JSON and other text types → as served, after the reference's "cannot be simplified" prefix;
  * - anything else binary → `UnconvertibleError` stating type and size.
  */
 export async function convertBody(
@@ -114,15 +113,17 @@ export async function convertBody(
   const { text } = await decodeBody(body, contentType);
   const isHtml = text.slice(0, 100).includes('<html') || contentType.includes('text/html') || htmlType || !contentType;
   if (isHtml && !raw) {
-    const { markdown, title } = await html(text, url);
-    return { content: markdown, prefix: '', title, kind: 'html' };
-  }
-  if (isJson(mime) && !raw) {
     try {
-      return { content: JSON.stringify(JSON.parse(text), null, 2), prefix: rawContentPrefix(contentType), title: null, kind: 'json' };
-    } catch {
-      // Not valid JSON after all: show it as it is.
+      const { markdown, title } = await html(text, url);
+      return { content: markdown, prefix: '', title, kind: 'html' };
+    } catch (error) {
+      // The DOM libraries recurse over the tree: thousands of nested elements exhaust the stack.
+      if (error instanceof RangeError && /call stack/i.test(error.message)) {
+        throw new UnconvertibleError('the page is nested too deeply to be converted to Markdown (raw: true returns it unconverted)');
+      }
+      throw error;
     }
   }
-  return { content: text, prefix: rawContentPrefix(contentType), title: null, kind: 'text' };
+  // JSON and every other text as served (the reference does not reformat JSON either).
+  return { content: text, prefix: rawContentPrefix(contentType), title: null, kind: isJson(mime) ? 'json' : 'text' };
 }

@@ -1,21 +1,19 @@
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { formatBytes, formatDuration } from '../format.js';
 import {
   BlockedDestinationError,
-  checkAddress,
+  checkProxiedName,
   checkUrl,
   guardedLookup,
   type NetworkPolicy,
-  parseIp,
   type Resolver,
   type Strictness,
   strictnessFor,
-  urlHost,
-  urlPort,
 } from './policy.js';
 
-export type HttpErrorKind = 'blocked' | 'scheme' | 'timeout' | 'too-large' | 'redirects' | 'connect';
+export type HttpErrorKind = 'blocked' | 'scheme' | 'timeout' | 'too-large' | 'redirects' | 'connect' | 'encoding';
 
 /** A failed GET; `message` is the part after `Failed to fetch <url>: `. */
 export class HttpError extends Error {
@@ -46,6 +44,8 @@ export interface GetOptions {
   maxRedirects?: number;
   /** Keep the first `maxBytes` instead of failing (robots.txt: RFC 9309 reads at least 500 KiB). */
   truncate?: boolean;
+  /** Called as the body arrives: decoded bytes so far, and the declared length when it counts the same bytes. */
+  onBody?: (received: number, total: number | undefined) => void;
 }
 
 export interface HttpResponse {
@@ -58,17 +58,9 @@ export interface HttpResponse {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Content codings applied on top of each other that are decoded at most (`gzip, gzip` is two). */
+const MAX_CODINGS = 3;
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.7';
-
-function formatDuration(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MiB`;
-}
 
 /** Python-repr-like rendering of a transport error, as the reference's `{e!r}` (`ConnectError('…')`). */
 function repr(kind: string, message: string): string {
@@ -107,18 +99,33 @@ function flatHeaders(raw: Record<string, string | string[] | undefined>): Record
   return out;
 }
 
-function decoder(encoding: string) {
-  switch (encoding.trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return createGunzip();
-    case 'deflate':
-      return createInflate();
-    case 'br':
-      return createBrotliDecompress();
-    default:
-      return undefined;
+const DECODERS = new Map<string, () => Transform>([
+  ['gzip', createGunzip],
+  ['x-gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);
+
+/** The decoders for a `Content-Encoding` list, outermost (last applied) first; throws for a coding Node cannot decode. */
+function decoders(header: string): Transform[] {
+  const codings = header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
+  if (codings.length > MAX_CODINGS) {
+    throw new HttpError(
+      'encoding',
+      `the response is compressed ${codings.length} times over (Content-Encoding: ${header}); at most ${MAX_CODINGS} layers are decoded`,
+    );
   }
+  const unknown = codings.find((c) => !DECODERS.has(c));
+  if (unknown) {
+    throw new HttpError(
+      'encoding',
+      `the response is compressed with "${unknown}" (Content-Encoding: ${header}), which cannot be decoded; only gzip, deflate and br can`,
+    );
+  }
+  return codings.reverse().map((c) => (DECODERS.get(c) as () => Transform)());
 }
 
 export interface HttpClient {
@@ -131,8 +138,8 @@ export interface HttpClient {
  * deadline, a cap on decoded bytes and a redirect limit. undici is loaded on first use.
  *
  * Host names are resolved once, in the connection's `lookup`, which refuses disallowed addresses
- * and connects to the very address it checked. Through a proxy the proxy connects, so the name is
- * resolved and checked here first (the proxy then resolves it again on its side).
+ * and connects to the very address it checked. Through a proxy the proxy connects and resolves, so
+ * only what the URL itself shows is checked here (`checkUrl`, `checkProxiedName`).
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   let undici: Promise<typeof import('undici')> | undefined;
@@ -140,13 +147,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const dispatchers = new Map<Strictness | 'proxy', Dispatcher>();
 
   async function dispatcherFor(strictness: Strictness): Promise<Dispatcher> {
-    const { Agent, ProxyAgent } = await loadUndici();
+    const { Agent, Pool, ProxyAgent } = await loadUndici();
     const key = options.proxyUrl ? 'proxy' : strictness;
     let dispatcher = dispatchers.get(key);
     if (!dispatcher) {
       const common = { keepAliveTimeout: 4_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
       dispatcher = options.proxyUrl
-        ? new ProxyAgent({ uri: options.proxyUrl, ...common })
+        ? new ProxyAgent({
+            uri: options.proxyUrl,
+            ...common,
+            // The tunnel (CONNECT) request to the proxy gets the same bounds as a request (undici's
+            // defaults: 10 s to connect, 300 s for the proxy's answer).
+            proxyTls: { timeout: Math.min(options.timeoutMs, 10_000) },
+            clientFactory: (origin, opts) => new Pool(origin, { ...opts, headersTimeout: options.timeoutMs }),
+          })
         : new Agent({
             ...common,
             connect: { lookup: guardedLookup(strictness, options.resolve), timeout: Math.min(options.timeoutMs, 10_000) },
@@ -156,44 +170,46 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return dispatcher;
   }
 
-  /** Through a proxy the lookup guard never runs: resolve and check the name here. */
-  async function precheckForProxy(url: URL, strictness: Strictness): Promise<void> {
-    if (!options.proxyUrl || strictness === 'open' || parseIp(url.hostname)) return;
-    const addresses = await options.resolve(url.hostname);
-    for (const a of addresses) {
-      const ip = parseIp(a.address);
-      if (ip) checkAddress(strictness, urlHost(url), urlPort(url), ip);
-    }
-  }
-
-  async function readBody(body: Readable, headers: Record<string, string>, maxBytes: number, truncate: boolean): Promise<Buffer> {
+  async function readBody(body: Readable, headers: Record<string, string>, get: GetOptions, maxBytes: number): Promise<Buffer> {
     // Destroying an unfinished undici body makes it emit "Request aborted"; nobody needs to hear it.
     body.on('error', () => {});
+    const truncate = get.truncate ?? false;
+    const encoding = headers['content-encoding'] ?? '';
     const declared = Number(headers['content-length']);
-    if (!truncate && !headers['content-encoding'] && Number.isFinite(declared) && declared > maxBytes) {
+    if (!truncate && !encoding && Number.isFinite(declared) && declared > maxBytes) {
       body.destroy();
       throw new HttpError(
         'too-large',
         `the response is ${formatBytes(declared)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-bytes)`,
       );
     }
-    const decode = decoder(headers['content-encoding'] ?? '');
-    const stream: Readable = decode ? pipeline(body, decode, () => {}) : body;
+    let decode: Transform[];
+    try {
+      decode = decoders(encoding);
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
+    // The declared length counts encoded bytes; progress counts decoded ones, so it has a total only when they agree.
+    const total = !encoding && Number.isFinite(declared) ? declared : undefined;
+    const stream: Readable = decode.length > 0 ? (pipeline([body, ...decode], () => {}) as unknown as Readable) : body;
     const chunks: Buffer[] = [];
-    let total = 0;
+    let received = 0;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
-        total += chunk.length;
-        if (total > maxBytes) {
+        received += chunk.length;
+        if (received > maxBytes) {
           if (!truncate)
             throw new HttpError('too-large', `the response is over the ${formatBytes(maxBytes)} limit (raise it with --max-bytes)`);
-          chunks.push(chunk.subarray(0, chunk.length - (total - maxBytes)));
+          chunks.push(chunk.subarray(0, chunk.length - (received - maxBytes)));
           break;
         }
         chunks.push(chunk);
+        get.onBody?.(received, total);
       }
     } finally {
       stream.destroy();
+      for (const d of decode) d.destroy();
       body.destroy();
     }
     return Buffer.concat(chunks);
@@ -205,9 +221,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const maxRedirects = get.maxRedirects ?? options.maxRedirects;
     const controller = new AbortController();
     let timedOut = false;
+    // undici honours the abort only once it has a connection: a proxy that accepts the connection and
+    // never answers the tunnel request would hold the request forever. Racing `expired` bounds every phase.
+    let expire: (error: Error) => void = () => {};
+    const expired = new Promise<never>((_resolve, reject) => {
+      expire = reject;
+    });
+    expired.catch(() => {});
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
+      expire(new Error('deadline'));
     }, timeoutMs);
     let current = url;
     try {
@@ -220,7 +244,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const strictness = strictnessFor(options.policy, target);
         try {
           checkUrl(options.policy, target);
-          await precheckForProxy(target, strictness);
+          if (options.proxyUrl) checkProxiedName(options.policy, target);
         } catch (error) {
           if (error instanceof BlockedDestinationError) throw new HttpError('blocked', context + error.message, { cause: error });
           throw error;
@@ -228,7 +252,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const { request } = await loadUndici();
         let response: Dispatcher.ResponseData;
         try {
-          response = await request(target, {
+          const pending = request(target, {
             method: 'GET',
             dispatcher: await dispatcherFor(strictness),
             signal: controller.signal,
@@ -236,6 +260,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             headersTimeout: timeoutMs,
             bodyTimeout: timeoutMs,
           });
+          // A response that comes after the deadline is dropped.
+          pending.then((late) => timedOut && late.body.destroy()).catch(() => {});
+          response = await Promise.race([pending, expired]);
         } catch (error) {
           const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
           if (blocked) throw new HttpError('blocked', context + blocked.message, { cause: error });
@@ -257,7 +284,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           await response.body.dump().catch(() => {});
           return { url: target.href, status: response.statusCode, headers, body: Buffer.alloc(0) };
         }
-        const body = await readBody(response.body, headers, maxBytes, get.truncate ?? false);
+        const body = await Promise.race([readBody(response.body, headers, get, maxBytes), expired]);
         return { url: target.href, status: response.statusCode, headers, body };
       }
     } catch (error) {

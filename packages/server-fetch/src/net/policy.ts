@@ -189,6 +189,20 @@ export function checkUrl(policy: NetworkPolicy, url: URL): void {
   checkAddress(strictness, host, port, ip);
 }
 
+/** Names that mean this machine whatever DNS says: RFC 6761 `localhost` (and `*.localhost`) and common aliases. */
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback']);
+
+/**
+ * Through a proxy, the proxy resolves host names (a network whose only DNS is behind the proxy must
+ * work), so a name cannot be checked address by address here. What can be checked still is: IP
+ * literals and metadata names (`checkUrl`), and loopback names, refused here.
+ */
+export function checkProxiedName(policy: NetworkPolicy, url: URL): void {
+  if (strictnessFor(policy, url) !== 'public-only' || parseIp(url.hostname)) return;
+  const host = urlHost(url);
+  if (LOOPBACK_NAMES.has(host) || host.endsWith('.localhost')) throw refusal(host, urlPort(url), undefined, 'a loopback');
+}
+
 /** Throws when `strictness` refuses the address `ip` that `host` resolved to. */
 export function checkAddress(strictness: Strictness, host: string, port: number, ip: ipaddr.IPv4 | ipaddr.IPv6): void {
   if (strictness === 'open') return;

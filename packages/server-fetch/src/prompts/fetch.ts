@@ -1,6 +1,7 @@
 import { definePrompt, ToolError } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import { URL_REQUIRED } from '../constants.js';
+import { createProgress } from '../progress.js';
 import type { FetchContext } from '../tools/fetch.js';
 
 /**
@@ -12,9 +13,10 @@ export const fetchPrompt = definePrompt({
   title: 'Fetch',
   description: 'Fetch a URL and extract its contents as markdown',
   args: { url: z.string({ error: URL_REQUIRED }).describe('URL to fetch') },
-  handler: async ({ url }, { fetcher }: FetchContext) => {
+  handler: async ({ url }, { fetcher }: FetchContext, extra) => {
+    const progress = createProgress(extra);
     try {
-      const page = await fetcher.fetchPage(url, { userAgent: fetcher.userAgentManual });
+      const page = await fetcher.fetchPage(url, { userAgent: fetcher.userAgentManual, progress });
       return {
         description: `Contents of ${url}`,
         messages: [{ role: 'user', content: { type: 'text', text: page.prefix + page.content } }],
@@ -25,6 +27,8 @@ export const fetchPrompt = definePrompt({
         description: `Failed to fetch ${url}`,
         messages: [{ role: 'user', content: { type: 'text', text: error.message } }],
       };
+    } finally {
+      progress.end();
     }
   },
 });

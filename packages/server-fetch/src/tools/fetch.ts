@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { URL_REQUIRED } from '../constants.js';
 import type { Fetcher } from '../fetcher.js';
 import { paginate } from '../paging.js';
+import { createProgress } from '../progress.js';
 import { normalizeUrl } from '../url.js';
 
 export interface FetchContext {
@@ -45,14 +46,19 @@ export const fetchTool = defineTool({
   },
   // It only reads from the web; a repeat has no further effect; the web is an open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  handler: async ({ url, max_length, start_index, raw }, { fetcher }: FetchContext) => {
+  handler: async ({ url, max_length, start_index, raw }, { fetcher }: FetchContext, extra) => {
     const normalized = normalizeUrl(url);
     const key = `${raw ? 'raw' : 'markdown'} ${normalized}`;
     // A continuation reuses the page converted by the call that returned its start_index.
     let page = start_index > 0 ? fetcher.pages.get(key) : undefined;
     if (!page) {
       if (!fetcher.ignoreRobotsTxt) await fetcher.checkRobots(normalized, fetcher.userAgentAutonomous);
-      page = await fetcher.fetchPage(normalized, { userAgent: fetcher.userAgentAutonomous, raw });
+      const progress = createProgress(extra);
+      try {
+        page = await fetcher.fetchPage(normalized, { userAgent: fetcher.userAgentAutonomous, raw, progress });
+      } finally {
+        progress.end();
+      }
       fetcher.pages.set(key, page);
     }
     const part = paginate(page.content, start_index, max_length);

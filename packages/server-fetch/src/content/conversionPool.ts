@@ -1,0 +1,220 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type Logger, silentLogger } from '@mcpkit/protocol-core';
+import { formatDuration } from '../format.js';
+import { type Converted, convertBody, UnconvertibleError } from './convert.js';
+import { createHtmlConverter } from './html.js';
+
+export interface ConversionJob {
+  /** The body; its buffer is transferred to the worker (and detached here) when the view covers all of it. */
+  body: Uint8Array;
+  contentType: string;
+  url: string;
+  raw: boolean;
+}
+
+/** Main thread → worker. */
+export interface ConversionRequest extends ConversionJob {
+  id: number;
+}
+
+/** Worker → main thread. */
+export type ConversionReply =
+  | { id: number; ok: true; result: Converted }
+  | { id: number; ok: false; error: { name: string; message: string; stack: string } };
+
+export interface ConversionDeadline {
+  /** When the conversion must have finished, as a `performance.now()` time: the fetch's own deadline. */
+  deadline: number;
+  /** The configured limit (`--timeout`), for the error message. */
+  limitMs: number;
+}
+
+export interface Converter {
+  convert(job: ConversionJob, deadline: ConversionDeadline): Promise<Converted>;
+  close(): Promise<void>;
+}
+
+export interface ConverterOptions {
+  /**
+   * The worker module. Default: `convertWorker.js` next to this file (it is built into `dist/`); when
+   * there is none (running from TypeScript source) conversions run in-process, without the deadline.
+   * `false`: in-process.
+   */
+  worker?: URL | false;
+  /** Worker threads at most; more conversions at once wait. Default 2 to 4, by CPU count. */
+  maxWorkers?: number;
+  /** An idle worker beyond the first is stopped after this long. Default 30 s. */
+  idleMs?: number;
+  logger?: Logger;
+}
+
+function builtWorker(): URL | undefined {
+  try {
+    const url = new URL('./convertWorker.js', import.meta.url);
+    return existsSync(fileURLToPath(url)) ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function inProcess(): Converter {
+  const html = createHtmlConverter();
+  return {
+    convert: (job) => convertBody(job.body, job.contentType, job.url, { raw: job.raw, html }),
+    async close() {},
+  };
+}
+
+/** An error from the worker, as the same kind of error here (an `UnconvertibleError` stays one). */
+function revive({ name, message, stack }: { name: string; message: string; stack: string }): Error {
+  if (name === 'UnconvertibleError') return new UnconvertibleError(message);
+  return Object.assign(new Error(message), { name, stack });
+}
+
+interface Task {
+  id: number;
+  job: ConversionJob;
+  resolve: (value: Converted) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+interface Slot {
+  worker: Worker;
+  task?: Task;
+  idle?: NodeJS.Timeout;
+}
+
+/**
+ * Converts response bodies (HTML → Markdown, PDF → text, charset decoding) in worker threads, each
+ * conversion bounded by the fetch's deadline: at the deadline the worker running it is terminated
+ * (whatever it is doing, a pathological page included) and replaced on demand, so a page can neither
+ * block the server's event loop nor outlive `--timeout`. Workers are reused across calls (loading the
+ * libraries once), a second one starts only while the first is busy (so one stuck page does not hold
+ * up the others), and none keeps the process alive on its own (`unref`).
+ */
+export function createConverter(options: ConverterOptions = {}): Converter {
+  const logger = options.logger ?? silentLogger;
+  const workerUrl = options.worker === false ? undefined : (options.worker ?? builtWorker());
+  if (!workerUrl) {
+    logger.debug('conversions run in-process (no built convertWorker.js): a slow page is not stopped by --timeout');
+    return inProcess();
+  }
+  const maxWorkers = options.maxWorkers ?? Math.min(4, Math.max(2, availableParallelism()));
+  const idleMs = options.idleMs ?? 30_000;
+  const slots = new Set<Slot>();
+  const queue: Task[] = [];
+  let nextId = 0;
+  let closed = false;
+
+  function settle(task: Task, outcome: { result: Converted } | { error: Error }): void {
+    clearTimeout(task.timer);
+    if ('result' in outcome) task.resolve(outcome.result);
+    else task.reject(outcome.error);
+  }
+
+  function retire(slot: Slot): void {
+    slots.delete(slot);
+    clearTimeout(slot.idle);
+    void slot.worker.terminate().catch(() => {});
+  }
+
+  /** The worker died on its own (an uncaught error, out of memory): its task fails, the slot goes. */
+  function lost(slot: Slot, error: Error & { code?: string }): void {
+    if (!slots.has(slot)) return;
+    slots.delete(slot);
+    clearTimeout(slot.idle);
+    const task = slot.task;
+    if (task) {
+      const failure =
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new UnconvertibleError('converting the response to text ran out of memory')
+          : new Error(`the conversion worker failed: ${error.message}`, { cause: error });
+      settle(task, { error: failure });
+    }
+    dispatch();
+  }
+
+  function spawn(): Slot {
+    const worker = new Worker(workerUrl as URL);
+    const slot: Slot = { worker };
+    worker.on('message', (reply: ConversionReply) => {
+      const task = slot.task;
+      if (!task || task.id !== reply.id) return;
+      slot.task = undefined;
+      settle(task, reply.ok ? { result: reply.result } : { error: revive(reply.error) });
+      if (slots.size > 1) {
+        slot.idle = setTimeout(() => {
+          if (!slot.task && slots.size > 1) retire(slot);
+        }, idleMs);
+        slot.idle.unref();
+      }
+      dispatch();
+    });
+    worker.on('error', (error) => lost(slot, error));
+    worker.on('exit', (code) => lost(slot, new Error(`it exited with code ${code}`)));
+    // After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
+    slots.add(slot);
+    return slot;
+  }
+
+  function dispatch(): void {
+    while (queue.length > 0 && !closed) {
+      let slot = [...slots].find((s) => !s.task);
+      if (!slot) {
+        if (slots.size >= maxWorkers) return;
+        slot = spawn();
+      }
+      const task = queue.shift() as Task;
+      clearTimeout(slot.idle);
+      slot.task = task;
+      const { body } = task.job;
+      const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+      const request: ConversionRequest = { id: task.id, ...task.job };
+      slot.worker.postMessage(request, whole ? [body.buffer as ArrayBuffer] : []);
+    }
+  }
+
+  /** The deadline passed: a waiting task leaves the queue, a running one takes its worker with it. */
+  function expire(task: Task, limitMs: number): void {
+    const queued = queue.indexOf(task);
+    if (queued >= 0) queue.splice(queued, 1);
+    for (const slot of slots) {
+      if (slot.task !== task) continue;
+      slot.task = undefined;
+      retire(slot);
+      logger.debug(`conversion of ${task.job.url} stopped at the deadline; its worker was terminated`);
+    }
+    settle(task, {
+      error: new UnconvertibleError(
+        `the response arrived, but converting it to text did not finish within the ${formatDuration(limitMs)} limit (raise it with --timeout)`,
+      ),
+    });
+    dispatch();
+  }
+
+  return {
+    convert(job, { deadline, limitMs }) {
+      if (closed) return Promise.reject(new UnconvertibleError('the server is shutting down'));
+      return new Promise<Converted>((resolve, reject) => {
+        const task: Task = { id: ++nextId, job, resolve, reject, timer: undefined };
+        task.timer = setTimeout(() => expire(task, limitMs), Math.max(0, deadline - performance.now()));
+        queue.push(task);
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      const error = new UnconvertibleError('the server shut down before the conversion finished');
+      const running = [...slots];
+      for (const task of queue.splice(0)) settle(task, { error });
+      for (const slot of running) if (slot.task) settle(slot.task, { error });
+      slots.clear();
+      await Promise.allSettled(running.map((s) => s.worker.terminate()));
+    },
+  };
+}
