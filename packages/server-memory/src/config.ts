@@ -38,9 +38,19 @@ export const options = defineOptions({
     env: 'MEMORY_LOCK_STALE',
     valueName: 'duration',
     description:
-      'Take over the file lock after this long when its owner cannot be checked (another host); a dead process on this host loses it at once',
+      'Take over the file lock after this long when its owner cannot be checked (another host); on this host a lock whose process is gone (dead, or its pid reused) is taken over at once',
     default: 10_000,
     defaultLabel: '10s',
+    parse: parse.duration,
+  },
+  'lock-timeout': {
+    type: 'string',
+    env: 'MEMORY_LOCK_TIMEOUT',
+    valueName: 'duration',
+    description:
+      'How long a tool call waits for the file lock held by another process before it fails with an error (start-up never waits for it)',
+    default: 30_000,
+    defaultLabel: '30s',
     parse: parse.duration,
   },
 });

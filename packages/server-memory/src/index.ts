@@ -24,11 +24,18 @@ await runCli({
     );
     let store: Awaited<ReturnType<typeof openFileStore>>;
     try {
-      store = await openFileStore({ path, logger, lockStaleMs: config.lockStale });
+      // Never wait for another process's lock here: `initialize` is answered at once, the first call waits.
+      store = await openFileStore({
+        path,
+        logger,
+        lockStaleMs: config.lockStale,
+        lockTimeoutMs: config.lockTimeout,
+        openWhenLocked: 'defer',
+      });
     } catch (error) {
       if (error instanceof ForeignFileError) throw new ConfigError(error.message);
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'EROFS') {
+      if (code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'EROFS' || code === 'ELOOP') {
         throw new ConfigError(`cannot use ${path} as the memory file: ${(error as Error).message}`);
       }
       throw error;
@@ -46,6 +53,8 @@ await runCli({
   epilog: `The data folder is $XDG_DATA_HOME or ~/.local/share on Linux, %APPDATA% on Windows, ~/Library/Application Support
 on macOS. The resolved file is printed on stderr at start.
 Several processes may share one memory file: writes are locked and every process sees the others' changes.
+A lock left by a process that is gone (dead, or its pid now used by another program) is taken over at once; start-up
+never waits for a lock, a tool call waits up to --lock-timeout. A symbolic link is followed: the target is written.
 The file keeps the reference's JSONL format; recent changes of a large graph sit in <file>.wal until they are folded in
 (a few seconds after the last write, and on exit). Unreadable lines are moved to <file>.corrupt, never dropped.`,
 });

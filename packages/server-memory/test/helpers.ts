@@ -1,11 +1,28 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A fresh folder under the OS temp dir, removed on dispose. */
 export function tempDir(): { path: string } & Disposable {
   const path = mkdtempSync(join(tmpdir(), 'mcpkit-memory-'));
   return { path, [Symbol.dispose]: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A live process that has nothing to do with the memory file (one that got a crashed server's pid), killed on dispose. */
+export function unrelatedProcess(): { pid: number } & Disposable {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  if (child.pid === undefined) throw new Error('could not spawn a process');
+  return { pid: child.pid, [Symbol.dispose]: () => child.kill('SIGKILL') };
+}
+
+/**
+ * Writes a lock file naming `pid` on this host, written at `since` (also its mtime): with `id` as this
+ * version writes it, without as earlier versions did.
+ */
+export function writeLock(path: string, pid: number, { since = new Date(), id }: { since?: Date; id?: string | undefined } = {}): void {
+  writeFileSync(path, JSON.stringify({ pid, host: hostname(), since: since.toISOString(), ...(id !== undefined ? { id } : {}) }));
+  utimesSync(path, since, since);
 }
 
 /** What the reference's loadGraph does with a file: its exact parser, for cross-checks. */

@@ -3,10 +3,13 @@ import { existsSync, readFileSync, renameSync, utimesSync, writeFileSync } from 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileLock, LockTimeoutError } from '../src/store/lock.js';
-import { tempDir } from './helpers.js';
+import { FileLock, LockTimeoutError, processStart } from '../src/store/lock.js';
+import { tempDir, unrelatedProcess, writeLock } from './helpers.js';
 
 const owner = (pid: number, host = hostname()) => JSON.stringify({ pid, host, since: new Date().toISOString() });
+const linux = process.platform === 'linux';
+const hourAgo = () => new Date(Date.now() - 3_600_000);
+const hasPs = spawnSync('ps', ['-o', 'etime=', '-p', String(process.pid)]).status === 0;
 const deadPid = () => spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
 
 describe('FileLock', () => {
@@ -65,5 +68,100 @@ describe('FileLock', () => {
     renameSync(`${path}.new`, path);
     a.release();
     expect(existsSync(path)).toBe(true);
+  });
+
+  it.runIf(linux)('writes who it is beyond the pid: boot id and start time (Linux)', () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'm.lock');
+    const lock = new FileLock(path, { staleMs: 10_000, timeoutMs: 100 });
+    expect(lock.tryAcquire()).toBe(true);
+    const { id } = JSON.parse(readFileSync(path, 'utf8'));
+    expect(id).toBe(processStart(process.pid)!.id);
+    expect(id).toMatch(new RegExp(`^${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:\\d+$`));
+    lock.release();
+  });
+});
+
+describe('FileLock: a live process with the pid is not always the owner (pid reused after a crash or reboot)', () => {
+  it.runIf(linux)('takes over at once a lock whose identity is not that of the live process with its pid', () => {
+    using dir = tempDir();
+    using other = unrelatedProcess();
+    const path = join(dir.path, 'm.lock');
+    const genuine = processStart(other.pid)!.id!;
+    // Same boot, other start time: the writer died and `other` got its pid. And a lock from an earlier boot.
+    for (const id of [`${genuine.split(':')[0]}:1`, `00000000-0000-0000-0000-000000000000:${genuine.split(':')[1]}`]) {
+      writeLock(path, other.pid, { id });
+      const lock = new FileLock(path, { staleMs: 60_000, timeoutMs: 100 });
+      expect(lock.tryAcquire()).toBe(true);
+      lock.release();
+    }
+  });
+
+  it.runIf(linux)('never takes the lock of the live process that wrote it, however old', async () => {
+    using dir = tempDir();
+    using other = unrelatedProcess();
+    const path = join(dir.path, 'm.lock');
+    writeLock(path, other.pid, { since: new Date(0), id: processStart(other.pid)!.id! });
+    const lock = new FileLock(path, { staleMs: 1000, timeoutMs: 50 });
+    expect(lock.tryAcquire()).toBe(false);
+    await expect(lock.acquire()).rejects.toThrow(`is held by process ${other.pid} since 1970-01-01T00:00:00.000Z`);
+  });
+
+  it.runIf(process.platform !== 'win32')(
+    'a lock without identity (earlier versions) naming a live process: taken at once when that process started after the lock was written, kept when before',
+    async () => {
+      using dir = tempDir();
+      using other = unrelatedProcess();
+      const path = join(dir.path, 'm.lock');
+      writeLock(path, other.pid, { since: hourAgo() });
+      const lock = new FileLock(path, { staleMs: 60_000, timeoutMs: 50 });
+      expect(lock.tryAcquire()).toBe(true);
+      lock.release();
+      // Written after the process started: it may be an older server mid-write; kept (conservative).
+      writeLock(path, other.pid, { since: new Date() });
+      utimesSync(path, hourAgo(), hourAgo());
+      expect(lock.tryAcquire()).toBe(false);
+    },
+  );
+
+  it('takes over at once a lock naming this very pid written by another process (a restarted container’s pid 1)', () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'm.lock');
+    writeLock(path, process.pid, { since: new Date(performance.timeOrigin - 60_000) });
+    const lock = new FileLock(path, { staleMs: 60_000, timeoutMs: 100 });
+    expect(lock.tryAcquire()).toBe(true);
+    lock.release();
+    if (!linux) return;
+    writeLock(path, process.pid, { id: 'another-boot:1' });
+    expect(lock.tryAcquire()).toBe(true);
+    lock.release();
+  });
+
+  it.runIf(linux && hasPs)('without /proc (macOS, BSD) asks ps for the start time, once the lock is a second old', () => {
+    using dir = tempDir();
+    using other = unrelatedProcess();
+    const viaPs = processStart(other.pid, 'darwin')!;
+    expect(Math.abs(viaPs.at - processStart(other.pid, 'linux')!.at)).toBeLessThan(2500);
+    const path = join(dir.path, 'm.lock');
+    const lock = new FileLock(path, { staleMs: 60_000, timeoutMs: 50, platform: 'darwin' });
+    writeLock(path, other.pid, { since: new Date() });
+    utimesSync(path, hourAgo(), hourAgo());
+    expect(lock.tryAcquire()).toBe(false);
+    writeLock(path, other.pid, { since: hourAgo() });
+    expect(lock.tryAcquire()).toBe(true);
+    lock.release();
+  });
+
+  it('where a start time cannot be learnt (Windows), a live owner’s lock is judged by its age', () => {
+    using dir = tempDir();
+    using other = unrelatedProcess();
+    const path = join(dir.path, 'm.lock');
+    const lock = new FileLock(path, { staleMs: 5000, timeoutMs: 50, platform: 'win32' });
+    writeLock(path, other.pid, { since: hourAgo() });
+    utimesSync(path, new Date(), new Date());
+    expect(lock.tryAcquire()).toBe(false);
+    utimesSync(path, hourAgo(), hourAgo());
+    expect(lock.tryAcquire()).toBe(true);
+    lock.release();
   });
 });

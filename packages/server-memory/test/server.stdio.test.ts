@@ -1,10 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { openFileStore } from '../src/server.js';
-import { referenceLoad, referenceSave, tempDir } from './helpers.js';
+import { FileLock, processStart } from '../src/store/lock.js';
+import { referenceLoad, referenceSave, tempDir, unrelatedProcess, writeLock } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
@@ -135,4 +136,106 @@ describe('SIGKILL in the middle of writes', () => {
       expect(acknowledged.filter((n) => !names.has(n))).toEqual([]);
     }, 120_000);
   }
+});
+
+const elapsed = async <T>(p: Promise<T>): Promise<[T, number]> => {
+  const t0 = performance.now();
+  const value = await p;
+  return [value, performance.now() - t0];
+};
+const text = (r: Record<string, unknown>) => (r.content as { text: string }[])[0]!.text;
+
+describe.runIf(process.platform !== 'win32')('a lock held by another process at start', () => {
+  it('initialize and tools/list are answered at once; the first call waits for the lock, then works', async () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'memory.jsonl');
+    // This test process plays a live server holding the lock (same pid, same identity: a genuine owner).
+    const lock = new FileLock(`${path}.lock`, { staleMs: 60_000, timeoutMs: 1000 });
+    expect(lock.tryAcquire()).toBe(true);
+    try {
+      const [proc, startMs] = await elapsed(spawnStdio(bin, { args: ['--memory-path', path], env: { MEMORY_LOCK_TIMEOUT: '20s' } }));
+      await using _ = proc;
+      expect(startMs).toBeLessThan(5000); // before: initialize was answered only once the lock was free (here: never; 60 s, then exit)
+      expect((await proc.client.listTools()).tools).toHaveLength(9);
+      let done = false;
+      const call = proc.client.callTool({ name: 'create_entities', arguments: { entities: [entity('Alice')] } }).finally(() => {
+        done = true;
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(done).toBe(false);
+      lock.release();
+      const res = await call;
+      expect(res.isError).toBeFalsy();
+      expect(referenceLoad(readFileSync(path, 'utf8')).entities).toEqual([entity('Alice')]);
+      expect(proc.stderr()).toContain(`memory.jsonl.lock is held by process ${process.pid} since`);
+    } finally {
+      lock.release();
+    }
+  });
+
+  it('a call that cannot get the lock within --lock-timeout gets a clear error, not a time-out', async () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'memory.jsonl');
+    const lock = new FileLock(`${path}.lock`, { staleMs: 60_000, timeoutMs: 1000 });
+    expect(lock.tryAcquire()).toBe(true);
+    try {
+      await using proc = await spawnStdio(bin, { args: ['--memory-path', path, '--lock-timeout', '1s'] });
+      const [res, ms] = await elapsed(proc.client.callTool({ name: 'read_graph', arguments: {} }));
+      expect(res.isError).toBe(true);
+      expect(text(res)).toMatch(
+        new RegExp(
+          `^The memory file is locked by another mcp-server-memory \\(process ${process.pid} since .+\\) that did not release it within 1 s`,
+        ),
+      );
+      expect(ms).toBeLessThan(5000);
+    } finally {
+      lock.release();
+    }
+  });
+
+  it('a lock naming a live process that did not write it (pid reused after a crash) is taken over at once', async () => {
+    using dir = tempDir();
+    using other = unrelatedProcess();
+    const path = join(dir.path, 'memory.jsonl');
+    const id = processStart(other.pid)?.id;
+    // As this version writes it (another identity), or as earlier versions did (no identity; written before `other` started).
+    const variants = id
+      ? [{ id: `${id.split(':')[0]}:1` }, { since: new Date(Date.now() - 3_600_000) }]
+      : [{ since: new Date(Date.now() - 3_600_000) }];
+    for (const [i, variant] of variants.entries()) {
+      writeLock(`${path}.lock`, other.pid, variant);
+      await using proc = await spawnStdio(bin, { args: ['--memory-path', path, '--log-level', 'warn'] });
+      const [res, ms] = await elapsed(proc.client.callTool({ name: 'create_entities', arguments: { entities: [entity(`E${i}`)] } }));
+      expect(res.isError).toBeFalsy();
+      expect(ms).toBeLessThan(3000);
+    }
+    expect(referenceLoad(readFileSync(path, 'utf8')).entities).toHaveLength(variants.length);
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('a memory file that is a symbolic link', () => {
+  it('2 processes, one opening the link and one the target, × 200 concurrent writes → all in the target, the link intact', async () => {
+    using dir = tempDir();
+    mkdirSync(join(dir.path, 'real'));
+    const target = join(dir.path, 'real', 'memory.jsonl');
+    const link = join(dir.path, 'memory.jsonl');
+    symlinkSync('real/memory.jsonl', link);
+    const procs = await Promise.all(
+      [link, target].map((path) => spawnStdio(bin, { args: ['--memory-path', path, '--log-level', 'warn'] })),
+    );
+    try {
+      const results = await Promise.all(
+        procs.flatMap((proc, p) =>
+          Array.from({ length: 200 }, (_, i) =>
+            proc.client.callTool({ name: 'create_entities', arguments: { entities: [entity(`L${p}-${i}`)] } }),
+          ),
+        ),
+      );
+      expect(results.filter((r) => r.isError)).toEqual([]);
+    } finally {
+      for (const proc of procs) await proc[Symbol.asyncDispose]();
+    }
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(referenceLoad(readFileSync(target, 'utf8')).entities).toHaveLength(400);
+  }, 120_000);
 });

@@ -5,7 +5,12 @@
  * - `memory.jsonl.wal`      a journal of the changes since that snapshot (only once the snapshot is
  *                           larger than `smallFileBytes`; small graphs are rewritten whole instead);
  * - `memory.jsonl.lock`     a lock file held around every read-modify-write (see `lock.ts`);
- * - `memory.jsonl.corrupt`  lines that could not be loaded, set aside verbatim (created when needed).
+ * - `memory.jsonl.corrupt`  lines that could not be loaded, set aside verbatim (created when needed;
+ *                           never written through a symbolic link).
+ *
+ * When `memory.jsonl` is a symbolic link, all of these live beside its target and every write goes to
+ * the target (temp file beside it, renamed over it): the link stays a link, and a process opening the
+ * link shares the lock and the journal with one opening the target.
  *
  * A mutation answers only after its bytes are fsynced: a journal append (one `write` + `fdatasync`
  * for every mutation queued meanwhile: group commit), or for small graphs a new snapshot written to a
@@ -24,24 +29,27 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  appendFileSync,
   type BigIntStats,
   closeSync,
+  constants,
   fdatasyncSync,
   fstatSync,
   fsyncSync,
   ftruncateSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   readSync,
+  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
 import { Graph, type GraphRecord, type Mutation } from '../graph.js';
 import { type CorruptLine, entityLine, looksLikeGraphFile, parseGraphFile, relationLine } from './jsonl.js';
@@ -56,10 +64,19 @@ export interface FileStoreOptions {
   smallFileBytes?: number;
   /** Fold the journal into the snapshot this long after the last write. Default 2000 ms. */
   compactDelayMs?: number;
-  /** A lock this old whose owner cannot be checked (another host) is taken over. A dead owner on this host is replaced at once. Default 10000 ms. */
+  /**
+   * A lock this old whose owner cannot be checked (another host) is taken over. A lock on this host
+   * whose owner is gone (dead, or its pid now belongs to another process) is replaced at once. Default 10000 ms.
+   */
   lockStaleMs?: number;
-  /** Give up waiting for the lock after this long. Default 60000 ms. */
+  /** A call gives up waiting for the lock after this long (a clear `ToolError`). Default 30000 ms. */
   lockTimeoutMs?: number;
+  /**
+   * When another process holds the lock at open: `wait` for it (`openFileStore` resolves with the
+   * graph loaded), or `defer`: resolve at once and load on the first call, which waits for the lock
+   * (the CLI does this, so that `initialize` never waits for another process). Default `wait`.
+   */
+  openWhenLocked?: 'wait' | 'defer';
   /** How often to look for other processes' changes while `watch()` handles are held. Default 1000 ms. */
   pollMs?: number;
 }
@@ -120,6 +137,25 @@ function fsyncDir(dir: string): void {
   }
 }
 
+/**
+ * The file `path` names after following symbolic links (a chain of them, relative or absolute,
+ * dangling too); `path` itself when it is not a link.
+ */
+function followLinks(path: string): string {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const st = lstatSync(current, { throwIfNoEntry: false });
+    if (!st?.isSymbolicLink()) return current;
+    // Relative to the folder the link really is in (`..` in a link inside a linked folder).
+    current = resolve(realpathSync(dirname(current)), readlinkSync(current));
+  }
+  throw Object.assign(new Error(`too many levels of symbolic links: ${path}`), { code: 'ELOOP' });
+}
+
+/** Flags for appending to `.corrupt`: never through a symbolic link, never blocking on a FIFO (0 where the platform lacks them). */
+const APPEND_NO_FOLLOW =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
 function writeWholeFile(path: string, data: string, mode: number): BigIntStats {
   const fd = openSync(path, 'wx', mode);
   try {
@@ -152,6 +188,8 @@ const NEEDS_LOCK = false;
 
 class FileStore implements GraphStore {
   readonly location: string;
+  /** The path as given (a symbolic link to `location`, or `location` itself). */
+  private readonly configuredPath: string;
   private readonly walPath: string;
   private readonly corruptPath: string;
   private readonly dir: string;
@@ -159,6 +197,8 @@ class FileStore implements GraphStore {
   private readonly smallFileBytes: number;
   private readonly compactDelayMs: number;
   private readonly lock: FileLock;
+  private readonly lockTimeoutMs: number;
+  private readonly openWhenLocked: 'wait' | 'defer';
   private readonly pollMs: number;
 
   private graph = new Graph();
@@ -185,21 +225,23 @@ class FileStore implements GraphStore {
   private compactTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private watchers = 0;
+  private polling = false;
   private readonly listeners = new Set<(change: GraphChange) => void>();
   private closed = false;
 
   constructor(options: FileStoreOptions) {
-    this.location = options.path;
-    this.walPath = `${options.path}.wal`;
-    this.corruptPath = `${options.path}.corrupt`;
-    this.dir = dirname(options.path);
+    this.configuredPath = options.path;
+    // Everything lives beside the link's target, so that opening the link or the target shares one lock and one journal.
+    this.location = followLinks(options.path);
+    this.walPath = `${this.location}.wal`;
+    this.corruptPath = `${this.location}.corrupt`;
+    this.dir = dirname(this.location);
     this.logger = options.logger ?? silentLogger;
     this.smallFileBytes = options.smallFileBytes ?? 256 * 1024;
     this.compactDelayMs = options.compactDelayMs ?? 2000;
-    this.lock = new FileLock(`${options.path}.lock`, {
-      staleMs: options.lockStaleMs ?? 10_000,
-      timeoutMs: options.lockTimeoutMs ?? 60_000,
-    });
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
+    this.lock = new FileLock(`${this.location}.lock`, { staleMs: options.lockStaleMs ?? 10_000, timeoutMs: this.lockTimeoutMs });
+    this.openWhenLocked = options.openWhenLocked ?? 'wait';
     this.pollMs = options.pollMs ?? 1000;
   }
 
@@ -208,11 +250,26 @@ class FileStore implements GraphStore {
   // -------------------------------------------------------------------------------------------
 
   async open(): Promise<void> {
+    if (this.location !== this.configuredPath) {
+      this.logger.info(`${this.configuredPath} is a symbolic link; reading and writing its target ${this.location}`);
+    }
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    await this.exclusive(() => {
+    const load = () => {
       this.catchUp(true);
       if (this.needsCompaction) this.compact();
-    });
+    };
+    if (this.openWhenLocked === 'wait') {
+      await this.exclusive(load);
+    } else if (this.lock.tryAcquire()) {
+      try {
+        load();
+      } finally {
+        this.lock.release();
+      }
+    } else {
+      // Still `invalid`: the first call loads the graph, waiting for the lock up to `lockTimeoutMs`.
+      this.logger.info(`${this.lock.path} is held by ${this.lock.holder()}; the graph will be loaded on the first call`);
+    }
     this.externalChange = false;
   }
 
@@ -247,7 +304,14 @@ class FileStore implements GraphStore {
     this.watchers++;
     if (!this.pollTimer && !this.closed) {
       this.pollTimer = setInterval(() => {
-        this.sync().catch((error) => this.logger.warn('could not check the memory file for changes:', error));
+        // One check at a time: while another process holds the lock, checks would otherwise pile up behind it.
+        if (this.polling) return;
+        this.polling = true;
+        this.sync()
+          .catch((error) => this.logger.warn('could not check the memory file for changes:', error))
+          .finally(() => {
+            this.polling = false;
+          });
       }, this.pollMs);
       this.pollTimer.unref();
     }
@@ -436,9 +500,9 @@ class FileStore implements GraphStore {
   private setAsideCorrupt(): void {
     if (this.pendingCorrupt.length === 0) return;
     const data = this.pendingCorrupt.map((c) => `${c.text}\n`).join('');
-    appendFileSync(this.corruptPath, data, { mode: 0o600 });
-    const fd = openSync(this.corruptPath, 'r');
+    const fd = this.openCorrupt();
     try {
+      writeSync(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -447,6 +511,36 @@ class FileStore implements GraphStore {
       `moved ${this.pendingCorrupt.length} unreadable line(s) of ${this.location} verbatim to ${this.corruptPath} (lines ${this.pendingCorrupt.map((c) => c.line).join(', ')})`,
     );
     this.pendingCorrupt = [];
+  }
+
+  /**
+   * Opens `.corrupt` for appending without following a symbolic link (`O_NOFOLLOW`): a link found
+   * there is moved aside (kept, never written through) and a regular file is created in its place.
+   * Anything else that is not a regular file (a folder, a FIFO) is refused: the write fails, nothing is lost.
+   */
+  private openCorrupt(): number {
+    const notAFile = () => new Error(`${this.corruptPath} is not a regular file; refusing to set unreadable lines aside into it`);
+    for (let attempt = 0; ; attempt++) {
+      const st = lstatSync(this.corruptPath, { throwIfNoEntry: false });
+      if (st && !st.isFile() && !st.isSymbolicLink()) throw notAFile();
+      if (st?.isSymbolicLink()) {
+        const aside = `${this.corruptPath}.${randomBytes(8).toString('hex')}.symlink`;
+        const target = readlinkSync(this.corruptPath);
+        renameSync(this.corruptPath, aside);
+        this.logger.warn(`${this.corruptPath} was a symbolic link (to ${target}); not writing through it: moved it to ${aside}`);
+      }
+      let fd: number;
+      try {
+        fd = openSync(this.corruptPath, APPEND_NO_FOLLOW, 0o600);
+      } catch (error) {
+        // A link created between our check and the open (ELOOP, or EMLINK on FreeBSD): move it aside too.
+        if (attempt < 2 && lstatSync(this.corruptPath, { throwIfNoEntry: false })?.isSymbolicLink()) continue;
+        throw error;
+      }
+      if (fstatSync(fd).isFile()) return fd;
+      closeSync(fd);
+      throw notAFile();
+    }
   }
 
   private tempPath(): string {
@@ -741,18 +835,10 @@ class FileStore implements GraphStore {
    * synchronous, so the lock is taken, used and released without this process doing anything else.
    */
   private exclusive<T>(fn: () => T): Promise<T> {
+    // Counted from the call, not from its turn: calls queued behind a stuck lock all give up in time.
+    const deadline = Date.now() + this.lockTimeoutMs;
     const run = this.chain.then(async () => {
-      if (!this.lock.tryAcquire()) {
-        try {
-          await this.lock.acquire();
-        } catch (error) {
-          if (error instanceof LockTimeoutError) {
-            this.logger.error(`${error.message}; gave up waiting`);
-            throw new ToolError('The memory file is locked by another process that does not let go; try again later.');
-          }
-          throw error;
-        }
-      }
+      if (!this.lock.tryAcquire()) await this.waitForLock(deadline);
       try {
         return fn();
       } finally {
@@ -761,6 +847,22 @@ class FileStore implements GraphStore {
     });
     this.chain = run.catch(() => {});
     return run;
+  }
+
+  private async waitForLock(deadline: number): Promise<void> {
+    const slow = setTimeout(() => this.logger.info(`waiting for ${this.lock.path}, held by ${this.lock.holder()}`), 1000);
+    slow.unref();
+    try {
+      await this.lock.acquire(deadline);
+    } catch (error) {
+      if (!(error instanceof LockTimeoutError)) throw error;
+      this.logger.error(`${error.message}; gave up`);
+      throw new ToolError(
+        `The memory file is locked by another mcp-server-memory (${error.holder}) that did not release it within ${Number((this.lockTimeoutMs / 1000).toFixed(1))} s; nothing was read or changed. Try again later, or stop that process if it is stuck.`,
+      );
+    } finally {
+      clearTimeout(slow);
+    }
   }
 
   private emitPending(localChange: boolean): void {

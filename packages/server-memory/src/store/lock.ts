@@ -3,14 +3,27 @@
  * read-modify-write runs in one synchronous stretch: nothing else in this process can interleave,
  * and the holder never needs to refresh the lock while it works.
  *
- * Taking it is one `open(O_CREAT|O_EXCL)` writing `{pid, host, since}`. A lock whose owner is a dead
- * process on this host is taken over at once (a server killed with SIGKILL mid-write); a lock from
- * another host, or whose owner cannot be checked, after `staleMs`.
+ * Taking it is one `open(O_CREAT|O_EXCL)` writing `{pid, host, since, id}`. `id` tells the writer
+ * apart from a later process that got the same pid (a pid reused after a crash or a reboot): on
+ * Linux the boot id and the process's start time (field 22 of `/proc/<pid>/stat`). Someone else's
+ * lock on this host is taken over at once when its owner is gone:
+ *
+ * - no process has its pid;
+ * - the process with its pid is another one: its identity differs from `id`, or, for a lock without
+ *   `id` (written by an earlier version, or on a platform without one), it started after the lock was written.
+ *   A live process that started before is treated as the owner (an older server may be mid-write:
+ *   taking its lock could lose that write), however old the lock.
+ *
+ * A start time comes from `/proc` on Linux and from `ps -o etime=` elsewhere (macOS, BSD), asked
+ * only about a lock held for over a second and once per lock file, since a lock is normally held for
+ * milliseconds. A lock whose owner cannot be checked (another host, an unreadable lock, a live
+ * process whose start time is unknown, as on Windows) is taken over once it is `staleMs` old.
  *
  * Why not `proper-lockfile`: it is asynchronous (four thread-pool round trips per lock and unlock,
  * 1-2 ms on a busy machine, more than the whole write it protects) and keeps a lock alive with
  * timers that cannot fire during a synchronous write; it also waits `stale` (≥ 2 s) after a crash.
  */
+import { execFileSync } from 'node:child_process';
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
@@ -19,14 +32,87 @@ export interface FileLockOptions {
   staleMs: number;
   /** Give up waiting after this long. */
   timeoutMs: number;
+  /** How to learn a process's start time; tests pass another platform to exercise its path. Default `process.platform`. */
+  platform?: NodeJS.Platform;
 }
 
-interface Owner {
+/** What a lock file says about its owner (every field optional: older or foreign lock files). */
+export interface LockOwner {
   pid?: number;
   host?: string;
+  /** When the lock was written (ms since the epoch). */
+  since?: number;
+  id?: string;
+}
+
+/** When a process started, and where the platform has one, an exact identity. */
+export interface ProcessStart {
+  /** Linux: `<boot id>:<start time in clock ticks since boot>`. */
+  id?: string;
+  /** Ms since the epoch, within a second or two. */
+  at: number;
 }
 
 const HOST = hostname();
+/** A process that started this long after a lock was written cannot have written it (start times are this coarse). */
+const START_SLACK_MS = 2000;
+/** `ps` is a process spawn: only asked about a lock held at least this long. */
+const PS_AFTER_MS = 1000;
+/** Clock ticks per second in `/proc` (USER_HZ, 100 on every mainstream Linux architecture). */
+const USER_HZ = 100;
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Linux: start time from `/proc/<pid>/stat` (field 22) and the boot id; null when unreadable (no /proc, hidepid). */
+function linuxStart(pid: number): ProcessStart | null {
+  const stat = readText(`/proc/${pid}/stat`);
+  if (stat === null) return null;
+  // Field 2 is the command name in parentheses and may hold spaces and parentheses: count from the last ')'.
+  const ticks = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .at(22 - 3);
+  if (!ticks || !/^\d+$/.test(ticks)) return null;
+  const btime = /^btime (\d+)$/m.exec(readText('/proc/stat') ?? '')?.[1];
+  const boot = readText('/proc/sys/kernel/random/boot_id')?.trim();
+  const at = btime ? Number(btime) * 1000 + (Number(ticks) * 1000) / USER_HZ : Number.NaN;
+  if (!Number.isFinite(at)) return null;
+  return boot ? { id: `${boot}:${ticks}`, at } : { at };
+}
+
+/** Other Unixes: elapsed time from `ps -o etime=` (`[[dd-]hh:]mm:ss`, POSIX); null when `ps` fails. */
+function psStart(pid: number): ProcessStart | null {
+  let out: string;
+  try {
+    out = execFileSync('ps', ['-o', 'etime=', '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2000,
+      env: { ...process.env, LC_ALL: 'C' },
+    });
+  } catch {
+    return null;
+  }
+  const m = /^\s*(?:(?:(\d+)-)?(\d+):)?(\d+):(\d+)\s*$/.exec(out);
+  if (!m) return null;
+  const seconds = ((Number(m[1] ?? 0) * 24 + Number(m[2] ?? 0)) * 60 + Number(m[3])) * 60 + Number(m[4]);
+  return { at: Date.now() - seconds * 1000 };
+}
+
+/** When process `pid` started: `/proc` on Linux, `ps` on other Unixes, unknown on Windows. */
+export function processStart(pid: number, platform: NodeJS.Platform = process.platform): ProcessStart | null {
+  if (platform === 'linux') {
+    const start = linuxStart(pid);
+    if (start) return start;
+  }
+  return platform === 'win32' ? null : psStart(pid);
+}
 
 function alive(pid: number): boolean {
   try {
@@ -37,20 +123,61 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Reads a lock file's owner; throws when it is not JSON (half-written). */
+export function parseLockOwner(text: string): LockOwner {
+  const raw = JSON.parse(text) as unknown;
+  if (typeof raw !== 'object' || raw === null) return {};
+  const { pid, host, since, id } = raw as Record<string, unknown>;
+  const sinceMs = typeof since === 'string' ? Date.parse(since) : Number.NaN;
+  return {
+    ...(Number.isSafeInteger(pid) && (pid as number) > 0 ? { pid: pid as number } : {}),
+    ...(typeof host === 'string' ? { host } : {}),
+    ...(Number.isFinite(sinceMs) ? { since: sinceMs } : {}),
+    ...(typeof id === 'string' ? { id } : {}),
+  };
+}
+
+/** `process 123 (holding it since …)`, for messages. */
+export function describeOwner(owner: LockOwner): string {
+  const who = owner.pid === undefined ? 'an unknown process' : `process ${owner.pid}`;
+  const where = owner.host !== undefined && owner.host !== HOST ? ` on ${owner.host}` : '';
+  const since = owner.since !== undefined ? ` since ${new Date(owner.since).toISOString()}` : '';
+  return `${who}${where}${since}`;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class LockTimeoutError extends Error {
   override readonly name = 'LockTimeoutError';
+  constructor(
+    readonly path: string,
+    /** Who held it when we gave up (`process 123 since …`). */
+    readonly holder: string,
+    waitedMs: number,
+  ) {
+    super(`${path} is held by ${holder}; waited ${Math.round(waitedMs / 100) / 10} s`);
+  }
 }
+
+type Verdict = 'gone' | 'held' | 'unknown';
 
 export class FileLock {
   /** Inode of the lock file we created, while we hold it. */
   private held: number | bigint | null = null;
+  private readonly platform: NodeJS.Platform;
+  /** This process, as written into the lock and as compared with a lock naming our pid. */
+  private readonly self: ProcessStart;
+  /** The last `ps` answer, per lock file, so a long-held lock costs one spawn. */
+  private psAnswer: { key: string; start: ProcessStart | null } | undefined;
 
   constructor(
     readonly path: string,
     private readonly options: FileLockOptions,
-  ) {}
+  ) {
+    this.platform = options.platform ?? process.platform;
+    const linux = this.platform === 'linux' ? linuxStart(process.pid) : null;
+    this.self = linux ?? { at: performance.timeOrigin };
+  }
 
   /** Takes the lock if it is free (or stale) right now. */
   tryAcquire(): boolean {
@@ -64,7 +191,8 @@ export class FileLock {
         continue;
       }
       try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, host: HOST, since: new Date().toISOString() }));
+        const owner = { pid: process.pid, host: HOST, since: new Date().toISOString(), ...(this.self.id ? { id: this.self.id } : {}) };
+        writeSync(fd, JSON.stringify(owner));
         this.held = fstatSync(fd).ino;
       } finally {
         closeSync(fd);
@@ -74,14 +202,25 @@ export class FileLock {
     return false;
   }
 
-  /** Waits (with a short randomised back-off) until the lock is ours. */
-  async acquire(): Promise<void> {
-    const deadline = Date.now() + this.options.timeoutMs;
+  /** Waits (with a short randomised back-off) until the lock is ours, until `deadline` (default: `timeoutMs` from now). */
+  async acquire(deadline = Date.now() + this.options.timeoutMs): Promise<void> {
+    const started = Date.now();
     let wait = 1;
     while (!this.tryAcquire()) {
-      if (Date.now() > deadline) throw new LockTimeoutError(`${this.path} is held by another process`);
+      if (Date.now() > deadline) throw new LockTimeoutError(this.path, this.holder(), Date.now() - started);
       await sleep(wait * (1 + Math.random()));
       wait = Math.min(wait * 1.5, 25);
+    }
+  }
+
+  /** Who holds the lock now, for messages (`process 123 since …`, `nobody`). */
+  holder(): string {
+    const text = readText(this.path);
+    if (text === null) return 'nobody';
+    try {
+      return describeOwner(parseLockOwner(text));
+    } catch {
+      return 'an unknown process (the lock file is not readable)';
     }
   }
 
@@ -97,13 +236,38 @@ export class FileLock {
     }
   }
 
+  /** Whether the owner a lock names is gone, still holds it, or cannot be checked. */
+  private judge(owner: LockOwner, st: { ino: number; mtimeMs: number }): Verdict {
+    if (owner.host !== HOST || owner.pid === undefined) return 'unknown';
+    const ours = owner.pid === process.pid;
+    if (!ours && !alive(owner.pid)) return 'gone';
+    const start = ours ? this.self : this.startOf(owner.pid, st);
+    if (!start) return 'unknown';
+    const same =
+      owner.id !== undefined && start.id !== undefined ? owner.id === start.id : start.at <= (owner.since ?? st.mtimeMs) + START_SLACK_MS;
+    // A lock naming this very process is another FileLock of ours on the same file: judged by age, as before.
+    if (!same) return 'gone';
+    return ours ? 'unknown' : 'held';
+  }
+
+  private startOf(pid: number, st: { ino: number; mtimeMs: number }): ProcessStart | null {
+    if (this.platform === 'linux') {
+      const start = linuxStart(pid);
+      if (start) return start;
+    }
+    if (this.platform === 'win32' || Date.now() - st.mtimeMs < PS_AFTER_MS) return null;
+    const key = `${st.ino}:${st.mtimeMs}:${pid}`;
+    if (this.psAnswer?.key !== key) this.psAnswer = { key, start: psStart(pid) };
+    return this.psAnswer.start;
+  }
+
   /** Removes the lock file when its owner is gone; true when the caller should try again. */
   private removeIfStale(): boolean {
     let st: ReturnType<typeof statSync>;
-    let owner: Owner = {};
+    let verdict: Verdict = 'unknown';
     try {
       st = statSync(this.path);
-      owner = JSON.parse(readFileSync(this.path, 'utf8')) as Owner;
+      verdict = this.judge(parseLockOwner(readFileSync(this.path, 'utf8')), st);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true; // released meanwhile
       // Unreadable or half-written (owner killed between create and write): judge by age below.
@@ -113,12 +277,8 @@ export class FileLock {
         return true;
       }
     }
-    // Another process on this host can be checked; a live one keeps its lock however old it is.
-    const checkable = owner.host === HOST && typeof owner.pid === 'number' && owner.pid !== process.pid;
-    const ownerAlive = checkable && alive(owner.pid!);
-    const dead = checkable && !ownerAlive;
-    const old = !ownerAlive && Date.now() - st.mtimeMs > this.options.staleMs;
-    if (!dead && !old) return false;
+    if (verdict === 'held') return false;
+    if (verdict === 'unknown' && Date.now() - st.mtimeMs <= this.options.staleMs) return false;
     // Move it aside first and check it is the file we judged, so two processes never both take over.
     const aside = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.stale`;
     try {
