@@ -1,3 +1,4 @@
+import type { ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -105,7 +106,10 @@ export function definePrompt<Ctx, Args extends z.ZodRawShape>(definition: Prompt
 // biome-ignore lint/suspicious/noExplicitAny: a list of prompts has heterogeneous shapes.
 export type AnyPromptDefinition<Ctx> = PromptDefinition<Ctx, any>;
 
-/** Registers prompts. A handler's `ToolError` becomes a JSON-RPC error carrying its message. */
+/**
+ * Registers prompts. A handler's `ToolError` becomes a JSON-RPC error carrying its message. A prompt
+ * whose `args` is empty is listed without `arguments` (as the reference servers' argument-less prompts are).
+ */
 export function registerPrompts<Ctx>(
   server: McpServer,
   ctx: Ctx,
@@ -113,18 +117,21 @@ export function registerPrompts<Ctx>(
   { logger = silentLogger }: RegisterOptions = {},
 ): void {
   for (const prompt of prompts) {
-    server.registerPrompt(
-      prompt.name,
-      { title: prompt.title, description: prompt.description, argsSchema: prompt.args },
-      async (args: unknown, extra: RequestExtra) => {
-        try {
-          return await prompt.handler(args as never, ctx, extra);
-        } catch (error) {
-          if (error instanceof ToolError || error instanceof McpError) throw error;
-          throw new Error(hideUnexpected('Prompt', prompt.name, error, logger));
-        }
-      },
-    );
+    const run = async (args: unknown, extra: RequestExtra) => {
+      try {
+        return await prompt.handler(args as never, ctx, extra);
+      } catch (error) {
+        if (error instanceof ToolError || error instanceof McpError) throw error;
+        throw new Error(hideUnexpected('Prompt', prompt.name, error, logger));
+      }
+    };
+    const { name, title, description } = prompt;
+    if (Object.keys(prompt.args).length === 0) {
+      // Without an argsSchema the SDK calls back with `extra` alone; its `registerPrompt` types miss that case.
+      server.registerPrompt(name, { title, description }, ((extra: RequestExtra) => run({}, extra)) as never);
+    } else {
+      server.registerPrompt(name, { title, description, argsSchema: prompt.args }, run);
+    }
   }
 }
 
@@ -182,10 +189,12 @@ export interface ServerInfo {
 /**
  * A new `McpServer` that declares the `logging` capability (so `logging/setLevel` works and
  * `sendLog` reaches the client). Tools, prompts and resources capabilities follow registration.
+ * `options` go to the SDK as they are (a task store, more capabilities, …); their capabilities are
+ * added to `logging`.
  */
-export function createMcpServer({ name, version, title, instructions }: ServerInfo): McpServer {
+export function createMcpServer({ name, version, title, instructions }: ServerInfo, options: ServerOptions = {}): McpServer {
   return new McpServer(
     { name, version, ...(title ? { title } : {}) },
-    { capabilities: { logging: {} }, ...(instructions ? { instructions } : {}) },
+    { ...options, capabilities: { logging: {}, ...options.capabilities }, ...(instructions ? { instructions } : {}) },
   );
 }

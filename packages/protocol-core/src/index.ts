@@ -30,7 +30,17 @@ export {
 } from './define.js';
 export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
+export { type RawRequestHandler, setRawRequestHandler } from './rawHandlers.js';
 export { errorResult, structuredResult, type ToolResult, textResult } from './results.js';
+export {
+  type ClosableStreamsTransport,
+  type CloseRequestStreamOptions,
+  closeRequestStream,
+  createSessionEventStore,
+  markResumable,
+  type SessionEventStore,
+  type SessionEventStoreOptions,
+} from './resumable.js';
 export { type CliApp, type RunnerConfig, runCli, runnerOptions } from './runner/cli.js';
 export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/http.js';
 export { type RunningStdioServer, serveStdio } from './runner/stdio.js';

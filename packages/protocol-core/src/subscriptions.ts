@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestExtra } from './define.js';
 import { type Logger, silentLogger } from './logger.js';
 
 export interface SubscriptionOptions {
@@ -7,11 +8,19 @@ export interface SubscriptionOptions {
   onSubscribe?(uri: string): void;
   /** Called when this session unsubscribes from `uri`, and for every subscription left when the session closes. */
   onUnsubscribe?(uri: string): void;
+  /**
+   * Called for every `resources/subscribe` and `resources/unsubscribe` request, before it is answered
+   * (also for a repeated subscribe or the unsubscribe of a URI that was not subscribed); awaited, so a
+   * log notification sent here reaches the client before the response. A throw fails the request.
+   */
+  onRequest?(request: { method: 'resources/subscribe' | 'resources/unsubscribe'; uri: string }, extra: RequestExtra): void | Promise<void>;
   logger?: Logger;
 }
 
 export interface Subscriptions {
   isSubscribed(uri: string): boolean;
+  /** This session's subscribed URIs, in the order they were subscribed. */
+  uris(): string[];
   /**
    * Sends `notifications/resources/updated` for `uri` if this session's client subscribed to it and is
    * still connected. Never throws: a client that went away is logged at debug level.
@@ -25,16 +34,18 @@ export interface Subscriptions {
  */
 export function enableSubscriptions(
   server: McpServer,
-  { onSubscribe, onUnsubscribe, logger = silentLogger }: SubscriptionOptions = {},
+  { onSubscribe, onUnsubscribe, onRequest, logger = silentLogger }: SubscriptionOptions = {},
 ): Subscriptions {
   const uris = new Set<string>();
   server.server.registerCapabilities({ resources: { subscribe: true } });
-  server.server.setRequestHandler(SubscribeRequestSchema, async ({ params }) => {
+  server.server.setRequestHandler(SubscribeRequestSchema, async ({ method, params }, extra) => {
+    await onRequest?.({ method, uri: params.uri }, extra);
     uris.add(params.uri);
     onSubscribe?.(params.uri);
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async ({ params }) => {
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async ({ method, params }, extra) => {
+    await onRequest?.({ method, uri: params.uri }, extra);
     if (uris.delete(params.uri)) onUnsubscribe?.(params.uri);
     return {};
   });
@@ -46,6 +57,7 @@ export function enableSubscriptions(
   };
   return {
     isSubscribed: (uri) => uris.has(uri),
+    uris: () => [...uris],
     notifyUpdated(uri) {
       if (!uris.has(uri) || !server.isConnected()) return;
       server.server.sendResourceUpdated({ uri }).catch((error: unknown) => {

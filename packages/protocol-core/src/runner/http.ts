@@ -7,6 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
+import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../resumable.js';
 import { checkRequest, type GuardOptions, hostPolicy, parseAllowedHost } from './security.js';
 import type { RunningServer, ServerApp } from './types.js';
 
@@ -40,8 +41,21 @@ export interface HttpOptions {
   allowedHosts?: readonly string[];
   /** Extra browser origins, e.g. `https://app.example.com`. */
   allowedOrigins?: readonly string[];
+  /**
+   * Resumable streams (SEP-1699), stateful Streamable HTTP only: each session gets its own bounded event
+   * store, every SSE event an id, and a client whose stream ended early (a dropped connection, or a tool
+   * that closed it on purpose) reconnects with `Last-Event-ID` and gets what it missed. Clients of
+   * 2025-11-25 and later also get a priming event with `retry: 1000`. The bounds are per session; `false`
+   * turns it off. Default 100 events and 1 MiB per session.
+   */
+  eventStore?: SessionEventStoreOptions | false;
   logger?: Logger;
 }
+
+/** Per-session event store bounds (`HttpOptions.eventStore`). */
+const EVENT_STORE_DEFAULTS: SessionEventStoreOptions = { maxEvents: 100, maxBytes: 1024 * 1024 };
+/** How long a client waits before it resumes a stream the server ended (the `retry` of priming events), ms. */
+const RESUME_RETRY_MS = 1000;
 
 export interface RunningHttpServer extends RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:3000`. */
@@ -132,6 +146,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     sessionIdleMs = 30 * 60_000,
     maxBodyBytes = 4 * 1024 * 1024,
     requestTimeoutMs = 60_000,
+    eventStore = EVENT_STORE_DEFAULTS,
     logger = silentLogger,
   } = options;
   const unusedSessionIdleMs = Math.min(options.unusedSessionIdleMs ?? 60_000, sessionIdleMs);
@@ -215,6 +230,8 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     let entry: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // One store per session: a Last-Event-ID can only replay this session's own events.
+      ...(eventStore ? { eventStore: createSessionEventStore(eventStore), retryInterval: RESUME_RETRY_MS } : {}),
       onsessioninitialized: (id) => {
         pending--;
         entry = { server, transport, lastSeen: Date.now(), inFlight: 0, used: false };
@@ -225,6 +242,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
         void closeSession(id);
       },
     });
+    if (eventStore) markResumable(transport);
     transport.onclose = () => {
       if (transport.sessionId) void closeSession(transport.sessionId);
     };
