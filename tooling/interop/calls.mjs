@@ -6,6 +6,40 @@
 const text = (result) => result?.content?.find((c) => c.type === 'text')?.text ?? '';
 
 export const calls = {
+  // Against the `conformance` profile (interop.mjs SERVER_SETTINGS), the suite's fixture surface.
+  '@mcpkit/server-everything': [
+    {
+      label: 'tools/call test_simple_text (conformance profile)',
+      tool: 'test_simple_text',
+      args: {},
+      expect(result, exitCode) {
+        if (exitCode !== 0) return `exit code ${exitCode}, expected 0`;
+        if (text(result) !== 'This is a simple text response for testing.') return `unexpected text: ${JSON.stringify(text(result))}`;
+        return undefined;
+      },
+    },
+    {
+      label: 'tools/call test_error_handling: an isError result with the suite message',
+      tool: 'test_error_handling',
+      args: {},
+      expect(result, exitCode) {
+        if (exitCode === 0) return 'exit code 0, expected the Inspector to report a tool error';
+        if (result?.isError !== true) return `expected isError, got ${JSON.stringify(result)}`;
+        if (text(result) !== 'This tool intentionally returns an error for testing') return `unexpected text: ${text(result)}`;
+        return undefined;
+      },
+    },
+    {
+      label: 'tools/call json_schema_2020_12_tool with a name',
+      tool: 'json_schema_2020_12_tool',
+      args: { name: 'Ada' },
+      expect(result, exitCode) {
+        if (exitCode !== 0) return `exit code ${exitCode}, expected 0: ${text(result)}`;
+        if (text(result) !== 'JSON Schema 2020-12 tool called with: {"name":"Ada"}') return `unexpected text: ${text(result)}`;
+        return undefined;
+      },
+    },
+  ],
   '@mcpkit/server-sequential-thinking': [
     {
       label: 'tools/call sequentialthinking: a first thought',

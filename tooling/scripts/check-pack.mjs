@@ -16,7 +16,7 @@
 // 3. `npm install`s all tarballs into an empty temp project (third-party deps from the registry; ours must come
 //    from the tarballs: checked in package-lock.json and node_modules);
 // 4. starts each bin with `npx --no-install mcp-server-<name>`, sends initialize + tools/list over stdin, and
-//    expects serverInfo (version = package version), at least one tool, only JSON-RPC on stdout, and exit 0
+//    expects serverInfo (version = package version, or the reference's for a drop-in: REFERENCE_SERVER_VERSION), at least one tool, only JSON-RPC on stdout, and exit 0
 //    once stdin closes.
 // Exits 1 on any failure, naming the package and the problem.
 import { spawn } from 'node:child_process';
@@ -153,6 +153,14 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
 }
 
 /** initialize + tools/list over stdio through `npx --no-install <bin>`; resolves to a list of problems. */
+/**
+ * Servers whose default serverInfo is the reference's, on purpose (a drop-in reports what clients of the
+ * reference expect): the version initialize must report instead of the package version.
+ */
+const REFERENCE_SERVER_VERSION = {
+  '@mcpkit/server-everything': '1.0.0', // the legacy profile is npm @modelcontextprotocol/server-everything@2025.11.25
+};
+
 function smoke(bin, expectedVersion) {
   return new Promise((resolve) => {
     const problems = [];
@@ -295,7 +303,7 @@ try {
         if (!tarballs.has(server.name)) continue;
         const [bin] = binOf(server.manifest);
         await step(`${server.name}: npx --no-install ${bin} answers initialize and tools/list over stdio`, async () => {
-          const problems = await smoke(bin, server.manifest.version);
+          const problems = await smoke(bin, REFERENCE_SERVER_VERSION[server.name] ?? server.manifest.version);
           return problems.length === 0 ? true : problems.join('; ');
         });
       }

@@ -6,7 +6,9 @@
 // 1. The official conformance suite (@modelcontextprotocol/conformance, pinned below) runs the protocol-level
 //    server scenarios that apply to any server against `mcp-server-<name> --transport http --port 0` on
 //    127.0.0.1, once stateful (sessions) and once with --stateless. `logging-set-level` runs only when the
-//    server declares the logging capability (probed with our own initialize first).
+//    server declares the logging capability (probed with our own initialize first). A server that serves
+//    the suite's own fixture surface (SERVER_SETTINGS: server-everything's `conformance` profile) gets EVERY
+//    server scenario of the suite (`conformance list`) in the stateful run.
 // 2. The official Inspector (@modelcontextprotocol/inspector, pinned below) in CLI mode drives the stdio bin:
 //    tools/list (every tool has a title, the four annotation hints and an object input schema; `--strict`
 //    finds no error-severity schema-portability problem), plus the tools/call checks in tooling/interop/calls.mjs.
@@ -34,6 +36,25 @@ const SCENARIOS = [
   'server-sse-multiple-streams',
   'logging-set-level',
 ];
+/**
+ * Servers that need more than the defaults. `args` start the HTTP server; the Inspector passes no arguments
+ * through, so it gets the same choice as `env`. `scenarios: 'all'` runs every server scenario of the suite
+ * in the stateful run (the stateless run keeps SCENARIOS: without a session nothing can reach the client
+ * during a call, so sampling, elicitation, logging and progress scenarios cannot apply there).
+ */
+const SERVER_SETTINGS = {
+  '@mcpkit/server-everything': {
+    label: 'its `conformance` profile (`--profile conformance`)',
+    args: ['--profile', 'conformance'],
+    env: { EVERYTHING_PROFILE: 'conformance' },
+    scenarios: 'all',
+    /** Explanations printed under the table for scenarios that pass with warnings. */
+    notes: {
+      'server-sse-polling':
+        "the two warnings are the priming event and its `retry` field, which the SDK sends only to requests of `MCP-Protocol-Version` 2025-11-25 or later, and the suite's request declares 2025-03-26. The disconnect/resume check passes: `test_reconnection` sends a log event, closes its stream, and its result is replayed when the suite reconnects with `Last-Event-ID` (the HTTP runner's per-session event store)",
+    },
+  },
+};
 const MODES = [
   { id: 'stateful', label: 'stateful', args: [] },
   { id: 'stateless', label: '`--stateless`', args: ['--stateless'] },
@@ -114,6 +135,15 @@ async function probe(url) {
   return json.result;
 }
 
+/** Every server scenario of the suite, from its own `list` (the section before "Client scenarios"). */
+function serverScenarios(tool) {
+  const res = run(tool.node, [tool.bin, 'list'], { cwd: tmp, timeoutMs: 60_000 });
+  const section = /Server scenarios[^\n]*\n([\s\S]*?)(?:\n\s*\n|\nClient scenarios|$)/.exec(res.stdout)?.[1] ?? '';
+  const names = [...section.matchAll(/^\s*-\s+([a-z0-9-]+)/gm)].map((m) => m[1]);
+  if (res.status !== 0 || names.length === 0) throw new Error(`could not list the suite's server scenarios:\n${tail(res.output, 20)}`);
+  return names;
+}
+
 /** One conformance scenario; returns { status: 'pass'|'warn'|'fail'|'n/a', summary, details }. */
 function scenario(tool, url, name, dir) {
   const res = run(tool.node, [tool.bin, 'server', '--url', url, '--scenario', name, '-o', dir], { cwd: tmp, timeoutMs: 120_000 });
@@ -135,9 +165,10 @@ function scenario(tool, url, name, dir) {
   return { status: 'pass', summary, details };
 }
 
-/** Runs the Inspector CLI against the stdio bin; returns { exitCode, json, stderr }. */
-function inspector(tool, binPath, args) {
-  const res = run(tool.node, [tool.bin, '--cli', '--format', 'json', process.execPath, binPath, ...args], {
+/** Runs the Inspector CLI against the stdio bin (with `env` set for it); returns { exitCode, json, stderr }. */
+function inspector(tool, binPath, args, env = {}) {
+  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const res = run(tool.node, [tool.bin, '--cli', '--format', 'json', ...envArgs, process.execPath, binPath, ...args], {
     cwd: tmp,
     env: sandboxEnv,
     timeoutMs: 60_000,
@@ -163,7 +194,7 @@ function toolProblems(tools) {
   return problems;
 }
 
-const ICON = { pass: '✅ pass', warn: '⚠️ warning', fail: '❌ FAIL', 'n/a': '— n/a' };
+const ICON = { pass: '✅ pass', warn: '⚠️ warning', fail: '❌ FAIL', 'n/a': '— n/a', skip: '— not run' };
 
 try {
   if (selection.selected.length === 0) throw new Error('no server package to check');
@@ -171,18 +202,30 @@ try {
   const conformance = resolveTool(CONFORMANCE, 'conformance');
   const inspectorTool = resolveTool(INSPECTOR, 'mcp-inspector');
   mkdirSync(outDir, { recursive: true });
+  let allScenarios;
 
   for (const server of selection.selected) {
     const [binName, binRel] = binOf(server.manifest);
     const binPath = join(server.path, binRel);
-    console.log(`\n[interop] ${server.name} (${binName})`);
+    const settings = SERVER_SETTINGS[server.name] ?? {};
+    console.log(`\n[interop] ${server.name} (${binName}${settings.args ? ` ${settings.args.join(' ')}` : ''})`);
     const rows = []; // [scenario, { mode: result }]
     const notes = [];
     let logging = true;
 
-    const results = Object.fromEntries(SCENARIOS.map((s) => [s, {}]));
+    if (settings.scenarios === 'all') allScenarios ??= serverScenarios(conformance);
+    const scenariosOf = (mode) => (settings.scenarios === 'all' && mode.id === 'stateful' ? allScenarios : SCENARIOS);
+    const names = [...new Set(MODES.flatMap(scenariosOf))];
+    const results = Object.fromEntries(names.map((s) => [s, {}]));
     for (const mode of MODES) {
-      const proc = startProcess(process.execPath, [binPath, '--transport', 'http', '--host', '127.0.0.1', '--port', '0', ...mode.args], {
+      const modeScenarios = scenariosOf(mode);
+      for (const name of names) {
+        if (!modeScenarios.includes(name)) {
+          results[name][mode.id] = { status: 'skip', summary: 'protocol-level scenarios only in this mode' };
+        }
+      }
+      const args = ['--transport', 'http', '--host', '127.0.0.1', '--port', '0', ...(settings.args ?? []), ...mode.args];
+      const proc = startProcess(process.execPath, [binPath, ...args], {
         ready: (out) => /listening on http:\/\/\S+\/mcp/.test(out),
         cwd: tmp,
         env: sandboxEnv,
@@ -192,7 +235,7 @@ try {
         const url = /listening on (http:\/\/\S+\/mcp)/.exec(proc.output())[1];
         const caps = (await probe(url)).capabilities ?? {};
         logging = caps.logging !== undefined;
-        for (const name of SCENARIOS) {
+        for (const name of modeScenarios) {
           if (name === 'logging-set-level' && !logging) {
             results[name][mode.id] = { status: 'n/a', summary: 'no logging capability declared' };
             continue;
@@ -203,6 +246,7 @@ try {
           } else if (r.status !== 'pass') {
             failed = true;
           }
+          if (r.status === 'pass' && /warning/.test(r.summary) && settings.notes?.[name]) r.note = settings.notes[name];
           results[name][mode.id] = r;
           console.log(`[interop]   conformance ${name} (${mode.id}): ${ICON[r.status]} ${r.summary}${r.note ? ` (${r.note})` : ''}`);
           if (r.status !== 'pass' && !r.note && r.details) console.log(r.details.replace(/^/gm, '[interop]     '));
@@ -210,17 +254,27 @@ try {
       } catch (error) {
         failed = true;
         console.log(`[interop]   ✗ could not run the ${mode.id} HTTP server: ${error.message}`);
-        for (const name of SCENARIOS) results[name][mode.id] ??= { status: 'fail', summary: 'server did not start' };
+        for (const name of modeScenarios) results[name][mode.id] ??= { status: 'fail', summary: 'server did not start' };
       } finally {
         await proc.stop();
       }
     }
-    for (const name of SCENARIOS) rows.push([name, results[name]]);
+    for (const name of names) rows.push([name, results[name]]);
     for (const mode of MODES)
-      for (const name of SCENARIOS) if (results[name][mode.id]?.note) notes.push(`${name} (${mode.id}): ${results[name][mode.id].note}`);
+      for (const name of names) if (results[name][mode.id]?.note) notes.push(`${name} (${mode.id}): ${results[name][mode.id].note}`);
+    const tally = MODES.map((mode) => {
+      const ran = names.map((n) => results[n][mode.id]).filter((r) => r.status !== 'skip' && r.status !== 'n/a');
+      return `${ran.filter((r) => r.status === 'pass').length} of ${ran.length} ${mode.id}`;
+    });
+    if (settings.scenarios === 'all') {
+      notes.unshift(
+        `scenarios passed: ${tally.join(', ')}. Every server scenario of the suite runs stateful; \`--stateless\` runs the protocol-level ones, since without a session nothing reaches the client during a call (sampling, elicitation, log and progress notifications, stream resumption)`,
+      );
+    }
+    console.log(`[interop]   conformance scenarios passed: ${tally.join(', ')}`);
 
     const checks = []; // [label, ok, detail]
-    const list = inspector(inspectorTool, binPath, ['--method', 'tools/list']);
+    const list = inspector(inspectorTool, binPath, ['--method', 'tools/list'], settings.env);
     const tools = list.json?.result?.tools;
     const listProblems = list.exitCode === 0 ? toolProblems(tools) : [`exit ${list.exitCode}: ${tail(list.output, 10)}`];
     checks.push([
@@ -228,7 +282,7 @@ try {
       listProblems.length === 0,
       listProblems.join('; '),
     ]);
-    const strict = inspector(inspectorTool, binPath, ['--method', 'tools/list', '--strict']);
+    const strict = inspector(inspectorTool, binPath, ['--method', 'tools/list', '--strict'], settings.env);
     checks.push([
       '`tools/list --strict`: no error-severity tool-schema portability problem',
       strict.exitCode === 0,
@@ -238,7 +292,7 @@ try {
       const args = ['--method', 'tools/call', '--tool-name', call.tool];
       const pairs = Object.entries(call.args).map(([k, v]) => `${k}=${v}`);
       if (pairs.length > 0) args.push('--tool-arg', ...pairs);
-      const res = inspector(inspectorTool, binPath, args);
+      const res = inspector(inspectorTool, binPath, args, settings.env);
       const problem = call.expect(res.json?.result, res.exitCode);
       checks.push([call.label, problem === undefined, problem ?? '']);
     }
@@ -251,12 +305,13 @@ try {
       `<!-- Generated by tooling/scripts/interop.mjs; re-run it rather than editing. -->`,
       `Checked in CI with clients nobody here wrote, both on Node ${conformance.nodeVersion.slice(1)} (npm's \`${NODE22}\`), the server on Node ${process.version.slice(1)}:`,
       `the official conformance suite (\`${CONFORMANCE}\`) over Streamable HTTP on 127.0.0.1, and the official`,
-      `Inspector in CLI mode (\`${INSPECTOR}\`) over stdio.`,
+      `Inspector in CLI mode (\`${INSPECTOR}\`) over stdio${settings.label ? `, both against ${settings.label}` : ''}.`,
       '',
       `| conformance scenario | ${MODES.map((m) => m.label).join(' | ')} |`,
       `|---|${MODES.map(() => '---').join('|')}|`,
       ...rows.map(
-        ([name, byMode]) => `| \`${name}\` | ${MODES.map((m) => `${ICON[byMode[m.id].status]} (${byMode[m.id].summary})`).join(' | ')} |`,
+        ([name, byMode]) =>
+          `| \`${name}\` | ${MODES.map((m) => (byMode[m.id].status === 'skip' ? ICON.skip : `${ICON[byMode[m.id].status]} (${byMode[m.id].summary})`)).join(' | ')} |`,
       ),
       '',
       ...(notes.length > 0 ? [...notes.map((n) => `- ${n}`), ''] : []),

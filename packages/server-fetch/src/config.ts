@@ -1,17 +1,6 @@
+import { networkOptions, proxyOption } from '@mcpkit/net';
 import { defineOptions, parse } from '@mcpkit/protocol-core';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS } from './constants.js';
-import { parseAllowHost } from './net/policy.js';
-
-function proxyUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new Error(`"${raw}" is not a URL (e.g. http://proxy.example.com:8080)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${raw}" must be an http:// or https:// proxy URL`);
-  return url.href;
-}
 
 export const options = defineOptions({
   'user-agent': {
@@ -26,26 +15,9 @@ export const options = defineOptions({
     env: 'FETCH_IGNORE_ROBOTS_TXT',
     description: 'Do not check robots.txt before tool fetches',
   },
-  'proxy-url': {
-    type: 'string',
-    env: 'FETCH_PROXY_URL',
-    valueName: 'url',
-    description: 'Send every request through this HTTP(S) proxy',
-    parse: proxyUrl,
-  },
-  'allow-private-network': {
-    type: 'boolean',
-    env: 'FETCH_ALLOW_PRIVATE_NETWORK',
-    description: 'Allow loopback, private, link-local and other non-public destinations (cloud metadata stays blocked)',
-  },
-  'allow-host': {
-    type: 'string',
-    multiple: true,
-    env: 'FETCH_ALLOW_HOSTS',
-    valueName: 'host[:port]',
-    description: 'Allow this host (or host and port) whatever it resolves to, e.g. localhost:8080',
-    parse: parseAllowHost,
-  },
+  // The network policy's flags, shared with the other servers that fetch URLs (@mcpkit/net).
+  ...proxyOption('FETCH_PROXY_URL'),
+  ...networkOptions({ allowPrivateNetwork: 'FETCH_ALLOW_PRIVATE_NETWORK', allowHosts: 'FETCH_ALLOW_HOSTS' }),
   timeout: {
     type: 'string',
     env: 'FETCH_TIMEOUT',

@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { type AllowedHost, createHttpClient, HttpError, parseAllowHost, type Resolver, systemResolver } from '@mcpkit/net';
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
 import { createTtlCache, type TtlCache } from './cache.js';
 import {
@@ -12,8 +12,6 @@ import {
 import { createConverter } from './content/conversionPool.js';
 import { type Converted, mimeOf, UnconvertibleError } from './content/convert.js';
 import { formatBytes } from './format.js';
-import { createHttpClient, HttpError } from './net/http.js';
-import { type AllowedHost, parseAllowHost, type Resolver } from './net/policy.js';
 import { noProgress, type Progress } from './progress.js';
 import { createRobotsChecker } from './robots.js';
 import { normalizeUrl } from './url.js';
@@ -86,11 +84,6 @@ export interface Fetcher {
   close(): Promise<void>;
 }
 
-const systemResolver: Resolver = async (hostname) => {
-  const addresses = await lookup(hostname, { all: true, verbatim: true });
-  return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-};
-
 /**
  * Everything the fetch tool and prompt share, and which outlives a session: the HTTP agents, the
  * robots.txt cache, the page cache and the conversion workers. One per process; every session's
@@ -103,12 +96,14 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     policy: {
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
       allowHosts: (options.allowHosts ?? []).map((h) => (typeof h === 'string' ? parseAllowHost(h) : h)),
+      name: 'mcp-server-fetch',
     },
     resolve: options.resolve ?? systemResolver,
     ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     timeoutMs,
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
     maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
+    limitFlags: { maxBytes: '--max-bytes', timeout: '--timeout' },
   });
   const robots = createRobotsChecker({ http, timeoutMs: Math.min(options.robotsTimeoutMs ?? 5_000, timeoutMs) });
   const converter = createConverter({ logger, ...(options.conversionWorker !== undefined ? { worker: options.conversionWorker } : {}) });

@@ -1,4 +1,8 @@
-/** Sizes and durations as the error messages show them (`4.9 KiB`, `2 s`, `200 ms`). */
+/**
+ * Sizes and durations as the error messages show them (`4.9 KiB`, `2 s`, `200 ms`); the same as
+ * @mcpkit/net's. Kept here because the conversion worker (content/convert.ts) imports it: the worker
+ * bundle keeps dependencies external and must not load a workspace package (nor its ipaddr.js).
+ */
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;

@@ -1,7 +1,7 @@
+import { type HttpClient, HttpError } from '@mcpkit/net';
 import { ToolError } from '@mcpkit/protocol-core';
 import { createTtlCache } from './cache.js';
 import { robotsConnectionError, robotsDisallowed, robotsStatusError } from './constants.js';
-import { type HttpClient, HttpError } from './net/http.js';
 
 /** `scheme://host[:port]/robots.txt` of a URL (path, query and fragment dropped), as the reference builds it. */
 export function robotsTxtUrl(url: string): string {

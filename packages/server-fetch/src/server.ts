@@ -37,12 +37,12 @@ export function createFetchServer(options: FetchServerOptions = {}): McpServer {
   return server;
 }
 
+export { type AllowedHost, parseAllowHost, type ResolvedAddress, type Resolver } from '@mcpkit/net';
 export {
   DEFAULT_USER_AGENT_AUTONOMOUS,
   DEFAULT_USER_AGENT_MANUAL,
 } from './constants.js';
 export { createHtmlConverter, type HtmlConversion, type HtmlConverter } from './content/html.js';
 export { type ContentCacheOptions, createFetcher, type FetchedPage, type Fetcher, type FetcherOptions } from './fetcher.js';
-export { type AllowedHost, parseAllowHost, type ResolvedAddress, type Resolver } from './net/policy.js';
 export { robotsTxtUrl } from './robots.js';
 export { VERSION };

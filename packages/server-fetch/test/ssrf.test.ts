@@ -3,8 +3,9 @@
  * real; refused requests must never reach them. Non-loopback literals are refused before any
  * connection is attempted, so these tests never leave 127.0.0.1.
  */
+
+import type { ResolvedAddress } from '@mcpkit/net';
 import { describe, expect, it } from 'vitest';
-import { guardedLookup, parseAllowHost, type ResolvedAddress } from '../src/net/policy.js';
 import { callFetch, connect, redirect, routes, send, startProxy, startServer, startSilentProxy, text } from './helpers.js';
 
 const PAGE = '<html><body><article><p>internal secret page</p></article></body></html>';
@@ -266,54 +267,5 @@ describe('through a configured proxy', () => {
     expect(text(page)).toBe(`Failed to fetch ${url}: no complete response within 1 s (raise the limit with --timeout)`);
     expect(performance.now() - started).toBeLessThan(500 + 1000 + 2000);
     expect(proxy.connections()).toBe(2);
-  });
-});
-
-describe('resolve once, connect to what was checked', () => {
-  function lookup(strictness: 'public-only' | 'no-metadata', addresses: ResolvedAddress[]) {
-    let calls = 0;
-    const fn = guardedLookup(strictness, async () => {
-      calls++;
-      return addresses;
-    });
-    return new Promise<{ error: Error | null; result: unknown; calls: number }>((resolve) =>
-      fn('site.test', { all: true }, (error, result) => resolve({ error, result, calls })),
-    );
-  }
-
-  it('hands the socket exactly the addresses it validated, from a single resolution', async () => {
-    const addresses: ResolvedAddress[] = [
-      { address: '93.184.215.14', family: 4 },
-      { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
-    ];
-    const { error, result, calls } = await lookup('public-only', addresses);
-    expect(error).toBeNull();
-    expect(result).toEqual(addresses);
-    expect(calls).toBe(1);
-  });
-
-  it('refuses a name when any of its addresses is refused (no picking the public one)', async () => {
-    const { error } = await lookup('public-only', [
-      { address: '93.184.215.14', family: 4 },
-      { address: '127.0.0.1', family: 4 },
-    ]);
-    expect(error?.message).toContain('site.test resolves to 127.0.0.1, a loopback address');
-  });
-});
-
-describe('--allow-host parsing', () => {
-  it.each([
-    ['example.com', { host: 'example.com' }],
-    ['Example.COM:8080', { host: 'example.com', port: 8080 }],
-    ['127.0.0.1:80', { host: '127.0.0.1', port: 80 }],
-    ['0x7f.1', { host: '127.0.0.1' }],
-    ['[::1]:3000', { host: '::1', port: 3000 }],
-    ['::1', { host: '::1' }],
-    ['bücher.example', { host: 'xn--bcher-kva.example' }],
-  ])('%s', (raw, expected) => {
-    expect(parseAllowHost(raw)).toEqual(expected);
-  });
-  it.each(['', 'host:0', 'host:99999', 'host:abc', 'http://x/y'])('refuses %j', (raw) => {
-    expect(() => parseAllowHost(raw)).toThrow();
   });
 });

@@ -232,12 +232,35 @@ function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
+const INITIALIZED = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`;
+const TOOLS_LIST = `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`;
+
+/** Options of `coldStarts` beyond the warm-up. */
+export interface ColdStartOptions {
+  /** Rounds discarded before measuring (default 2). */
+  warmup?: number;
+  /**
+   * What ends the measurement: the `initialize` result (default), or the first `tools/list` result,
+   * requested (with `notifications/initialized`) as soon as the `initialize` result arrives, as a
+   * client does. Use `tools/list` for servers that register tools only after the handshake.
+   */
+  until?: 'initialize' | 'tools/list';
+  /**
+   * How the child is ended after the measurement: `stdin` (default) closes stdin and waits up to 5 s
+   * for the exit, then SIGKILL; `kill` closes stdin and sends SIGTERM at once, for servers whose
+   * timers keep them alive after stdin closes (the exit is never part of the figure).
+   */
+  stop?: 'stdin' | 'kill';
+}
+
 /**
  * One cold start: spawn a fresh process, write `initialize` to its stdin at once, and time until
- * the `initialize` result line arrives on stdout (ms). Then closes stdin and waits for the exit
- * (SIGKILL after 5 s). Rejects on a JSON-RPC error, an early exit, or after `timeoutMs`.
+ * the `initialize` result line (or, with `until: 'tools/list'`, the first `tools/list` result)
+ * arrives on stdout (ms). Then ends the child (see `ColdStartOptions.stop`). Rejects on a JSON-RPC
+ * error, an early exit, or after `timeoutMs`.
  */
-async function coldStartOnce(spec: SpawnSpec, timeoutMs = 15_000): Promise<number> {
+async function coldStartOnce(spec: SpawnSpec, options: ColdStartOptions = {}, timeoutMs = 15_000): Promise<number> {
+  const until = options.until ?? 'initialize';
   const started = performance.now();
   const child = spawn(spec.command ?? process.execPath, spec.args, {
     cwd: spec.cwd,
@@ -253,7 +276,7 @@ async function coldStartOnce(spec: SpawnSpec, timeoutMs = 15_000): Promise<numbe
   try {
     return await new Promise<number>((done, fail) => {
       let buf = '';
-      const timer = setTimeout(() => fail(new Error(`${spec.label}: no initialize result within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => fail(new Error(`${spec.label}: no ${until} result within ${timeoutMs} ms`)), timeoutMs);
       child.stdout.on('data', (d: Buffer) => {
         buf += d.toString();
         for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
@@ -265,16 +288,24 @@ async function coldStartOnce(spec: SpawnSpec, timeoutMs = 15_000): Promise<numbe
           } catch {
             continue;
           }
-          if (msg.id !== 1) continue;
-          clearTimeout(timer);
-          if (msg.result) done(performance.now() - started);
-          else fail(new Error(`${spec.label}: initialize failed: ${JSON.stringify(msg.error)}`));
-          return;
+          if (msg.id !== 1 && msg.id !== 2) continue;
+          const method = msg.id === 1 ? 'initialize' : 'tools/list';
+          if (!msg.result) {
+            clearTimeout(timer);
+            fail(new Error(`${spec.label}: ${method} failed: ${JSON.stringify(msg.error)}`));
+            return;
+          }
+          if (method === until) {
+            clearTimeout(timer);
+            done(performance.now() - started);
+            return;
+          }
+          child.stdin.write(INITIALIZED + TOOLS_LIST);
         }
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        fail(new Error(`${spec.label}: exited (${code ?? signal}) before answering initialize. stderr: ${stderr.trim()}`));
+        fail(new Error(`${spec.label}: exited (${code ?? signal}) before answering ${until}. stderr: ${stderr.trim()}`));
       });
       child.once('error', (err) => {
         clearTimeout(timer);
@@ -283,6 +314,7 @@ async function coldStartOnce(spec: SpawnSpec, timeoutMs = 15_000): Promise<numbe
     });
   } finally {
     child.stdin.end();
+    if (options.stop === 'kill') child.kill('SIGTERM');
     await waitExit(child, 5_000);
   }
 }
@@ -296,14 +328,15 @@ export interface ColdStartResult {
 /**
  * Cold starts of several servers interleaved round by round (A, B, C, A, B, C, ...), so that
  * machine noise and OS cache drift affect all of them alike. `warmup` rounds (default 2) are
- * discarded: they fill the OS file cache, which a user's second start also enjoys.
+ * discarded: they fill the OS file cache, which a user's second start also enjoys. `until` and
+ * `stop`: see `ColdStartOptions`.
  */
-export async function coldStarts(specs: readonly SpawnSpec[], runs: number, options: { warmup?: number } = {}): Promise<ColdStartResult[]> {
+export async function coldStarts(specs: readonly SpawnSpec[], runs: number, options: ColdStartOptions = {}): Promise<ColdStartResult[]> {
   const warmup = options.warmup ?? 2;
   const samples = specs.map(() => [] as number[]);
   for (let round = 0; round < warmup + runs; round++) {
     for (const [i, spec] of specs.entries()) {
-      const t = await coldStartOnce(spec);
+      const t = await coldStartOnce(spec, options);
       if (round >= warmup) samples[i]!.push(t);
     }
   }

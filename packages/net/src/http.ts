@@ -1,7 +1,7 @@
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { formatBytes, formatDuration } from '../format.js';
+import { formatBytes, formatDuration } from './format.js';
 import {
   BlockedDestinationError,
   checkProxiedName,
@@ -35,6 +35,11 @@ export interface HttpClientOptions {
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
+  /**
+   * The flags that raise the limits, named in the limit errors (`(raise it with --max-bytes)`); a
+   * limit without a flag gets no hint.
+   */
+  limitFlags?: { maxBytes?: string; timeout?: string };
 }
 
 export interface GetOptions {
@@ -44,6 +49,10 @@ export interface GetOptions {
   maxRedirects?: number;
   /** Keep the first `maxBytes` instead of failing (robots.txt: RFC 9309 reads at least 500 KiB). */
   truncate?: boolean;
+  /** The `Accept` header. Default: HTML first, then XML, text and anything. */
+  accept?: string;
+  /** Aborts the request; `get` then rejects with the signal's reason. */
+  signal?: AbortSignal;
   /** Called as the body arrives: decoded bytes so far, and the declared length when it counts the same bytes. */
   onBody?: (received: number, total: number | undefined) => void;
 }
@@ -128,6 +137,11 @@ function decoders(header: string): Transform[] {
   return codings.reverse().map((c) => (DECODERS.get(c) as () => Transform)());
 }
 
+/** ` (raise it with --flag)`, or nothing without a flag. */
+function raiseHint(flag: string | undefined, what: string): string {
+  return flag ? ` (raise ${what} with ${flag})` : '';
+}
+
 export interface HttpClient {
   get(url: string, options: GetOptions): Promise<HttpResponse>;
   close(): Promise<void>;
@@ -163,7 +177,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           })
         : new Agent({
             ...common,
-            connect: { lookup: guardedLookup(strictness, options.resolve), timeout: Math.min(options.timeoutMs, 10_000) },
+            connect: {
+              lookup: guardedLookup(strictness, options.resolve, options.policy.name),
+              timeout: Math.min(options.timeoutMs, 10_000),
+            },
           });
       dispatchers.set(key, dispatcher);
     }
@@ -180,7 +197,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       body.destroy();
       throw new HttpError(
         'too-large',
-        `the response is ${formatBytes(declared)}, over the ${formatBytes(maxBytes)} limit (raise it with --max-bytes)`,
+        `the response is ${formatBytes(declared)}, over the ${formatBytes(maxBytes)} limit${raiseHint(options.limitFlags?.maxBytes, 'it')}`,
       );
     }
     let decode: Transform[];
@@ -200,7 +217,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         received += chunk.length;
         if (received > maxBytes) {
           if (!truncate)
-            throw new HttpError('too-large', `the response is over the ${formatBytes(maxBytes)} limit (raise it with --max-bytes)`);
+            throw new HttpError(
+              'too-large',
+              `the response is over the ${formatBytes(maxBytes)} limit${raiseHint(options.limitFlags?.maxBytes, 'it')}`,
+            );
           chunks.push(chunk.subarray(0, chunk.length - (received - maxBytes)));
           break;
         }
@@ -233,6 +253,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       controller.abort();
       expire(new Error('deadline'));
     }, timeoutMs);
+    const { signal } = get;
+    const onAbort = () => {
+      controller.abort();
+      expire(new Error('aborted'));
+    };
+    if (signal) {
+      if (signal.aborted) {
+        clearTimeout(timer);
+        throw signal.reason;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
     let current = url;
     try {
       for (let hop = 0; ; hop++) {
@@ -256,12 +288,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             method: 'GET',
             dispatcher: await dispatcherFor(strictness),
             signal: controller.signal,
-            headers: { 'user-agent': get.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
+            headers: { 'user-agent': get.userAgent, accept: get.accept ?? ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
             headersTimeout: timeoutMs,
             bodyTimeout: timeoutMs,
           });
           // A response that comes after the deadline is dropped.
-          pending.then((late) => timedOut && late.body.destroy()).catch(() => {});
+          pending.then((late) => (timedOut || signal?.aborted) && late.body.destroy()).catch(() => {});
           response = await Promise.race([pending, expired]);
         } catch (error) {
           const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
@@ -288,14 +320,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return { url: target.href, status: response.statusCode, headers, body };
       }
     } catch (error) {
+      if (signal?.aborted && !timedOut) throw signal.reason;
       if (timedOut)
-        throw new HttpError('timeout', `no complete response within ${formatDuration(timeoutMs)} (raise the limit with --timeout)`, {
-          cause: error,
-        });
+        throw new HttpError(
+          'timeout',
+          `no complete response within ${formatDuration(timeoutMs)}${raiseHint(options.limitFlags?.timeout, 'the limit')}`,
+          {
+            cause: error,
+          },
+        );
       if (error instanceof HttpError) throw error;
       throw transportError(error);
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

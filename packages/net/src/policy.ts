@@ -17,7 +17,12 @@ export interface AllowedHost {
 export interface NetworkPolicy {
   allowPrivateNetwork: boolean;
   allowHosts: readonly AllowedHost[];
+  /** Who refuses, in refusal messages (`mcp-server-fetch blocks private, …`). Default `this server`. */
+  name?: string;
 }
+
+/** The name refusal messages use when the policy has none. */
+export const DEFAULT_POLICY_NAME = 'this server';
 
 /** How strictly a connection to one host is checked: the agent used for it validates accordingly. */
 export type Strictness = 'public-only' | 'no-metadata' | 'open';
@@ -159,14 +164,14 @@ export function strictnessFor(policy: NetworkPolicy, url: URL): Strictness {
   return policy.allowPrivateNetwork ? 'no-metadata' : 'public-only';
 }
 
-function refusal(host: string, port: number, address: string | undefined, kind: string): BlockedDestinationError {
+function refusal(host: string, port: number, address: string | undefined, kind: string, name: string): BlockedDestinationError {
   const what = address && address !== host ? `${host} resolves to ${address}, ${kind} address` : `${address ?? host} is ${kind} address`;
   const metadata = kind === 'a cloud metadata';
   const how = metadata
     ? `to allow it, start the server with --allow-host ${hostPort(host, port)} (--allow-private-network does not cover metadata endpoints)`
     : `to allow it, start the server with --allow-host ${hostPort(host, port)} (this host only) or --allow-private-network (all private addresses)`;
   return new BlockedDestinationError(
-    `refused to connect: ${what}. mcp-server-fetch blocks private, loopback, link-local and cloud metadata destinations by default to prevent server-side request forgery; ${how}.`,
+    `refused to connect: ${what}. ${name} blocks private, loopback, link-local and cloud metadata destinations by default to prevent server-side request forgery; ${how}.`,
     host,
     address,
   );
@@ -183,10 +188,10 @@ export function checkUrl(policy: NetworkPolicy, url: URL): void {
   const port = urlPort(url);
   const ip = parseIp(url.hostname);
   if (!ip) {
-    if (METADATA_HOSTS.has(host)) throw refusal(host, port, undefined, 'a cloud metadata');
+    if (METADATA_HOSTS.has(host)) throw refusal(host, port, undefined, 'a cloud metadata', policy.name ?? DEFAULT_POLICY_NAME);
     return;
   }
-  checkAddress(strictness, host, port, ip);
+  checkAddress(strictness, host, port, ip, policy.name);
 }
 
 /** Names that mean this machine whatever DNS says: RFC 6761 `localhost` (and `*.localhost`) and common aliases. */
@@ -200,17 +205,24 @@ const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-local
 export function checkProxiedName(policy: NetworkPolicy, url: URL): void {
   if (strictnessFor(policy, url) !== 'public-only' || parseIp(url.hostname)) return;
   const host = urlHost(url);
-  if (LOOPBACK_NAMES.has(host) || host.endsWith('.localhost')) throw refusal(host, urlPort(url), undefined, 'a loopback');
+  if (LOOPBACK_NAMES.has(host) || host.endsWith('.localhost'))
+    throw refusal(host, urlPort(url), undefined, 'a loopback', policy.name ?? DEFAULT_POLICY_NAME);
 }
 
-/** Throws when `strictness` refuses the address `ip` that `host` resolved to. */
-export function checkAddress(strictness: Strictness, host: string, port: number, ip: ipaddr.IPv4 | ipaddr.IPv6): void {
+/** Throws when `strictness` refuses the address `ip` that `host` resolved to; `name` is who refuses, in the message. */
+export function checkAddress(
+  strictness: Strictness,
+  host: string,
+  port: number,
+  ip: ipaddr.IPv4 | ipaddr.IPv6,
+  name: string = DEFAULT_POLICY_NAME,
+): void {
   if (strictness === 'open') return;
   const address = canonical(ip);
-  if (isMetadataAddress(ip)) throw refusal(host, port, address, 'a cloud metadata');
+  if (isMetadataAddress(ip)) throw refusal(host, port, address, 'a cloud metadata', name);
   if (strictness === 'no-metadata') return;
   const kind = nonPublicKind(ip);
-  if (kind) throw refusal(host, port, address, kind);
+  if (kind) throw refusal(host, port, address, kind, name);
 }
 
 export interface ResolvedAddress {
@@ -226,9 +238,9 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Re
 /**
  * A `net.connect` lookup that resolves once, refuses the host when any of its addresses is not
  * allowed, and hands the socket exactly the addresses it checked: there is no second resolution an
- * attacker's DNS could answer differently (no DNS-rebinding gap).
+ * attacker's DNS could answer differently (no DNS-rebinding gap). `name` is who refuses, in the message.
  */
-export function guardedLookup(strictness: Strictness, resolve: Resolver) {
+export function guardedLookup(strictness: Strictness, resolve: Resolver, name: string = DEFAULT_POLICY_NAME) {
   return (hostname: string, options: { all?: boolean; family?: number | string } | number, callback: LookupCallback): void => {
     const raw = typeof options === 'number' ? { family: options } : (options ?? {});
     const family = raw.family === 'IPv4' || raw.family === 4 ? 4 : raw.family === 'IPv6' || raw.family === 6 ? 6 : 0;
@@ -245,7 +257,7 @@ export function guardedLookup(strictness: Strictness, resolve: Resolver) {
           return;
         }
         try {
-          if (strictness !== 'open' && METADATA_HOSTS.has(host)) throw refusal(host, 0, undefined, 'a cloud metadata');
+          if (strictness !== 'open' && METADATA_HOSTS.has(host)) throw refusal(host, 0, undefined, 'a cloud metadata', name);
           for (const a of addresses) {
             const ip = parseIp(a.address);
             if (!ip)
@@ -254,7 +266,7 @@ export function guardedLookup(strictness: Strictness, resolve: Resolver) {
                 host,
                 a.address,
               );
-            checkAddress(strictness, host, 0, ip);
+            checkAddress(strictness, host, 0, ip, name);
           }
         } catch (error) {
           callback(error as NodeJS.ErrnoException, opts.all ? [] : '', 0);

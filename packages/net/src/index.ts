@@ -1,0 +1,34 @@
+/**
+ * @mcpkit/net: the SSRF-safe network policy and guarded HTTP client shared by mcpkit servers.
+ */
+export { createDownloader, type Downloader, type DownloaderOptions, type DownloadOptions, networkPolicy } from './download.js';
+export { formatBytes, formatDuration } from './format.js';
+export {
+  createHttpClient,
+  type GetOptions,
+  type HttpClient,
+  type HttpClientOptions,
+  HttpError,
+  type HttpErrorKind,
+  type HttpResponse,
+} from './http.js';
+export { type NetworkOptionsEnv, networkOptions, parseProxyUrl, proxyOption } from './options.js';
+export {
+  type AllowedHost,
+  BlockedDestinationError,
+  checkAddress,
+  checkProxiedName,
+  checkUrl,
+  DEFAULT_POLICY_NAME,
+  guardedLookup,
+  type NetworkPolicy,
+  parseAllowHost,
+  parseIp,
+  type ResolvedAddress,
+  type Resolver,
+  type Strictness,
+  strictnessFor,
+  urlHost,
+  urlPort,
+} from './policy.js';
+export { systemResolver } from './resolve.js';

@@ -1,0 +1,74 @@
+import { networkOptions } from '@mcpkit/net';
+import { defineOptions, parse } from '@mcpkit/protocol-core';
+import { PROFILES } from './context.js';
+
+/** `--gzip-max-fetch-time`: a duration (`30s`, `500ms`), where a bare number is milliseconds like the reference's `GZIP_MAX_FETCH_TIME_MILLIS`. */
+export function parseMillis(raw: string): number {
+  const value = raw.trim();
+  if (/^\d+$/.test(value)) {
+    const ms = Number(value);
+    if (!Number.isSafeInteger(ms) || ms <= 0) throw new Error(`"${raw}" must be a positive number of milliseconds`);
+    return ms;
+  }
+  return parse.duration(value);
+}
+
+/** `--gzip-allowed-domains`: one or more comma-separated host names (each allows its subdomains too). */
+export function parseDomains(raw: string): string[] {
+  const domains = raw
+    .split(',')
+    .map((d) => d.trim().toLowerCase().replace(/\.$/, ''))
+    .filter((d) => d.length > 0);
+  if (domains.length === 0) throw new Error('must name at least one domain');
+  for (const d of domains) {
+    if (!/^[a-z0-9.-]+$/.test(d) && !/^\[[0-9a-f:.]+\]$/.test(d)) throw new Error(`"${d}" is not a domain name (e.g. example.com)`);
+  }
+  return domains;
+}
+
+/** This server's own flags; `runCli` adds the transport flags every mcpkit bin has. Parsed once, passed down. */
+export const options = defineOptions({
+  profile: {
+    type: 'string',
+    env: 'EVERYTHING_PROFILE',
+    valueName: 'name',
+    description:
+      'Which contract to serve: legacy (npm @modelcontextprotocol/server-everything@2025.11.25, camelCase tools), current (npm 2026.8.31, kebab-case tools, tasks) or conformance (what @modelcontextprotocol/conformance expects)',
+    default: 'legacy',
+    parse: parse.oneOf(PROFILES),
+  },
+  'show-env-secrets': {
+    type: 'boolean',
+    env: 'EVERYTHING_SHOW_ENV_SECRETS',
+    description: 'printEnv / get-env show the values of secret-looking variables (KEY, TOKEN, SECRET, PASSWORD, …) instead of [redacted]',
+    default: false,
+  },
+  // The SSRF policy of `zip` (legacy) and `gzip-file-as-resource` (current), shared with mcp-server-fetch (@mcpkit/net).
+  ...networkOptions({ allowPrivateNetwork: 'EVERYTHING_ALLOW_PRIVATE_NETWORK', allowHosts: 'EVERYTHING_ALLOW_HOSTS' }),
+  'gzip-max-fetch-size': {
+    type: 'string',
+    env: 'GZIP_MAX_FETCH_SIZE',
+    valueName: 'size',
+    description: 'Largest file gzip-file-as-resource fetches, e.g. 10mb (a bare number is bytes)',
+    default: 10 * 1024 * 1024,
+    defaultLabel: '10mb',
+    parse: parse.bytes,
+  },
+  'gzip-max-fetch-time': {
+    type: 'string',
+    env: 'GZIP_MAX_FETCH_TIME_MILLIS',
+    valueName: 'duration',
+    description: 'Time limit of one gzip-file-as-resource download, e.g. 30s (a bare number is milliseconds)',
+    default: 30_000,
+    defaultLabel: '30s',
+    parse: parseMillis,
+  },
+  'gzip-allowed-domains': {
+    type: 'string',
+    multiple: true,
+    env: 'GZIP_ALLOWED_DOMAINS',
+    valueName: 'domain[,domain]',
+    description: 'Hosts gzip-file-as-resource may fetch from, each with its subdomains (default: any host the network policy allows)',
+    parse: parseDomains,
+  },
+});

@@ -1,0 +1,38 @@
+import { createMcpServer, enableSubscriptions, registerPrompts, registerResources, registerTools } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { EverythingOptions } from '../../context.js';
+import { VERSION } from '../../version.js';
+import { prompts } from './prompts.js';
+import { resources, watchedResourceUpdates } from './resources.js';
+import { createSession } from './session.js';
+import { registerJsonSchema2020Tool, tools } from './tools/index.js';
+
+export const INSTRUCTIONS = [
+  'The surface the official MCP conformance suite (@modelcontextprotocol/conformance) expects of a server:',
+  'test_* tools for every content type, logging, progress, errors, sampling, elicitation and stream resumption,',
+  'json_schema_2020_12_tool, test:// resources (text, binary, a template, a subscribable resource), test_* prompts',
+  'and completions. For testing MCP clients and SDKs; nothing here touches the network or the disk.',
+].join(' ');
+
+/**
+ * The `conformance` profile: every tool, resource, template, prompt and completion the server scenarios of
+ * `@modelcontextprotocol/conformance` 0.1.16 call, with the texts they check. One server per session; all
+ * state (log level, subscriptions, the watched resource's revision, timers) lives in it and stops with it.
+ */
+export function createConformanceServer(options: EverythingOptions): McpServer {
+  const server = createMcpServer({
+    name: 'everything-server',
+    version: VERSION,
+    title: 'Everything (conformance)',
+    instructions: INSTRUCTIONS,
+  });
+  const session = createSession(server, options);
+  const registerOptions = { logger: session.logger };
+  registerTools(server, session, tools, registerOptions);
+  registerJsonSchema2020Tool(server);
+  registerResources(server, session, resources);
+  registerPrompts(server, session, prompts, registerOptions);
+  const updates = watchedResourceUpdates(session, () => subscriptions);
+  const subscriptions = enableSubscriptions(server, { ...updates, logger: session.logger });
+  return server;
+}

@@ -1,0 +1,104 @@
+import { type Logger, type RequestExtra, silentLogger } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type LoggingLevel, LoggingLevelSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { EverythingOptions } from '../../context.js';
+
+/** The `logger` field of this profile's `notifications/message`. */
+export const LOGGER_NAME = 'everything-conformance';
+
+/** Timings, with this profile's defaults (the suite's fixture's values). */
+export interface ConformanceConfig {
+  /** Between two steps of `test_tool_with_logging` and `test_tool_with_progress` (the suite's "~50ms"). */
+  stepMs: number;
+  /** Between two `notifications/resources/updated` for a subscribed `test://watched-resource`. */
+  watchedUpdateMs: number;
+  /** How long `test_reconnection` keeps working after it closed its response stream. */
+  reconnectionWorkMs: number;
+}
+
+export function resolveConfig({ intervals = {} }: EverythingOptions): ConformanceConfig {
+  return { stepMs: 50, watchedUpdateMs: intervals.resourceUpdatesMs ?? 3000, reconnectionWorkMs: 100 };
+}
+
+const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+
+/**
+ * Everything one client session owns, in that session's `McpServer` (the suite's fixture keeps its
+ * subscriptions in one module-level Set shared by every session). Nothing here outlives the server:
+ * closing it aborts `closed`, which cancels every pending `sleep` and stops the watched-resource timer.
+ */
+export interface ConformanceSession {
+  server: McpServer;
+  config: ConformanceConfig;
+  logger: Logger;
+  /** Aborted when the session's server closes. */
+  closed: AbortSignal;
+  /** The level this session's client asked for with `logging/setLevel`; undefined: everything is sent. */
+  logLevel: LoggingLevel | undefined;
+  /** How many times `test://watched-resource` changed in this session. */
+  watchedRevision: number;
+  /**
+   * Sends `notifications/message` unless the client's level filters it out, on the stream of the request
+   * being handled when `extra` is given (over HTTP, the POST's stream rather than the standalone GET one).
+   * Resolves to whether it was sent; never throws.
+   */
+  log(level: LoggingLevel, data: unknown, extra?: RequestExtra): Promise<boolean>;
+  /** Resolves after `ms`, or rejects when `signal` aborts or the session closes. The timer never holds the process open. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export function createSession(server: McpServer, options: EverythingOptions): ConformanceSession {
+  const lifetime = new AbortController();
+  const session: ConformanceSession = {
+    server,
+    config: resolveConfig(options),
+    logger: options.logger ?? silentLogger,
+    closed: lifetime.signal,
+    logLevel: undefined,
+    watchedRevision: 0,
+    async log(level, data, extra) {
+      if (session.logLevel && SEVERITY.get(level)! < SEVERITY.get(session.logLevel)!) return false;
+      const notification = { method: 'notifications/message' as const, params: { level, logger: LOGGER_NAME, data } };
+      try {
+        if (extra) await extra.sendNotification(notification);
+        else if (server.isConnected()) await server.server.notification(notification);
+        else return false;
+        return true;
+      } catch (error) {
+        session.logger.debug('could not send a log notification:', error);
+        return false;
+      }
+    },
+    sleep(ms, signal) {
+      const signals = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
+      return new Promise((resolve, reject) => {
+        if (signals.aborted) return reject(signals.reason);
+        const timer = setTimeout(() => {
+          signals.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms);
+        timer.unref();
+        const onAbort = () => {
+          clearTimeout(timer);
+          reject(signals.reason);
+        };
+        signals.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
+
+  // The SDK keeps the level for its own `sendLoggingMessage`, which can only send on the standalone
+  // stream; this profile's log messages belong to the tool call that sends them, so it keeps the level
+  // itself and filters in `log`.
+  server.server.setRequestHandler(SetLevelRequestSchema, ({ params }) => {
+    session.logLevel = params.level;
+    return {};
+  });
+
+  const previousOnClose = server.server.onclose;
+  server.server.onclose = () => {
+    previousOnClose?.();
+    lifetime.abort(new Error('the session closed'));
+  };
+  return session;
+}

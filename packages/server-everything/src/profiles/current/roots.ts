@@ -1,0 +1,39 @@
+import { errorMessage, type Logger, type RequestExtra, sendLog } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListRootsResultSchema, type Root, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/** This session's view of the client's roots (the reference's `syncRoots`, without its process-wide map). */
+export interface RootsCache {
+  /**
+   * The client's roots: requested once (installing a `notifications/roots/list_changed` handler that
+   * requests them again), then cached. Undefined when the client has no `roots` capability or the request
+   * failed. With `extra`, the request goes out as part of that tool call (on its HTTP response stream).
+   */
+  sync(extra?: RequestExtra): Promise<Root[] | undefined>;
+}
+
+export function createRootsCache(server: McpServer, logger: Logger): RootsCache {
+  let roots: Root[] | undefined;
+  const sessionId = () => server.server.transport?.sessionId;
+
+  const request = async (extra?: RequestExtra) => {
+    try {
+      const response = extra ? await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema) : await server.server.listRoots();
+      roots = response.roots;
+      await sendLog(server, 'info', `Roots updated: ${roots.length} root(s) received from client`, 'everything-server', sessionId());
+    } catch (error) {
+      logger.warn(`Failed to request roots from client ${sessionId()}: ${errorMessage(error)}`);
+    }
+  };
+
+  return {
+    async sync(extra) {
+      if (server.server.getClientCapabilities()?.roots === undefined) return undefined;
+      if (roots === undefined) {
+        server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => request());
+        await request(extra);
+      }
+      return roots;
+    },
+  };
+}

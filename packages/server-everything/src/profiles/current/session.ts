@@ -1,0 +1,114 @@
+import type { Logger, Subscriptions } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { EverythingOptions } from '../../context.js';
+import type { Download } from '../../shared/download.js';
+import type { SessionResources } from './resources/session.js';
+import type { RootsCache } from './roots.js';
+
+/** The configuration with every default applied (the reference's values). */
+export interface CurrentConfig {
+  env: () => NodeJS.ProcessEnv;
+  showEnvSecrets: boolean;
+  download: Download | undefined;
+  gzipMaxFetchSize: number;
+  gzipMaxFetchTimeMs: number;
+  /** Lower-cased, trimmed, without empties (the reference's parsing of `GZIP_ALLOWED_DOMAINS`). */
+  gzipAllowedDomains: readonly string[];
+  sessionResourcesMaxBytes: number;
+  loggingMs: number;
+  resourceUpdatesMs: number;
+  researchStageMs: number;
+  taskPollMs: number;
+  rootsSyncDelayMs: number;
+}
+
+export function resolveConfig(options: EverythingOptions): CurrentConfig {
+  const { intervals = {} } = options;
+  return {
+    env: () => options.env ?? process.env,
+    showEnvSecrets: options.showEnvSecrets ?? false,
+    download: options.download,
+    gzipMaxFetchSize: options.gzipMaxFetchSize ?? 10 * 1024 * 1024,
+    gzipMaxFetchTimeMs: options.gzipMaxFetchTimeMs ?? 30_000,
+    gzipAllowedDomains: (options.gzipAllowedDomains ?? []).map((d) => d.trim().toLowerCase()).filter((d) => d.length > 0),
+    sessionResourcesMaxBytes: options.sessionResourcesMaxBytes ?? 100 * 1024 * 1024,
+    loggingMs: intervals.loggingMs ?? 5000,
+    resourceUpdatesMs: intervals.resourceUpdatesMs ?? 5000,
+    researchStageMs: intervals.researchStageMs ?? 1000,
+    taskPollMs: intervals.taskPollMs ?? 1000,
+    rootsSyncDelayMs: intervals.rootsSyncDelayMs ?? 350,
+  };
+}
+
+/** A simulation a tool switches on and off (simulated logging, subscriber updates). */
+export interface Toggle {
+  readonly active: boolean;
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * Everything one client session owns. It lives in that session's `McpServer` (the reference keeps it in
+ * module-level maps keyed by session id, shared by every session of the process); nothing here is shared
+ * between sessions, and `closed` stops every timer and background task when the session's server closes.
+ */
+export interface CurrentSession {
+  server: McpServer;
+  config: CurrentConfig;
+  logger: Logger;
+  /** Aborted when the session's server closes. */
+  closed: AbortSignal;
+  /** What the client declared in `initialize` (empty before it). */
+  clientCapabilities(): ClientCapabilities;
+  simulatedLogging: Toggle;
+  subscriberUpdates: Toggle;
+  subscriptions: Subscriptions;
+  sessionResources: SessionResources;
+  roots: RootsCache;
+  /** `trigger-url-elicitation`: error-path prerequisites issued and not yet retried (its one-shot markers). */
+  urlElicitationPrerequisites: Set<string>;
+  /**
+   * Runs `tick` now and then every `ms` until the returned stop is called or the session closes. The
+   * interval is unref'd: it never keeps the process alive.
+   */
+  every(ms: number, tick: () => void): () => void;
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. The timer is unref'd. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    // setTimeout fires at once for NaN and after 1 ms beyond 2^31-1 ms; clamp instead of overflowing.
+    const delay = Number.isNaN(ms) ? 0 : Math.min(Math.max(ms, 0), 2 ** 31 - 1);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, delay);
+    timer.unref();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The interval helper behind `CurrentSession.every`. */
+export function intervalsFor(closed: AbortSignal): CurrentSession['every'] {
+  return (ms, tick) => {
+    if (closed.aborted) return () => {};
+    tick();
+    const handle = setInterval(tick, ms);
+    handle.unref();
+    const stop = () => {
+      clearInterval(handle);
+      closed.removeEventListener('abort', stop);
+    };
+    closed.addEventListener('abort', stop, { once: true });
+    return stop;
+  };
+}

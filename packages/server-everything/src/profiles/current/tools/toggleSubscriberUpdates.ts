@@ -1,0 +1,22 @@
+import { defineTool, textResult } from '@mcpkit/protocol-core';
+import type { CurrentSession } from '../session.js';
+
+export const toggleSubscriberUpdates = defineTool({
+  name: 'toggle-subscriber-updates',
+  title: 'Toggle Subscriber Updates',
+  description: 'Toggles simulated resource subscription updates on or off.',
+  input: {},
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler: (_args, { subscriberUpdates }: CurrentSession, extra) => {
+    const sessionId = extra.sessionId;
+    if (subscriberUpdates.active) {
+      subscriberUpdates.stop();
+      return textResult(`Stopped simulated resource updates for session ${sessionId}`);
+    }
+    subscriberUpdates.start();
+    // The reference's text, "the it is" included.
+    return textResult(
+      `Started simulated resource updated notifications for session ${sessionId} at a 5 second pace. Client will receive updates for any resources the it is subscribed to.`,
+    );
+  },
+});

@@ -1,0 +1,137 @@
+import { defineTool } from '@mcpkit/protocol-core';
+import { type CallToolResult, type ElicitRequestFormParams, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/** How long the user has to answer an elicitation (the reference's 10 minutes). */
+export const ELICITATION_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** The reference's form: every kind of field the elicitation spec (SEP-1330) allows. */
+export const ELICITATION_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
+  type: 'object',
+  properties: {
+    name: { title: 'String', type: 'string', description: 'Your full, legal name' },
+    check: { title: 'Boolean', type: 'boolean', description: 'Agree to the terms and conditions' },
+    firstLine: {
+      title: 'String with default',
+      type: 'string',
+      description: 'Favorite first line of a story',
+      default: 'It was a dark and stormy night.',
+    },
+    email: {
+      title: 'String with email format',
+      type: 'string',
+      format: 'email',
+      description: 'Your email address (will be verified, and never shared with anyone else)',
+    },
+    homepage: { type: 'string', format: 'uri', title: 'String with uri format', description: 'Portfolio / personal website' },
+    birthdate: { title: 'String with date format', type: 'string', format: 'date', description: 'Your date of birth' },
+    integer: {
+      title: 'Integer',
+      type: 'integer',
+      description: 'Your favorite integer (do not give us your phone number, pin, or other sensitive info)',
+      minimum: 1,
+      maximum: 100,
+      default: 42,
+    },
+    number: {
+      title: 'Number in range 1-1000',
+      type: 'number',
+      description: 'Favorite number (there are no wrong answers)',
+      minimum: 0,
+      maximum: 1000,
+      default: 3.14,
+    },
+    untitledSingleSelectEnum: {
+      type: 'string',
+      title: 'Untitled Single Select Enum',
+      description: 'Choose your favorite friend',
+      enum: ['Monica', 'Rachel', 'Joey', 'Chandler', 'Ross', 'Phoebe'],
+      default: 'Monica',
+    },
+    untitledMultipleSelectEnum: {
+      type: 'array',
+      title: 'Untitled Multiple Select Enum',
+      description: 'Choose your favorite instruments',
+      minItems: 1,
+      maxItems: 3,
+      items: { type: 'string', enum: ['Guitar', 'Piano', 'Violin', 'Drums', 'Bass'] },
+      default: ['Guitar'],
+    },
+    titledSingleSelectEnum: {
+      type: 'string',
+      title: 'Titled Single Select Enum',
+      description: 'Choose your favorite hero',
+      oneOf: [
+        { const: 'hero-1', title: 'Superman' },
+        { const: 'hero-2', title: 'Green Lantern' },
+        { const: 'hero-3', title: 'Wonder Woman' },
+      ],
+      default: 'hero-1',
+    },
+    titledMultipleSelectEnum: {
+      type: 'array',
+      title: 'Titled Multiple Select Enum',
+      description: 'Choose your favorite types of fish',
+      minItems: 1,
+      maxItems: 3,
+      items: {
+        anyOf: [
+          { const: 'fish-1', title: 'Tuna' },
+          { const: 'fish-2', title: 'Salmon' },
+          { const: 'fish-3', title: 'Trout' },
+        ],
+      },
+      default: ['fish-1'],
+    },
+    legacyTitledEnum: {
+      type: 'string',
+      title: 'Legacy Titled Single Select Enum',
+      description: 'Choose your favorite type of pet',
+      enum: ['pet-1', 'pet-2', 'pet-3', 'pet-4', 'pet-5'],
+      enumNames: ['Cats', 'Dogs', 'Birds', 'Fish', 'Reptiles'],
+      default: 'pet-1',
+    },
+  },
+  required: ['name'],
+};
+
+/** Registered only when the client declares `elicitation`. */
+export const triggerElicitationRequest = defineTool({
+  name: 'trigger-elicitation-request',
+  title: 'Trigger Elicitation Request Tool',
+  description: 'Trigger a Request from the Server for User Elicitation',
+  input: {},
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler: async (_args, _ctx, extra) => {
+    const result = await extra.sendRequest(
+      {
+        method: 'elicitation/create',
+        params: { message: 'Please provide inputs for the following fields:', requestedSchema: ELICITATION_SCHEMA },
+      },
+      ElicitResultSchema,
+      { timeout: ELICITATION_TIMEOUT_MS },
+    );
+    const content: CallToolResult['content'] = [];
+    if (result.action === 'accept' && result.content) {
+      content.push({ type: 'text', text: '✅ User provided the requested information!' });
+      const data = result.content;
+      const lines: string[] = [];
+      // As the reference, `color` and `petType` (fields of the legacy form) included.
+      if (data.name) lines.push(`- Name: ${data.name}`);
+      if (data.check !== undefined) lines.push(`- Agreed to terms: ${data.check}`);
+      if (data.color) lines.push(`- Favorite Color: ${data.color}`);
+      if (data.email) lines.push(`- Email: ${data.email}`);
+      if (data.homepage) lines.push(`- Homepage: ${data.homepage}`);
+      if (data.birthdate) lines.push(`- Birthdate: ${data.birthdate}`);
+      if (data.integer !== undefined) lines.push(`- Favorite Integer: ${data.integer}`);
+      if (data.number !== undefined) lines.push(`- Favorite Number: ${data.number}`);
+      if (data.petType) lines.push(`- Pet Type: ${data.petType}`);
+      content.push({ type: 'text', text: `User inputs:\n${lines.join('\n')}` });
+    } else if (result.action === 'decline') {
+      content.push({ type: 'text', text: '❌ User declined to provide the requested information.' });
+    } else if (result.action === 'cancel') {
+      content.push({ type: 'text', text: '⚠️ User cancelled the elicitation dialog.' });
+    }
+    content.push({ type: 'text', text: `\nRaw result: ${JSON.stringify(result, null, 2)}` });
+    return { content };
+  },
+});

@@ -1,0 +1,72 @@
+import { createMcpServer, enableSubscriptions } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { EverythingOptions } from '../../context.js';
+import { setCompletionHandler } from './completions.js';
+import { INSTRUCTIONS } from './instructions.js';
+import { setPromptHandlers } from './prompts.js';
+import { setResourceHandlers } from './resources.js';
+import { fetchInitialRoots, onRootsListChanged } from './roots.js';
+import { type LegacySession, resolveConfig } from './session.js';
+import { startSimulations } from './simulations.js';
+import { setToolHandlers } from './tools/handlers.js';
+
+/** The reference's `serverInfo`, version included: it is part of the contract clients see. */
+export const LEGACY_SERVER_INFO = { name: 'example-servers/everything', title: 'Everything Example Server', version: '1.0.0' };
+
+/** The reference's capabilities (no `listChanged`: the lists never change). */
+export const LEGACY_CAPABILITIES = { prompts: {}, resources: { subscribe: true }, tools: {}, logging: {}, completions: {} };
+
+/**
+ * The `legacy` profile: npm `@modelcontextprotocol/server-everything@2025.11.25` (a low-level `Server`
+ * with hand-written handlers), served by an `McpServer` whose requests are all answered by raw handlers
+ * on `server.server`, so the wire shapes are the reference's (see the package README for what differs).
+ *
+ * One instance per client session: subscriptions, roots, the log level (kept by the SDK per server) and
+ * the two simulations (log messages every 15 s, resource updates every 10 s, started on
+ * `notifications/initialized`) belong to it, and everything stops when its server closes.
+ */
+export function createLegacyServer(options: EverythingOptions): McpServer {
+  const config = resolveConfig(options);
+  const { tools, resources, prompts, ...rest } = LEGACY_CAPABILITIES;
+  const server = createMcpServer({ ...LEGACY_SERVER_INFO, instructions: INSTRUCTIONS }, { capabilities: rest });
+  // Declared after construction: given to the constructor, they would get `listChanged: true` (SDK 1.32).
+  server.server.registerCapabilities({ prompts, resources, tools });
+  const closing = new AbortController();
+  const session: LegacySession = {
+    server,
+    config,
+    roots: { supported: false, current: [] },
+    closed: closing.signal,
+    clientCapabilities: () => server.server.getClientCapabilities() ?? {},
+  };
+
+  const subscribed = new Set<string>();
+  const subscriptions = enableSubscriptions(server, {
+    onSubscribe: (uri) => subscribed.add(uri),
+    onUnsubscribe: (uri) => subscribed.delete(uri),
+    logger: config.logger,
+  });
+  setToolHandlers(session);
+  setResourceHandlers(server);
+  setPromptHandlers(server);
+  setCompletionHandler(server);
+
+  // The transport forgets its session id before `onclose`, so it is read once the session is initialized.
+  let sessionId: string | undefined;
+  let initialized = false;
+  onRootsListChanged(session, () => sessionId);
+  server.server.oninitialized = () => {
+    // A second `notifications/initialized` starts nothing more.
+    if (initialized || closing.signal.aborted) return;
+    initialized = true;
+    sessionId = server.server.transport?.sessionId;
+    startSimulations(session, sessionId, () => subscribed, subscriptions.notifyUpdated);
+    void fetchInitialRoots(session, sessionId);
+  };
+  const previousOnClose = server.server.onclose;
+  server.server.onclose = () => {
+    previousOnClose?.();
+    closing.abort();
+  };
+  return server;
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineLegacyTool, objectSchema } from './types.js';
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. The timer is unref'd. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    timer.unref();
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Sleeps `duration / steps` seconds `steps` times and, when the call carries a progress token (string or
+ * number), sends `notifications/progress { progress: i, total: steps, progressToken }` after each step.
+ * Unlike the reference it stops when the client cancels the call or the session closes.
+ */
+export const longRunningOperation = defineLegacyTool({
+  name: 'longRunningOperation',
+  title: 'Long Running Operation',
+  description: 'Demonstrates a long running operation with progress updates',
+  inputSchema: objectSchema({
+    duration: { type: 'number', default: 10, description: 'Duration of the operation in seconds' },
+    steps: { type: 'number', default: 5, description: 'Number of steps in the operation' },
+  }),
+  // Only waits and reports progress to the caller.
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  args: z.object({ duration: z.number().default(10), steps: z.number().default(5) }),
+  async call({ duration, steps }, session, extra) {
+    const stepMs = (duration / steps) * 1000;
+    const progressToken = extra._meta?.progressToken;
+    const signal = AbortSignal.any([extra.signal, session.closed]);
+    for (let i = 1; i < steps + 1; i++) {
+      await sleep(stepMs, signal);
+      if (progressToken !== undefined) {
+        await extra.sendNotification({ method: 'notifications/progress', params: { progress: i, total: steps, progressToken } });
+      }
+    }
+    return { content: [{ type: 'text', text: `Long running operation completed. Duration: ${duration} seconds, Steps: ${steps}.` }] };
+  },
+});

@@ -1,0 +1,56 @@
+import { ToolError } from '@mcpkit/protocol-core';
+import {
+  type CreateMessageRequest,
+  type CreateMessageResultWithTools,
+  CreateMessageResultWithToolsSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { defineLegacyTool, objectSchema } from './types.js';
+
+/** The sampling request, exactly as the reference sends it (`uri` is the tool's name). */
+export function samplingRequest(prompt: string, maxTokens: number): CreateMessageRequest {
+  return {
+    method: 'sampling/createMessage',
+    params: {
+      messages: [{ role: 'user', content: { type: 'text', text: `Resource sampleLLM context: ${prompt}` } }],
+      systemPrompt: 'You are a helpful test server.',
+      maxTokens,
+      temperature: 0.7,
+      includeContext: 'thisServer',
+    },
+  };
+}
+
+/**
+ * The reply's text: text blocks as they are, anything else as JSON, a list of blocks joined (as the
+ * reference's source did from 2025-11-26; npm 2025.11.25 printed `undefined` for anything but one text block).
+ */
+function replyText(content: CreateMessageResultWithTools['content']): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('');
+}
+
+export const sampleLlm = defineLegacyTool({
+  name: 'sampleLLM',
+  title: 'Sample LLM',
+  description: "Samples from an LLM using MCP's sampling feature",
+  inputSchema: objectSchema(
+    {
+      prompt: { type: 'string', description: 'The prompt to send to the LLM' },
+      maxTokens: { type: 'number', default: 100, description: 'Maximum number of tokens to generate' },
+    },
+    ['prompt'],
+  ),
+  // Changes nothing, but the client may hand the prompt to a hosted model: open world.
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  args: z.object({ prompt: z.string(), maxTokens: z.number().default(100) }),
+  async call({ prompt, maxTokens }, session, extra) {
+    if (!session.clientCapabilities().sampling) {
+      throw new ToolError('sampleLLM needs a client that supports sampling; this client did not declare the sampling capability');
+    }
+    const result = await extra.sendRequest(samplingRequest(prompt, maxTokens), CreateMessageResultWithToolsSchema, {
+      signal: AbortSignal.any([extra.signal, session.closed]),
+    });
+    return { content: [{ type: 'text', text: `LLM sampling result: ${replyText(result.content)}` }] };
+  },
+});

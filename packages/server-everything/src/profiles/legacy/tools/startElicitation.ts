@@ -1,0 +1,106 @@
+import { ToolError } from '@mcpkit/protocol-core';
+import { type ElicitRequest, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { defineLegacyTool, objectSchema } from './types.js';
+
+/** The elicitation request, exactly as the reference sends it (with `petType`'s legacy `enumNames`). */
+export const ELICITATION_REQUEST = {
+  method: 'elicitation/create',
+  params: {
+    message: 'Please provide inputs for the following fields:',
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        name: { title: 'Full Name', type: 'string', description: 'Your full, legal name' },
+        check: { title: 'Agree to terms', type: 'boolean', description: 'A boolean check' },
+        color: { title: 'Favorite Color', type: 'string', description: 'Favorite color (open text)', default: 'blue' },
+        email: {
+          title: 'Email Address',
+          type: 'string',
+          format: 'email',
+          description: 'Your email address (will be verified, and never shared with anyone else)',
+        },
+        homepage: { type: 'string', format: 'uri', description: 'Homepage / personal site' },
+        birthdate: {
+          title: 'Birthdate',
+          type: 'string',
+          format: 'date',
+          description: 'Your date of birth (will never be shared with anyone else)',
+        },
+        integer: {
+          title: 'Favorite Integer',
+          type: 'integer',
+          description: 'Your favorite integer (do not give us your phone number, pin, or other sensitive info)',
+          minimum: 1,
+          maximum: 100,
+          default: 42,
+        },
+        number: {
+          title: 'Favorite Number',
+          type: 'number',
+          description: 'Favorite number (there are no wrong answers)',
+          minimum: 0,
+          maximum: 1000,
+          default: 3.14,
+        },
+        petType: {
+          title: 'Pet type',
+          type: 'string',
+          enum: ['cats', 'dogs', 'birds', 'fish', 'reptiles'],
+          enumNames: ['Cats', 'Dogs', 'Birds', 'Fish', 'Reptiles'],
+          default: 'dogs',
+          description: 'Your favorite pet type',
+        },
+      },
+      required: ['name'],
+    },
+  },
+} satisfies ElicitRequest;
+
+/** The user has 10 minutes to fill in the form (the reference's timeout). */
+const ELICITATION_TIMEOUT_MS = 10 * 60 * 1000;
+
+export const startElicitation = defineLegacyTool({
+  name: 'startElicitation',
+  title: 'Start Elicitation',
+  description:
+    'Elicitation test tool that demonstrates how to request user input with various field types (string, boolean, email, uri, date, integer, number, enum)',
+  inputSchema: objectSchema({}),
+  // Asks this client's user and reports the answer; nothing changes.
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  args: z.object({}),
+  listedFor: 'elicitation',
+  async call(_args, session, extra) {
+    if (!session.clientCapabilities().elicitation) {
+      throw new ToolError(
+        'startElicitation needs a client that supports elicitation; this client did not declare the elicitation capability',
+      );
+    }
+    const result = await extra.sendRequest(ELICITATION_REQUEST, ElicitResultSchema, {
+      timeout: ELICITATION_TIMEOUT_MS,
+      signal: AbortSignal.any([extra.signal, session.closed]),
+    });
+    const content: { type: 'text'; text: string }[] = [];
+    if (result.action === 'accept' && result.content) {
+      content.push({ type: 'text', text: '✅ User provided the requested information!' });
+      const data = result.content;
+      const lines: string[] = [];
+      if (data.name) lines.push(`- Name: ${data.name}`);
+      if (data.check !== undefined) lines.push(`- Agreed to terms: ${data.check}`);
+      if (data.color) lines.push(`- Favorite Color: ${data.color}`);
+      if (data.email) lines.push(`- Email: ${data.email}`);
+      if (data.homepage) lines.push(`- Homepage: ${data.homepage}`);
+      if (data.birthdate) lines.push(`- Birthdate: ${data.birthdate}`);
+      if (data.integer !== undefined) lines.push(`- Favorite Integer: ${data.integer}`);
+      if (data.number !== undefined) lines.push(`- Favorite Number: ${data.number}`);
+      if (data.petType) lines.push(`- Pet Type: ${data.petType}`);
+      content.push({ type: 'text', text: `User inputs:\n${lines.join('\n')}` });
+    } else if (result.action === 'decline') {
+      content.push({ type: 'text', text: '❌ User declined to provide the requested information.' });
+    } else if (result.action === 'cancel') {
+      content.push({ type: 'text', text: '⚠️ User cancelled the elicitation dialog.' });
+    }
+    content.push({ type: 'text', text: `\nRaw result: ${JSON.stringify(result, null, 2)}` });
+    return { content };
+  },
+});

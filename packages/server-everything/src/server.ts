@@ -1,0 +1,31 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { EverythingOptions, Profile } from './context.js';
+import { createConformanceServer } from './profiles/conformance/index.js';
+import { createCurrentServer } from './profiles/current/index.js';
+import { createLegacyServer } from './profiles/legacy/index.js';
+import { VERSION } from './version.js';
+
+export interface EverythingServerOptions extends EverythingOptions {
+  /** Which contract to serve: `legacy` (default, npm 2025.11.25), `current` (npm 2026.8.31) or `conformance`. */
+  profile?: Profile;
+}
+
+/**
+ * An everything server for one client session. No side effects at import: the runner calls this once per
+ * session (HTTP) or once per process (stdio); tests call it directly. Timers and per-session state live in
+ * the returned server and stop when it closes.
+ */
+export function createEverythingServer(options: EverythingServerOptions = {}): McpServer {
+  const { profile = 'legacy', ...rest } = options;
+  switch (profile) {
+    case 'legacy':
+      return createLegacyServer(rest);
+    case 'current':
+      return createCurrentServer(rest);
+    case 'conformance':
+      return createConformanceServer(rest);
+  }
+}
+
+export { type EverythingOptions, PROFILES, type Profile } from './context.js';
+export { VERSION };

@@ -1,0 +1,94 @@
+import { type ClientOptions, connectInMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+import type { EverythingIntervals, EverythingOptions } from '../../src/context.js';
+import { createEverythingServer } from '../../src/server.js';
+
+/** Every capability a client can declare, so every capability-gated tool gets registered. */
+export const FULL_CAPABILITIES: ClientCapabilities = {
+  roots: { listChanged: true },
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+};
+
+/** Short timings, so the simulations tick within a test. */
+export const FAST: EverythingIntervals = { loggingMs: 15, resourceUpdatesMs: 15, researchStageMs: 5, taskPollMs: 5, rootsSyncDelayMs: 0 };
+
+export function currentServer(options: EverythingOptions = {}): McpServer {
+  return createEverythingServer({ profile: 'current', intervals: FAST, ...options });
+}
+
+/** A current-profile server and a real SDK client in-process. */
+export async function connectCurrent(options: EverythingOptions = {}, client: ClientOptions = {}): Promise<InMemoryPair> {
+  return connectInMemory(currentServer(options), client);
+}
+
+export interface CustomPair extends AsyncDisposable {
+  client: Client;
+  server: McpServer;
+}
+
+/**
+ * Like `connectInMemory`, for a client that needs constructor options `connectInMemory` does not take
+ * (a task store, for client-side tasks).
+ */
+export async function connectClient(
+  server: McpServer,
+  { capabilities = {}, taskStore }: { capabilities?: ClientCapabilities; taskStore?: TaskStore } = {},
+): Promise<CustomPair> {
+  const client = new Client({ name: 'mcpkit-test', version: '0.0.0' }, { capabilities, ...(taskStore ? { taskStore } : {}) });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return {
+    client,
+    server,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** The text of every text block of a tool result. */
+export function texts(result: unknown): string[] {
+  return ((result as CallToolResult).content ?? []).flatMap((c) => (c.type === 'text' ? [c.text] : []));
+}
+
+/** The single text of a successful tool result. */
+export function text(result: unknown): string {
+  expect((result as CallToolResult).isError, JSON.stringify(result)).toBeFalsy();
+  const all = texts(result);
+  expect(all).toHaveLength(1);
+  return all[0]!;
+}
+
+/** Asserts a successful tool result and returns it. */
+export function ok<T>(result: T): T {
+  expect((result as CallToolResult).isError, JSON.stringify(result)).toBeFalsy();
+  return result;
+}
+
+/** The text of an `isError` result. */
+export function errorText(result: unknown): string {
+  expect((result as CallToolResult).isError, JSON.stringify(result)).toBe(true);
+  return texts(result).join('\n');
+}
+
+/** Resolves once `check` returns true (polling every few ms), or fails after `ms`. */
+export async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `data:` URI of a UTF-8 text. */
+export const dataUri = (content: string, mime = 'text/plain') => `data:${mime};base64,${Buffer.from(content).toString('base64')}`;

@@ -1,0 +1,157 @@
+/**
+ * Session isolation over Streamable HTTP: the runner builds one server per session, and nothing of one
+ * session (toggles, subscriptions, log level, session resources, URL-elicitation markers, timers) reaches
+ * another. The reference keeps all of this in process-wide maps.
+ */
+import { startHttp } from '@mcpkit/protocol-core/testing';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  type LoggingMessageNotification,
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { currentServer, dataUri, delay, text, until } from './helpers.js';
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+async function serve() {
+  return startHttp({ createServer: () => currentServer() });
+}
+
+function sessionIdOf(client: Client): string {
+  return (client.transport as StreamableHTTPClientTransport).sessionId!;
+}
+
+function collectLogs(client: Client) {
+  const logs: LoggingMessageNotification['params'][] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+  return logs;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('session isolation over HTTP', () => {
+  it('keeps the toggles per session, and names the session in texts and messages', async () => {
+    await using http = await serve();
+    const a = await http.connect();
+    const b = await http.connect();
+    const [idA, idB] = [sessionIdOf(a), sessionIdOf(b)];
+    expect(idA).not.toBe(idB);
+    const logsA = collectLogs(a);
+    const logsB = collectLogs(b);
+
+    expect(text(await a.callTool({ name: 'toggle-simulated-logging', arguments: {} }))).toMatch(
+      new RegExp(`^Started simulated, random-leveled logging for session ${idA} at a 5 second pace`),
+    );
+    // B's first toggle starts B's logging: A's being on does not make it a "Stop".
+    expect(text(await b.callTool({ name: 'toggle-subscriber-updates', arguments: {} }))).toMatch(/^Started simulated resource updated/);
+    expect(text(await b.callTool({ name: 'toggle-simulated-logging', arguments: {} }))).toMatch(new RegExp(`for session ${idB} `));
+    expect(text(await b.callTool({ name: 'toggle-simulated-logging', arguments: {} }))).toBe(
+      `Stopped simulated logging for session ${idB}`,
+    );
+
+    await until(() => logsA.length >= 3, 5000, 'A’s log messages');
+    for (const log of logsA) expect(log.data).toMatch(new RegExp(` - SessionId ${idA}$`));
+    expect(logsB.every((log) => String(log.data).endsWith(` - SessionId ${idB}`))).toBe(true);
+    const bCount = logsB.length;
+    await delay(60);
+    expect(logsB.length).toBe(bCount); // B stopped; A's messages never reach B
+  });
+
+  it('keeps the log level per session', async () => {
+    await using http = await serve();
+    const a = await http.connect();
+    const b = await http.connect();
+    const logsA = collectLogs(a);
+    const logsB = collectLogs(b);
+    await a.setLoggingLevel('emergency');
+    await a.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+    await b.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+    await until(() => logsB.length >= 16 && logsA.length >= 1, 10_000, 'messages in both sessions');
+    expect(new Set(logsA.map((l) => l.level))).toEqual(new Set(['emergency']));
+    expect(new Set(logsB.map((l) => l.level)).size).toBeGreaterThan(1);
+    for (const log of logsB) expect(LEVELS).toContain(log.level);
+  });
+
+  it('keeps subscriptions per session', async () => {
+    await using http = await serve();
+    const a = await http.connect();
+    const b = await http.connect();
+    const updatesA: string[] = [];
+    const updatesB: string[] = [];
+    a.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updatesA.push(n.params.uri));
+    b.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updatesB.push(n.params.uri));
+    await a.subscribeResource({ uri: 'demo://only-a' });
+    await b.subscribeResource({ uri: 'demo://only-b' });
+    await a.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await until(() => updatesA.length >= 3, 5000, 'A’s updates');
+    expect(new Set(updatesA)).toEqual(new Set(['demo://only-a']));
+    expect(updatesB).toEqual([]); // B subscribed but did not switch its updates on
+  });
+
+  it('keeps session resources per session', async () => {
+    await using http = await serve();
+    const a = await http.connect();
+    const b = await http.connect();
+    let bListChanged = 0;
+    b.setNotificationHandler(ResourceListChangedNotificationSchema, () => void bListChanged++);
+    const link = await a.callTool({ name: 'gzip-file-as-resource', arguments: { name: 'secret.gz', data: dataUri('only for A') } });
+    const uri = 'demo://resource/session/secret.gz';
+    expect(link.content).toEqual([{ type: 'resource_link', uri, name: 'secret.gz', mimeType: 'application/gzip' }]);
+    expect((await a.listResources()).resources.map((r) => r.uri)).toContain(uri);
+    expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(uri);
+    // The SDK's message (the reference's too) carries its prefix twice.
+    await expect(b.readResource({ uri })).rejects.toMatchObject({
+      code: -32602,
+      message: `MCP error -32602: MCP error -32602: Resource ${uri} not found`,
+    });
+    expect((await a.readResource({ uri })).contents[0]).toMatchObject({ uri, mimeType: 'application/gzip' });
+    expect(bListChanged).toBe(0);
+  });
+
+  it('keeps the URL-elicitation retry markers per session', async () => {
+    await using http = await serve();
+    const caps = { capabilities: { elicitation: { url: {} } } };
+    const a = await http.connect(caps);
+    const b = await http.connect(caps);
+    const args = { name: 'trigger-url-elicitation', arguments: { url: 'https://example.com/login', errorPath: true } };
+    await expect(a.callTool(args)).rejects.toMatchObject({ code: -32042 });
+    // The same call in another session is a first call there, not A's retry.
+    await expect(b.callTool(args)).rejects.toMatchObject({ code: -32042 });
+  });
+
+  it('stops a session’s intervals when that session ends, and only that session’s', async () => {
+    // The intervals started by the current profile's code (the SDK's SSE keep-alives come and go).
+    const live = new Set<unknown>();
+    const realSet = globalThis.setInterval;
+    const realClear = globalThis.clearInterval;
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((tick: () => void, ms?: number) => {
+      const handle = realSet(tick, ms);
+      if (new Error().stack?.includes('/profiles/current/')) live.add(handle);
+      return handle;
+    }) as typeof setInterval);
+    vi.spyOn(globalThis, 'clearInterval').mockImplementation(((handle?: NodeJS.Timeout) => {
+      live.delete(handle);
+      realClear(handle);
+    }) as typeof clearInterval);
+    await using http = await serve();
+    const a = await http.connect();
+    const b = await http.connect();
+    for (const client of [a, b]) {
+      await client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+      await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    }
+    expect(live.size).toBe(4);
+    await (a.transport as StreamableHTTPClientTransport).terminateSession();
+    await until(() => live.size === 2, 5000, 'A’s intervals to stop');
+    const logsB = collectLogs(b);
+    await until(() => logsB.length >= 2, 5000, 'B’s log messages, still coming');
+    await (b.transport as StreamableHTTPClientTransport).terminateSession();
+    await until(() => live.size === 0, 5000, 'B’s intervals to stop');
+  });
+});

@@ -1,0 +1,116 @@
+import { startHttp } from '@mcpkit/protocol-core/testing';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createEverythingServer } from '../../src/server.js';
+import { type LogLine, until } from './helpers.js';
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const below = (level: string, threshold: string) => LEVELS.indexOf(level) < LEVELS.indexOf(threshold);
+
+function listen(client: Client) {
+  const logs: LogLine[] = [];
+  const updates: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params as LogLine));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+  const transport = client.transport as StreamableHTTPClientTransport;
+  return { client, transport, logs, updates, sessionId: transport.sessionId };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('legacy profile over Streamable HTTP: one state per session', () => {
+  it('log levels and subscriptions do not leak between sessions; log lines name their session', async () => {
+    await using http = await startHttp({
+      // The default profile, through the package's own factory.
+      createServer: () => createEverythingServer({ intervals: { loggingMs: 5, resourceUpdatesMs: 5 } }),
+    });
+    const a = listen(await http.connect());
+    const b = listen(await http.connect());
+    expect(a.sessionId).toBeTruthy();
+    expect(a.sessionId).not.toBe(b.sessionId);
+
+    await a.client.setLoggingLevel('critical');
+    await a.client.subscribeResource({ uri: 'test://static/resource/1' });
+    const fromA = a.logs.length;
+    // B, which set no level, keeps getting low-level messages; A gets only critical and above.
+    await until(() => b.logs.some((m) => below(m.level, 'critical')) && a.logs.length >= fromA + 3 && a.updates.length >= 3);
+    expect(a.logs.slice(fromA).every((m) => !below(m.level, 'critical'))).toBe(true);
+    // Only A subscribed.
+    expect(new Set(a.updates)).toEqual(new Set(['test://static/resource/1']));
+    expect(b.updates).toEqual([]);
+    // Each session's simulated log lines carry its own session id.
+    expect(a.logs.slice(fromA).every((m) => String(m.data).endsWith(` - SessionId ${a.sessionId}`))).toBe(true);
+    expect(b.logs.length).toBeGreaterThan(0);
+    expect(b.logs.filter((m) => m.logger === undefined).every((m) => String(m.data).endsWith(` - SessionId ${b.sessionId}`))).toBe(true);
+  });
+
+  it('closing one session stops its intervals; the other keeps going', async () => {
+    const created: NodeJS.Timeout[] = [];
+    const cleared = new Set<NodeJS.Timeout>();
+    const realSetInterval = globalThis.setInterval;
+    const realClearInterval = globalThis.clearInterval;
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
+      const handle = realSetInterval(fn, ms);
+      if (ms === 7) created.push(handle); // ours, not the HTTP runner's
+      return handle;
+    }) as typeof setInterval);
+    vi.spyOn(globalThis, 'clearInterval').mockImplementation(((handle: NodeJS.Timeout) => {
+      cleared.add(handle);
+      realClearInterval(handle);
+    }) as typeof clearInterval);
+
+    const servers: McpServer[] = [];
+    await using http = await startHttp({
+      createServer: () => {
+        const server = createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 7, resourceUpdatesMs: 7 } });
+        servers.push(server);
+        return server;
+      },
+    });
+    const a = listen(await http.connect());
+    await until(() => created.length === 2);
+    const b = listen(await http.connect());
+    await until(() => created.length === 4);
+    const [aUpdates, aLogs, bUpdates, bLogs] = created;
+    await b.client.subscribeResource({ uri: 'test://static/resource/2' });
+
+    await a.transport.terminateSession();
+    await until(() => cleared.has(aUpdates!) && cleared.has(aLogs!));
+    expect(servers[0]?.isConnected()).toBe(false);
+    expect(http.running.sessionCount()).toBe(1);
+    expect(cleared.has(bUpdates!) || cleared.has(bLogs!)).toBe(false);
+
+    const from = b.updates.length;
+    await until(() => b.updates.length >= from + 2);
+    expect(servers[1]?.isConnected()).toBe(true);
+  });
+
+  it('stateless mode: each request’s server stops the intervals it started', async () => {
+    const created: NodeJS.Timeout[] = [];
+    const cleared = new Set<NodeJS.Timeout>();
+    const realSetInterval = globalThis.setInterval;
+    const realClearInterval = globalThis.clearInterval;
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
+      const handle = realSetInterval(fn, ms);
+      if (ms === 9) created.push(handle);
+      return handle;
+    }) as typeof setInterval);
+    vi.spyOn(globalThis, 'clearInterval').mockImplementation(((handle: NodeJS.Timeout) => {
+      cleared.add(handle);
+      realClearInterval(handle);
+    }) as typeof clearInterval);
+    await using http = await startHttp(
+      { createServer: () => createEverythingServer({ intervals: { loggingMs: 9, resourceUpdatesMs: 9 } }) },
+      { stateless: true },
+    );
+    const client = await http.connect();
+    expect((await client.callTool({ name: 'echo', arguments: { message: 'hi' } })).content).toEqual([{ type: 'text', text: 'Echo: hi' }]);
+    expect(created.length).toBeGreaterThan(0); // the server that got notifications/initialized started them
+    await until(() => created.every((handle) => cleared.has(handle)));
+  });
+});

@@ -1,0 +1,156 @@
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLegacyServer } from '../../src/profiles/legacy/index.js';
+import { logMessages } from '../../src/profiles/legacy/simulations.js';
+import { until, wire, wireLegacy } from './helpers.js';
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** `Math.random` walks through the eight messages in order, so every level comes up in eight ticks. */
+function cycleRandom() {
+  let i = 0;
+  vi.spyOn(Math, 'random').mockImplementation(() => (i++ % 8) / 8);
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('legacy simulated logging', () => {
+  it('sends the eight reference messages (no logger, no session suffix over stdio) while no level is set', async () => {
+    cycleRandom();
+    await using ours = await wireLegacy({ intervals: { loggingMs: 5, resourceUpdatesMs: 0 } });
+    await until(() => ours.logs.length >= 9); // the roots line, then eight ticks
+    const [roots, ...simulated] = ours.logs;
+    expect(roots).toEqual({ level: 'info', logger: 'everything-server', data: 'Client does not support MCP roots protocol' });
+    expect(simulated.slice(0, 8)).toEqual(logMessages(undefined));
+    expect(simulated.slice(0, 8).map((m) => m.data)).toEqual([
+      'Debug-level message',
+      'Info-level message',
+      'Notice-level message',
+      'Warning-level message',
+      'Error-level message',
+      'Critical-level message',
+      'Alert level-message',
+      'Emergency-level message',
+    ]);
+  });
+
+  it('drops messages below the level the client set', async () => {
+    cycleRandom();
+    await using ours = await wireLegacy({ intervals: { loggingMs: 5, resourceUpdatesMs: 0 } });
+    await until(() => ours.logs.length >= 1);
+    await ours.client.setLoggingLevel('error');
+    const from = ours.logs.length;
+    await until(() => ours.logs.length >= from + 8); // two full cycles of eight ticks: four of each cycle pass
+    const levels = ours.logs.slice(from).map((m) => m.level);
+    expect(levels.every((level) => LEVELS.indexOf(level) >= LEVELS.indexOf('error'))).toBe(true);
+    expect(new Set(levels)).toEqual(new Set(['error', 'critical', 'alert', 'emergency']));
+  });
+});
+
+describe('legacy subscriptions', () => {
+  it('sends notifications/resources/updated for subscribed URIs only, until unsubscribed', async () => {
+    await using ours = await wireLegacy({ intervals: { loggingMs: 0, resourceUpdatesMs: 5 } });
+    await ours.client.subscribeResource({ uri: 'test://static/resource/1' });
+    await ours.client.subscribeResource({ uri: 'test://anything/at/all' });
+    await until(() => ours.updates.filter((u) => u === 'test://anything/at/all').length >= 2);
+    expect(new Set(ours.updates)).toEqual(new Set(['test://static/resource/1', 'test://anything/at/all']));
+    await ours.client.unsubscribeResource({ uri: 'test://static/resource/1' });
+    const from = ours.updates.length;
+    await until(() => ours.updates.length >= from + 3);
+    // At most one round was already on its way when the unsubscribe landed.
+    expect(ours.updates.slice(from + 1).every((u) => u === 'test://anything/at/all')).toBe(true);
+  });
+
+  it('sends nothing without subscriptions', async () => {
+    await using ours = await wireLegacy({ intervals: { loggingMs: 0, resourceUpdatesMs: 5 } });
+    await ours.client.ping();
+    await new Promise((resolve) => setTimeout(resolve, 40)); // eight rounds
+    expect(ours.updates).toEqual([]);
+  });
+});
+
+describe('legacy roots log lines', () => {
+  it('logs the number of initial roots, and of the roots after roots/list_changed', async () => {
+    let roots = [{ uri: 'file:///a' }, { uri: 'file:///b' }];
+    await using ours = await wireLegacy(
+      {},
+      { capabilities: { roots: { listChanged: true } }, setup: (c) => c.setRequestHandler(ListRootsRequestSchema, () => ({ roots })) },
+    );
+    await until(() => ours.logs.length >= 1);
+    roots = [{ uri: 'file:///c' }];
+    await ours.client.sendRootsListChanged();
+    await until(() => ours.logs.length >= 2);
+    expect(ours.logs).toEqual([
+      { level: 'info', logger: 'everything-server', data: 'Initial roots received: 2 root(s) from client' },
+      { level: 'info', logger: 'everything-server', data: 'Roots updated: 1 root(s) received from client' },
+    ]);
+  });
+
+  it('logs an error when the client fails roots/list, initially and after list_changed', async () => {
+    await using ours = await wireLegacy(
+      {},
+      {
+        capabilities: { roots: { listChanged: true } },
+        setup: (c) =>
+          c.setRequestHandler(ListRootsRequestSchema, () => {
+            throw Object.assign(new Error('no roots today'), { code: -32603 });
+          }),
+      },
+    );
+    await until(() => ours.logs.length >= 1);
+    await ours.client.sendRootsListChanged();
+    await until(() => ours.logs.length >= 2);
+    expect(ours.logs).toEqual([
+      {
+        level: 'error',
+        logger: 'everything-server',
+        data: 'Failed to request initial roots from client: MCP error -32603: no roots today',
+      },
+      { level: 'error', logger: 'everything-server', data: 'Failed to request roots from client: MCP error -32603: no roots today' },
+    ]);
+  });
+});
+
+describe('legacy intervals', () => {
+  it('start on initialized, are unref’d, and stop when the session’s server closes', async () => {
+    const created: { handle: NodeJS.Timeout; ms: number | undefined }[] = [];
+    const cleared = new Set<unknown>();
+    const realSetInterval = globalThis.setInterval;
+    const realClearInterval = globalThis.clearInterval;
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
+      const handle = realSetInterval(fn, ms);
+      created.push({ handle, ms });
+      return handle;
+    }) as typeof setInterval);
+    vi.spyOn(globalThis, 'clearInterval').mockImplementation(((handle: NodeJS.Timeout) => {
+      cleared.add(handle);
+      realClearInterval(handle);
+    }) as typeof clearInterval);
+
+    const server = createLegacyServer({ intervals: { loggingMs: 1111, resourceUpdatesMs: 2222 } });
+    expect(created).toEqual([]); // nothing before a client initializes
+    const ours = await wire(server);
+    const mine = created.filter((c) => c.ms === 1111 || c.ms === 2222);
+    expect(mine.map((c) => c.ms).sort()).toEqual([1111, 2222]);
+    expect(mine.every((c) => !c.handle.hasRef())).toBe(true);
+    expect(mine.some((c) => cleared.has(c.handle))).toBe(false);
+    await ours.client.notification({ method: 'notifications/initialized' }); // a repeat starts nothing more
+    await ours.client.ping();
+    expect(created.filter((c) => c.ms === 1111 || c.ms === 2222)).toHaveLength(2);
+    await ours[Symbol.asyncDispose]();
+    expect(mine.every((c) => cleared.has(c.handle))).toBe(true);
+  });
+
+  it('use the reference periods by default (10 s updates, 15 s logs)', async () => {
+    const periods: (number | undefined)[] = [];
+    const realSetInterval = globalThis.setInterval;
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
+      periods.push(ms);
+      return realSetInterval(fn, ms);
+    }) as typeof setInterval);
+    await using _ours = await wire(createLegacyServer({}));
+    expect(periods).toEqual([10_000, 15_000]);
+  });
+});
