@@ -12,7 +12,7 @@ import {
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { simulatedLogMessages } from '../../src/profiles/current/logging.js';
+import { simulatedLogMessages } from '../../src/shared/logMessages.js';
 import { connectCurrent, delay, text, until } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];

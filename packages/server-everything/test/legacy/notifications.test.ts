@@ -1,7 +1,7 @@
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
-import { logMessages } from '../../src/profiles/legacy/simulations.js';
+import { simulatedLogMessages } from '../../src/shared/logMessages.js';
 import { until, wire, wireLegacy } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -23,7 +23,7 @@ describe('legacy simulated logging', () => {
     await until(() => ours.logs.length >= 9); // the roots line, then eight ticks
     const [roots, ...simulated] = ours.logs;
     expect(roots).toEqual({ level: 'info', logger: 'everything-server', data: 'Client does not support MCP roots protocol' });
-    expect(simulated.slice(0, 8)).toEqual(logMessages(undefined));
+    expect(simulated.slice(0, 8)).toEqual(simulatedLogMessages(undefined));
     expect(simulated.slice(0, 8).map((m) => m.data)).toEqual([
       'Debug-level message',
       'Info-level message',

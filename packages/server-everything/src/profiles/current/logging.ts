@@ -1,22 +1,7 @@
 import { sendLog } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { simulatedLogMessages } from '../../shared/logMessages.js';
 import type { CurrentSession, Toggle } from './session.js';
-
-/** The reference's messages, typo included (`Alert level-message`). */
-export function simulatedLogMessages(sessionId: string | undefined): ReadonlyArray<{ level: LoggingLevel; data: string }> {
-  const suffix = sessionId ? ` - SessionId ${sessionId}` : '';
-  return [
-    { level: 'debug', data: `Debug-level message${suffix}` },
-    { level: 'info', data: `Info-level message${suffix}` },
-    { level: 'notice', data: `Notice-level message${suffix}` },
-    { level: 'warning', data: `Warning-level message${suffix}` },
-    { level: 'error', data: `Error-level message${suffix}` },
-    { level: 'critical', data: `Critical-level message${suffix}` },
-    { level: 'alert', data: `Alert level-message${suffix}` },
-    { level: 'emergency', data: `Emergency-level message${suffix}` },
-  ];
-}
 
 /**
  * Random-leveled log messages, one at once and then one every `loggingMs`. `sendLog` passes the session

@@ -1,21 +1,6 @@
 import { sendLog } from '@mcpkit/protocol-core';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { simulatedLogMessages } from '../../shared/logMessages.js';
 import type { LegacySession } from './session.js';
-
-/** The reference's eight random log messages (`Alert level-message` sic), with ` - SessionId <id>` over HTTP. */
-export function logMessages(sessionId: string | undefined): { level: LoggingLevel; data: string }[] {
-  const suffix = sessionId ? ` - SessionId ${sessionId}` : '';
-  return [
-    { level: 'debug', data: `Debug-level message${suffix}` },
-    { level: 'info', data: `Info-level message${suffix}` },
-    { level: 'notice', data: `Notice-level message${suffix}` },
-    { level: 'warning', data: `Warning-level message${suffix}` },
-    { level: 'error', data: `Error-level message${suffix}` },
-    { level: 'critical', data: `Critical-level message${suffix}` },
-    { level: 'alert', data: `Alert level-message${suffix}` },
-    { level: 'emergency', data: `Emergency-level message${suffix}` },
-  ];
-}
 
 /**
  * Starts this session's two simulations, always on as in the reference: every `resourceUpdatesMs`,
@@ -38,7 +23,7 @@ export function startSimulations(
   every(config.resourceUpdatesMs, () => {
     for (const uri of subscribed()) notifyUpdated(uri);
   });
-  const messages = logMessages(sessionId);
+  const messages = simulatedLogMessages(sessionId);
   every(config.loggingMs, () => {
     const message = messages[Math.floor(Math.random() * messages.length)]!;
     void sendLog(server, message.level, message.data, undefined, sessionId);

@@ -1,5 +1,6 @@
 import { defineTool } from '@mcpkit/protocol-core';
-import { type CallToolResult, type ElicitRequestFormParams, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type ElicitRequestFormParams, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { elicitationReply } from '../../../shared/elicitationReply.js';
 
 /** How long the user has to answer an elicitation (the reference's 10 minutes). */
 export const ELICITATION_TIMEOUT_MS = 10 * 60 * 1000;
@@ -110,28 +111,6 @@ export const triggerElicitationRequest = defineTool({
       ElicitResultSchema,
       { timeout: ELICITATION_TIMEOUT_MS },
     );
-    const content: CallToolResult['content'] = [];
-    if (result.action === 'accept' && result.content) {
-      content.push({ type: 'text', text: '✅ User provided the requested information!' });
-      const data = result.content;
-      const lines: string[] = [];
-      // As the reference, `color` and `petType` (fields of the legacy form) included.
-      if (data.name) lines.push(`- Name: ${data.name}`);
-      if (data.check !== undefined) lines.push(`- Agreed to terms: ${data.check}`);
-      if (data.color) lines.push(`- Favorite Color: ${data.color}`);
-      if (data.email) lines.push(`- Email: ${data.email}`);
-      if (data.homepage) lines.push(`- Homepage: ${data.homepage}`);
-      if (data.birthdate) lines.push(`- Birthdate: ${data.birthdate}`);
-      if (data.integer !== undefined) lines.push(`- Favorite Integer: ${data.integer}`);
-      if (data.number !== undefined) lines.push(`- Favorite Number: ${data.number}`);
-      if (data.petType) lines.push(`- Pet Type: ${data.petType}`);
-      content.push({ type: 'text', text: `User inputs:\n${lines.join('\n')}` });
-    } else if (result.action === 'decline') {
-      content.push({ type: 'text', text: '❌ User declined to provide the requested information.' });
-    } else if (result.action === 'cancel') {
-      content.push({ type: 'text', text: '⚠️ User cancelled the elicitation dialog.' });
-    }
-    content.push({ type: 'text', text: `\nRaw result: ${JSON.stringify(result, null, 2)}` });
-    return { content };
+    return { content: elicitationReply(result) };
   },
 });
