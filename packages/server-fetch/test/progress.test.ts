@@ -39,7 +39,7 @@ describe('progress notifications', () => {
     for (const p of seen) {
       expect(p.total).toBe(CHUNK.length * CHUNKS);
       expect(p.progress).toBeLessThanOrEqual(CHUNK.length * CHUNKS);
-      expect(p.message).toMatch(/^Downloaded [\d.]+ KiB of 7\.8 KiB$/);
+      expect(p.message).toMatch(/^Downloaded (\d+ bytes|[\d.]+ KiB) of 7\.8 KiB$/);
     }
 
     const promptSeen: Progress[] = [];
