@@ -40,6 +40,41 @@ export const calls = {
       },
     },
   ],
+  // Against a one-commit repository made by interop.mjs (SERVER_SETTINGS setup); `vars.repo` is its path.
+  '@mcpkit/server-git': [
+    {
+      label: 'tools/call git_status on the allowed repository: the reference text',
+      tool: 'git_status',
+      args: ({ repo }) => ({ repo_path: repo }),
+      expect(result, exitCode) {
+        if (exitCode !== 0) return `exit code ${exitCode}, expected 0: ${text(result)}`;
+        const want = 'Repository status:\nOn branch main\nnothing to commit, working tree clean';
+        if (text(result) !== want) return `unexpected text: ${JSON.stringify(text(result))}`;
+        return undefined;
+      },
+    },
+    {
+      label: 'tools/call git_status outside the allowed folder: an isError refusal',
+      tool: 'git_status',
+      args: () => ({ repo_path: '/' }),
+      expect(result, exitCode) {
+        if (exitCode === 0) return 'exit code 0, expected the Inspector to report a tool error';
+        if (result?.isError !== true || !/is outside the allowed root/.test(text(result))) return `unexpected: ${JSON.stringify(result)}`;
+        return undefined;
+      },
+    },
+    {
+      label: "tools/call git_diff with target '--output=…': the reference's leading-dash refusal",
+      tool: 'git_diff',
+      args: ({ repo }) => ({ repo_path: repo, target: '--output=evil.txt' }),
+      expect(result, exitCode) {
+        if (exitCode === 0) return 'exit code 0, expected the Inspector to report a tool error';
+        const want = "Ref 'Invalid target: '--output=evil.txt' - cannot start with '-'' did not resolve to an object";
+        if (text(result) !== want) return `unexpected text: ${JSON.stringify(text(result))}`;
+        return undefined;
+      },
+    },
+  ],
   '@mcpkit/server-sequential-thinking': [
     {
       label: 'tools/call sequentialthinking: a first thought',

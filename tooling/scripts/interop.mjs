@@ -55,6 +55,34 @@ const SERVER_SETTINGS = {
     },
   },
 };
+SERVER_SETTINGS['@mcpkit/server-git'] = {
+  label: 'a repository made for the run (`--repository <tmp>/git-root`, env `GIT_REPOSITORIES` for the Inspector)',
+  /** A temp folder holding one small repository, made with the git CLI; the server is confined to it. */
+  setup(dir) {
+    const root = join(dir, 'git-root');
+    const repo = join(root, 'repo');
+    mkdirSync(repo, { recursive: true });
+    const env = {
+      ...quietEnv,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'Interop',
+      GIT_AUTHOR_EMAIL: 'interop@example.com',
+      GIT_COMMITTER_NAME: 'Interop',
+      GIT_COMMITTER_EMAIL: 'interop@example.com',
+    };
+    for (const args of [
+      ['init', '-q', '-b', 'main'],
+      ['add', 'README.md'],
+      ['commit', '-q', '-m', 'first'],
+    ]) {
+      if (args[0] === 'add') writeFileSync(join(repo, 'README.md'), '# interop\n');
+      const res = run('git', args, { cwd: repo, env });
+      if (res.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${res.stderr}`);
+    }
+    return { args: ['--repository', root], env: { GIT_REPOSITORIES: root }, vars: { repo } };
+  },
+};
 const MODES = [
   { id: 'stateful', label: 'stateful', args: [] },
   { id: 'stateless', label: '`--stateless`', args: ['--stateless'] },
@@ -207,7 +235,9 @@ try {
   for (const server of selection.selected) {
     const [binName, binRel] = binOf(server.manifest);
     const binPath = join(server.path, binRel);
-    const settings = SERVER_SETTINGS[server.name] ?? {};
+    const base = SERVER_SETTINGS[server.name] ?? {};
+    const prepared = base.setup ? base.setup(mkdtempSync(join(tmp, `${server.dir}-`))) : {};
+    const settings = { ...base, ...prepared, env: { ...(base.env ?? {}), ...(prepared.env ?? {}) } };
     console.log(`\n[interop] ${server.name} (${binName}${settings.args ? ` ${settings.args.join(' ')}` : ''})`);
     const rows = []; // [scenario, { mode: result }]
     const notes = [];
@@ -290,7 +320,8 @@ try {
     ]);
     for (const call of calls[server.name] ?? []) {
       const args = ['--method', 'tools/call', '--tool-name', call.tool];
-      const pairs = Object.entries(call.args).map(([k, v]) => `${k}=${v}`);
+      const callArgs = typeof call.args === 'function' ? call.args(settings.vars ?? {}) : call.args;
+      const pairs = Object.entries(callArgs).map(([k, v]) => `${k}=${v}`);
       if (pairs.length > 0) args.push('--tool-arg', ...pairs);
       const res = inspector(inspectorTool, binPath, args, settings.env);
       const problem = call.expect(res.json?.result, res.exitCode);

@@ -25,7 +25,14 @@ describe('the tour', () => {
     expect(text).toContain('specifies that autonomous fetching of this page is not allowed');
     expect(text).toContain('169.254.169.254 is a cloud metadata address');
     expect(text).toContain('127.0.0.1 is a loopback address');
+    // git: made by the server itself, diffs as git prints them, refusals outside the folder
+    expect(text).toContain('initialized mcp-git');
+    expect(text).toMatch(/Initialized empty Git repository in .*notes\/\.git/);
+    expect(text).toContain('+1843-11-03 W 4, fair');
+    expect(text).toContain("Created branch 'november' from 'main'");
+    expect(text).toContain('is outside the allowed root');
+    expect(text).toContain("Ref 'Invalid target: '--output=/tmp/evil' - cannot start with '-'' did not resolve to an object");
     // only the deliberate failures are errors
-    expect(text.match(/\[isError\]/g)).toHaveLength(4);
+    expect(text.match(/\[isError\]/g)).toHaveLength(7);
   });
 });

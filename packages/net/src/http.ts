@@ -1,4 +1,5 @@
-import { pipeline, type Readable, type Transform } from 'node:stream';
+import { STATUS_CODES } from 'node:http';
+import { pipeline, Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { formatBytes, formatDuration } from './format.js';
@@ -142,8 +143,55 @@ function raiseHint(flag: string | undefined, what: string): string {
   return flag ? ` (raise ${what} with ${flag})` : '';
 }
 
+export interface RequestOptions {
+  /** Default `GET`. */
+  method?: string;
+  /** Sent as given (no `Accept`, `Accept-Encoding` or `User-Agent` of the client's own). */
+  headers?: Record<string, string>;
+  /** A request body; a stream is sent as it is produced (chunked). */
+  body?: Uint8Array | AsyncIterable<Uint8Array>;
+  /** Deadline of the whole exchange, body included. Default: the client's `timeoutMs`. */
+  timeoutMs?: number;
+  /** The largest (decoded) response body; reading past it throws `HttpError('too-large')`. Default: the client's. */
+  maxBytes?: number;
+  /**
+   * Redirects followed at most. Only `GET` and `HEAD` requests follow redirects; any other method gets
+   * the 3xx response itself (a body cannot be replayed). Default: the client's `maxRedirects`.
+   */
+  maxRedirects?: number;
+  /**
+   * Called with the URL and every redirect target before connecting, after the policy's own checks:
+   * throw to refuse it (e.g. a caller that only allows https). The error becomes `HttpError('blocked')`.
+   */
+  checkUrl?: (url: URL) => void;
+  /** Aborts the request and the body; `request` and the body's iteration then reject with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface StreamedResponse {
+  /** The URL that answered, after redirects. */
+  url: string;
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  /**
+   * The body, decoded (gzip, deflate, br), as it arrives. Iterating it can throw `HttpError`
+   * (`too-large`, `timeout`, `connect`). Read it to the end or call `cancel()`: until then the deadline runs.
+   */
+  body: AsyncIterableIterator<Uint8Array>;
+  /** Drops the rest of the body and releases the connection. */
+  cancel(): Promise<void>;
+}
+
 export interface HttpClient {
   get(url: string, options: GetOptions): Promise<HttpResponse>;
+  /**
+   * Any method, a request body, a streamed response, under the same policy as `get` (every redirect
+   * hop checked, DNS pinned, one deadline, a size cap). On a redirect to another origin the
+   * `Authorization`, `Proxy-Authorization` and `Cookie` headers are dropped. Error statuses are
+   * returned, not thrown.
+   */
+  request(url: string, options?: RequestOptions): Promise<StreamedResponse>;
   close(): Promise<void>;
 }
 
@@ -337,8 +385,178 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
   }
 
+  async function request(url: string, opts: RequestOptions = {}): Promise<StreamedResponse> {
+    const method = (opts.method ?? 'GET').toUpperCase();
+    const timeoutMs = opts.timeoutMs ?? options.timeoutMs;
+    const maxBytes = opts.maxBytes ?? options.maxBytes;
+    const maxRedirects = method === 'GET' || method === 'HEAD' ? (opts.maxRedirects ?? options.maxRedirects) : 0;
+    const controller = new AbortController();
+    let timedOut = false;
+    let expire: (error: Error) => void = () => {};
+    const expired = new Promise<never>((_resolve, reject) => {
+      expire = reject;
+    });
+    expired.catch(() => {});
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+      expire(new Error('deadline'));
+    }, timeoutMs);
+    const { signal } = opts;
+    const onAbort = () => {
+      controller.abort();
+      expire(new Error('aborted'));
+    };
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    if (signal) {
+      if (signal.aborted) {
+        finish();
+        throw signal.reason;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    const failure = (error: unknown): unknown => {
+      if (signal?.aborted && !timedOut) return signal.reason;
+      if (timedOut)
+        return new HttpError(
+          'timeout',
+          `no complete response within ${formatDuration(timeoutMs)}${raiseHint(options.limitFlags?.timeout, 'the limit')}`,
+          { cause: error },
+        );
+      if (error instanceof HttpError) return error;
+      return transportError(error);
+    };
+    let current = url;
+    let headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    try {
+      for (let hop = 0; ; hop++) {
+        const target = new URL(current);
+        const context = current === url ? '' : `redirected to ${current}; `;
+        if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+          throw new HttpError('scheme', `${context}only http and https URLs can be fetched, not ${target.protocol.slice(0, -1)}`);
+        }
+        const strictness = strictnessFor(options.policy, target);
+        try {
+          checkUrl(options.policy, target);
+          if (options.proxyUrl) checkProxiedName(options.policy, target);
+          opts.checkUrl?.(target);
+        } catch (error) {
+          if (error instanceof HttpError) throw error;
+          throw new HttpError('blocked', context + (error instanceof Error ? error.message : String(error)), { cause: error });
+        }
+        const { request: send } = await loadUndici();
+        let response: Dispatcher.ResponseData;
+        try {
+          const pending = send(target, {
+            method: method as Dispatcher.HttpMethod,
+            dispatcher: await dispatcherFor(strictness),
+            signal: controller.signal,
+            headers,
+            ...(hop === 0 && opts.body !== undefined
+              ? { body: opts.body instanceof Uint8Array ? opts.body : Readable.from(opts.body, { objectMode: false }) }
+              : {}),
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          });
+          pending.then((late) => (timedOut || signal?.aborted) && late.body.destroy()).catch(() => {});
+          response = await Promise.race([pending, expired]);
+        } catch (error) {
+          const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
+          if (blocked) throw new HttpError('blocked', context + blocked.message, { cause: error });
+          throw error;
+        }
+        const responseHeaders = flatHeaders(response.headers);
+        if (REDIRECTS.has(response.statusCode) && responseHeaders.location && hop < maxRedirects) {
+          await response.body.dump().catch(() => {});
+          let next: URL;
+          try {
+            next = new URL(responseHeaders.location, target);
+          } catch {
+            throw new HttpError('connect', repr('RemoteProtocolError', `Invalid redirect location: ${responseHeaders.location}`));
+          }
+          if (next.origin !== target.origin) {
+            const dropped = new Set(['authorization', 'proxy-authorization', 'cookie']);
+            headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !dropped.has(name.toLowerCase())));
+          }
+          current = next.href;
+          continue;
+        }
+        if (REDIRECTS.has(response.statusCode) && responseHeaders.location && maxRedirects > 0) {
+          await response.body.dump().catch(() => {});
+          throw new HttpError('redirects', repr('TooManyRedirects', 'Exceeded maximum allowed redirects.'));
+        }
+        const raw = response.body;
+        raw.on('error', () => {});
+        let decode: Transform[];
+        try {
+          decode = decoders(responseHeaders['content-encoding'] ?? '');
+        } catch (error) {
+          raw.destroy();
+          throw error;
+        }
+        const stream: Readable = decode.length > 0 ? (pipeline([raw, ...decode], () => {}) as unknown as Readable) : raw;
+        const release = () => {
+          stream.destroy();
+          for (const d of decode) d.destroy();
+          raw.destroy();
+          finish();
+        };
+        async function* iterate(): AsyncGenerator<Uint8Array> {
+          let received = 0;
+          try {
+            for await (const chunk of stream as AsyncIterable<Buffer>) {
+              received += chunk.length;
+              if (received > maxBytes)
+                throw new HttpError(
+                  'too-large',
+                  `the response is over the ${formatBytes(maxBytes)} limit${raiseHint(options.limitFlags?.maxBytes, 'it')}`,
+                );
+              yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+            }
+          } catch (error) {
+            throw failure(error);
+          } finally {
+            release();
+          }
+        }
+        const inner = iterate();
+        const body: AsyncIterableIterator<Uint8Array> = {
+          next: () => inner.next(),
+          async return(value?: unknown) {
+            release();
+            return inner.return(value as undefined);
+          },
+          [Symbol.asyncIterator]() {
+            return this;
+          },
+        };
+        return {
+          url: target.href,
+          status: response.statusCode,
+          statusText: response.statusText ?? STATUS_CODES[response.statusCode] ?? '',
+          headers: responseHeaders,
+          body,
+          async cancel() {
+            release();
+            await inner.return(undefined);
+          },
+        };
+      }
+    } catch (error) {
+      finish();
+      throw failure(error);
+    }
+  }
+
   return {
     get,
+    request,
     async close() {
       const all = [...dispatchers.values()];
       dispatchers.clear();

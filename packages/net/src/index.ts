@@ -11,6 +11,8 @@ export {
   HttpError,
   type HttpErrorKind,
   type HttpResponse,
+  type RequestOptions,
+  type StreamedResponse,
 } from './http.js';
 export { type NetworkOptionsEnv, networkOptions, parseProxyUrl, proxyOption } from './options.js';
 export {

@@ -1,8 +1,9 @@
 import type { Stop } from '../stop.js';
 import { fetchStop } from './fetch.js';
+import { git } from './git.js';
 import { memory } from './memory.js';
 import { sequentialThinking } from './sequentialThinking.js';
 
 /** Every server on the tour, in order. */
 // biome-ignore lint/suspicious/noExplicitAny: each stop has its own state type; the tour only passes it through.
-export const stops: Stop<any>[] = [sequentialThinking, memory, fetchStop];
+export const stops: Stop<any>[] = [sequentialThinking, memory, fetchStop, git];

@@ -1,0 +1,44 @@
+import { networkOptions, proxyOption } from '@mcpkit/net';
+import { defineOptions, parse } from '@mcpkit/protocol-core';
+
+/** This server's own flags; `runCli` adds the transport flags every mcpkit bin has. Parsed once, passed down. */
+export const options = defineOptions({
+  repository: {
+    type: 'string',
+    short: 'r',
+    multiple: true,
+    env: 'GIT_REPOSITORIES',
+    valueName: 'path',
+    description:
+      "A repository (or a folder of repositories) the tools may use; without one, the client's MCP roots are used, and with neither every call is refused",
+    parse: parse.nonEmpty,
+  },
+  'allow-init': {
+    type: 'boolean',
+    env: 'GIT_ALLOW_INIT',
+    description: 'Offer git_init, which creates repositories inside an allowed root only',
+  },
+  'allow-remote': {
+    type: 'boolean',
+    env: 'GIT_ALLOW_REMOTE',
+    description: 'Offer git_fetch, git_pull and git_push (https remotes, through the network policy below)',
+  },
+  ...networkOptions({ allowPrivateNetwork: 'GIT_ALLOW_PRIVATE_NETWORK', allowHosts: 'GIT_ALLOW_HOSTS' }),
+  ...proxyOption('GIT_PROXY_URL'),
+});
+
+/**
+ * The reference's verbosity flags (`-v` info, `-vv` debug, `--verbose` counted like `-v`) become the
+ * runner's `--log-level`, so `mcp-server-git -v -r .` keeps working. Other arguments pass unchanged.
+ */
+export function verbosityToLogLevel(argv: readonly string[]): string[] {
+  let count = 0;
+  const rest: string[] = [];
+  for (const arg of argv) {
+    if (arg === '--verbose') count += 1;
+    else if (/^-v+$/.test(arg)) count += arg.length - 1;
+    else rest.push(arg);
+  }
+  if (count === 0) return rest;
+  return ['--log-level', count === 1 ? 'info' : 'debug', ...rest];
+}

@@ -1,0 +1,241 @@
+/**
+ * What changed between two snapshots of a repository (a tree, the index, the work tree), as the file
+ * pairs `git diff` would print: path filter, rename detection, a type change (file ↔ symlink ↔
+ * submodule) split into a deletion and an addition, in git's path order. Content is read lazily.
+ */
+import * as git from 'isomorphic-git';
+import { type FileEntry, indexFiles, readBlob, readWorktreeFile, treeFiles, worktreeState } from '../git/snapshot.js';
+import type { Repo } from '../repo.js';
+import type { Abbreviator } from './abbrev.js';
+import { type DiffSide, type FilePatch, formatFilePatch } from './patch.js';
+import { detectRenames } from './renames.js';
+
+export interface Entry extends FileEntry {
+  load(): Promise<Uint8Array>;
+}
+
+export type Snapshot = Map<string, Entry>;
+
+const GITLINK = 0o160000;
+
+function blobLoader(repo: Repo, e: FileEntry): () => Promise<Uint8Array> {
+  if (e.mode === GITLINK) return async () => Buffer.from(`Subproject commit ${e.oid}\n`);
+  return () => readBlob(repo, e.oid);
+}
+
+function fromObjects(repo: Repo, files: Map<string, FileEntry>): Snapshot {
+  const out: Snapshot = new Map();
+  for (const [path, e] of files) out.set(path, { ...e, path, load: blobLoader(repo, e) });
+  return out;
+}
+
+/** Snapshots built from treeFiles' (memoized, never modified) maps, so a tree is wrapped once. */
+const wrapped = new WeakMap<Map<string, FileEntry>, Snapshot>();
+/** A tree snapshot → its root tree oid (null: the empty tree), for comparePairs' folder-by-folder walk. */
+const treeOfSnapshot = new WeakMap<Snapshot, { repo: Repo; tree: string | null }>();
+
+/** The root tree of a commit or tree, memoized (objects never change). */
+async function rootTree(repo: Repo, oid: string): Promise<string> {
+  let memo = repo.memo.get('changes:roots') as Map<string, string> | undefined;
+  if (!memo) {
+    memo = new Map();
+    repo.memo.set('changes:roots', memo);
+  }
+  const hit = memo.get(oid);
+  if (hit) return hit;
+  const { type, object } = await git.readObject({ ...repo.git, oid, format: 'parsed' });
+  const tree = type === 'commit' ? (object as { tree: string }).tree : oid;
+  if (memo.size > 4000) memo.clear();
+  memo.set(oid, tree);
+  return tree;
+}
+
+/** A commit's or tree's files. The snapshot is shared (memoized by tree): callers must not modify it. */
+export async function treeSnapshot(repo: Repo, oid: string | null): Promise<Snapshot> {
+  if (oid === null) {
+    const empty: Snapshot = new Map();
+    treeOfSnapshot.set(empty, { repo, tree: null });
+    return empty;
+  }
+  const files = await treeFiles(repo, oid);
+  let snap = wrapped.get(files);
+  if (!snap) {
+    snap = fromObjects(repo, files);
+    wrapped.set(files, snap);
+  }
+  if (!treeOfSnapshot.has(snap)) treeOfSnapshot.set(snap, { repo, tree: await rootTree(repo, oid) });
+  return snap;
+}
+
+type TreeEntries = Map<string, { oid: string; mode: string; type: string }>;
+
+/** A tree object's entries by name, memoized by oid. */
+async function treeEntries(repo: Repo, oid: string): Promise<TreeEntries> {
+  let memo = repo.memo.get('changes:treeEntries') as Map<string, TreeEntries> | undefined;
+  if (!memo) {
+    memo = new Map();
+    repo.memo.set('changes:treeEntries', memo);
+  }
+  const hit = memo.get(oid);
+  if (hit) return hit;
+  const { tree } = await git.readTree({ ...repo.git, oid });
+  const entries: TreeEntries = new Map(tree.map((e) => [e.path, { oid: e.oid, mode: e.mode, type: e.type }]));
+  if (memo.size > 20000) memo.clear();
+  memo.set(oid, entries);
+  return entries;
+}
+
+/**
+ * The paths that may differ between two trees, found folder by folder: a subtree whose oid is the
+ * same on both sides is skipped. A path on one side only inside a differing subtree is listed through
+ * the snapshots (`prefix` filter) rather than by reading more trees.
+ */
+async function changedTreePaths(repo: Repo, a: string | null, b: string | null, prefix: string, out: string[]): Promise<void> {
+  if (a === b) return;
+  const ea: TreeEntries = a === null ? new Map() : await treeEntries(repo, a);
+  const eb: TreeEntries = b === null ? new Map() : await treeEntries(repo, b);
+  const subs: Promise<void>[] = [];
+  const visit = (name: string) => {
+    const x = ea.get(name);
+    const y = eb.get(name);
+    if (x && y && x.oid === y.oid && x.mode === y.mode) return;
+    const path = prefix + name;
+    const xt = x?.type === 'tree' ? x.oid : null;
+    const yt = y?.type === 'tree' ? y.oid : null;
+    if (xt !== null || yt !== null) subs.push(changedTreePaths(repo, xt, yt, `${path}/`, out));
+    if ((x && x.type !== 'tree') || (y && y.type !== 'tree')) out.push(path);
+  };
+  for (const name of ea.keys()) visit(name);
+  for (const name of eb.keys()) if (!ea.has(name)) visit(name);
+  await Promise.all(subs);
+}
+
+/** The index (stage 0). */
+export async function indexSnapshot(repo: Repo): Promise<Snapshot> {
+  return fromObjects(repo, await indexFiles(repo));
+}
+
+/** The work tree as git diff sees it: the tracked files (index entries), with their work-tree content. */
+export async function worktreeSnapshot(repo: Repo): Promise<Snapshot> {
+  const index = await indexSnapshot(repo);
+  const { changed } = await worktreeState(repo, { untracked: false });
+  for (const [path, e] of changed) {
+    if (e === null) index.delete(path);
+    else index.set(path, { ...e, path, load: () => readWorktreeFile(repo, path) });
+  }
+  return index;
+}
+
+export interface LazyPair {
+  old: Entry | null;
+  new: Entry | null;
+  score?: number;
+}
+
+const bytes = (s: string) => Buffer.from(s, 'utf8');
+/** git's path order (bytes). */
+export function comparePathBytes(a: string, b: string): number {
+  return Buffer.compare(bytes(a), bytes(b));
+}
+
+/** Does `path` fall under one of the pathspecs (a file, or a folder prefix; '' is everything)? */
+export function matchesPaths(path: string, specs: readonly string[] | undefined): boolean {
+  if (!specs || specs.length === 0) return true;
+  return specs.some((s) => s === '' || path === s || path.startsWith(`${s}/`));
+}
+
+const typeOf = (mode: number) => mode & 0o170000;
+
+/** The pairs `git diff` prints between `from` and `to`, in its order. */
+export async function comparePairs(
+  from: Snapshot,
+  to: Snapshot,
+  options: { paths?: readonly string[]; renames?: boolean } = {},
+): Promise<LazyPair[]> {
+  const ta = treeOfSnapshot.get(from);
+  const tb = treeOfSnapshot.get(to);
+  let all: Iterable<string>;
+  if (ta && tb && ta.repo === tb.repo) {
+    const paths: string[] = [];
+    await changedTreePaths(ta.repo, ta.tree, tb.tree, '', paths);
+    all = paths;
+  } else {
+    all = new Set<string>([...from.keys(), ...to.keys()]);
+  }
+  type Keyed = LazyPair & { key: string; order: number };
+  const pairs: Keyed[] = [];
+  const deleted: Keyed[] = [];
+  const added: Keyed[] = [];
+  for (const path of all) {
+    if (!matchesPaths(path, options.paths)) continue;
+    const a = from.get(path) ?? null;
+    const b = to.get(path) ?? null;
+    if (a && b && a.oid === b.oid && a.mode === b.mode) continue;
+    if (a && b && typeOf(a.mode) !== typeOf(b.mode)) {
+      pairs.push({ old: a, new: null, key: path, order: 0 }, { old: null, new: b, key: path, order: 1 });
+      continue;
+    }
+    const pair: Keyed = { old: a, new: b, key: path, order: 0 };
+    pairs.push(pair);
+    if (!a) added.push(pair);
+    else if (!b) deleted.push(pair);
+  }
+  if (options.renames !== false && added.length > 0 && deleted.length > 0) {
+    deleted.sort((x, y) => comparePathBytes(x.key, y.key));
+    added.sort((x, y) => comparePathBytes(x.key, y.key));
+    const found = await detectRenames(
+      deleted.map((p) => p.old!),
+      added.map((p) => p.new!),
+    );
+    const drop = new Set<Keyed>();
+    for (const r of found) {
+      const d = added[r.dst]!;
+      d.old = deleted[r.src]!.old;
+      d.score = r.score;
+      drop.add(deleted[r.src]!);
+    }
+    for (let i = pairs.length - 1; i >= 0; i--) if (drop.has(pairs[i]!)) pairs.splice(i, 1);
+  }
+  pairs.sort((x, y) => comparePathBytes(x.key, y.key) || x.order - y.order);
+  return pairs.map(({ key: _key, order: _order, ...pair }) => pair);
+}
+
+const LOAD_CONCURRENCY = 24;
+
+async function side(e: Entry | null): Promise<DiffSide | null> {
+  return e ? { path: e.path, oid: e.oid, mode: e.mode, data: await e.load() } : null;
+}
+
+/** The patches of `pairs` (`git diff -U<context>`), index lines abbreviated by `abbrev`. */
+export async function renderPatches(pairs: readonly LazyPair[], context: number, abbrev: Abbreviator): Promise<FilePatch[]> {
+  const oids = new Set<string>();
+  for (const p of pairs) {
+    if (p.old) oids.add(p.old.oid);
+    if (p.new) oids.add(p.new.oid);
+  }
+  oids.add('0000000000000000000000000000000000000000');
+  // Abbreviations (a loose-object folder listing per id) are worked out in a few concurrent batches,
+  // while the contents load; each id is abbreviated independently, so the answer does not change.
+  const ids = [...oids];
+  const batch = Math.ceil(ids.length / LOAD_CONCURRENCY);
+  const prefetched: Promise<void>[] = [];
+  for (let i = 0; i < ids.length; i += batch) prefetched.push(abbrev.prefetch(ids.slice(i, i + batch)));
+  // Load the contents a few dozen at a time (blob reads overlap), then format in the pairs' order.
+  const sides: [DiffSide | null, DiffSide | null][] = new Array(pairs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < pairs.length) {
+      const i = next++;
+      const p = pairs[i]!;
+      sides[i] = await Promise.all([side(p.old), side(p.new)]);
+    }
+  };
+  await Promise.all([...prefetched, ...Array.from({ length: Math.min(LOAD_CONCURRENCY, pairs.length) }, worker)]);
+  const out: FilePatch[] = [];
+  for (let i = 0; i < pairs.length; i++) {
+    const p = pairs[i]!;
+    const [a, b] = sides[i]!;
+    out.push(formatFilePatch({ old: a, new: b, ...(p.score !== undefined ? { score: p.score } : {}) }, { context, abbrev: abbrev.abbrev }));
+  }
+  return out;
+}

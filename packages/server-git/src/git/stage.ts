@@ -1,0 +1,66 @@
+/**
+ * Building new index entries: from a work-tree file (its blob written with isomorphic-git, its stat data
+ * recorded so the next status need not hash it) or from a tree entry (no stat data, as `git read-tree`
+ * leaves it, unless the current entry already records the same blob).
+ */
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import * as git from 'isomorphic-git';
+import type { Repo } from '../repo.js';
+import type { IndexEntry } from './indexFile.js';
+import { assertSafePath, type FileEntry, worktreeMode } from './snapshot.js';
+
+const NO_STAT = { ctimeSeconds: 0, ctimeNanoseconds: 0, mtimeSeconds: 0, mtimeNanoseconds: 0, dev: 0, ino: 0, uid: 0, gid: 0, size: 0 };
+
+/** Stages the work-tree file at `path`: writes its blob and returns the stage-0 entry. Null if it is not a file or symlink. */
+export async function entryFromWorktree(repo: Repo, path: string, fileMode: boolean, previous?: IndexEntry): Promise<IndexEntry | null> {
+  assertSafePath(path);
+  const abs = join(repo.dir, path);
+  const st = lstatSync(abs, { bigint: true });
+  const small = lstatSync(abs);
+  const mode = worktreeMode(small, fileMode, previous?.mode);
+  if (mode === null) return null;
+  const bytes = small.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs);
+  const oid = await git.writeBlob({ ...repo.git, blob: bytes });
+  const mask = 0xffff_ffffn;
+  return {
+    path,
+    oid,
+    mode,
+    stage: 0,
+    ctimeSeconds: Number((st.ctimeNs / 1_000_000_000n) & mask),
+    ctimeNanoseconds: Number(st.ctimeNs % 1_000_000_000n),
+    mtimeSeconds: Number((st.mtimeNs / 1_000_000_000n) & mask),
+    mtimeNanoseconds: Number(st.mtimeNs % 1_000_000_000n),
+    dev: Number(st.dev & mask),
+    ino: Number(st.ino & mask),
+    uid: Number(st.uid & mask),
+    gid: Number(st.gid & mask),
+    size: Number(BigInt(bytes.length) & mask),
+    assumeValid: false,
+    skipWorktree: false,
+    intentToAdd: false,
+  };
+}
+
+/** An index entry for a tree entry, keeping `previous`'s stat data when it records the same blob and mode. */
+export function entryFromTree(file: FileEntry, previous?: IndexEntry): IndexEntry {
+  if (previous && previous.stage === 0 && previous.oid === file.oid && previous.mode === file.mode && !previous.intentToAdd) {
+    return { ...previous, assumeValid: false };
+  }
+  return {
+    path: file.path,
+    oid: file.oid,
+    mode: file.mode,
+    stage: 0,
+    ...NO_STAT,
+    assumeValid: false,
+    skipWorktree: false,
+    intentToAdd: false,
+  };
+}
+
+/** True when `path` is `prefix` or lies under it ('' matches everything). */
+export function under(path: string, prefix: string): boolean {
+  return prefix === '' || path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47);
+}

@@ -1,0 +1,56 @@
+/**
+ * Opening a repository for one tool call: confinement first (roots, realpath, git dirs), then the
+ * arguments every isomorphic-git call takes — a confined fs, the work tree, the git dir and a cache
+ * shared by the calls on that repository (pack indexes and parsed objects stay loaded between calls).
+ */
+import { ToolError } from '@mcpkit/protocol-core';
+import { type RepoLocation, resolveRepository } from './confine.js';
+import type { GitContext } from './context.js';
+import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
+
+export interface Repo extends RepoLocation {
+  /** The repo_path the caller gave, for messages. */
+  given: string;
+  /** Spread into every isomorphic-git call: `git.log({ ...repo.git, depth: 10 })`. */
+  git: { fs: ConfinedFs; dir: string; gitdir: string; cache: object };
+  /** Per-repository memo for this server's own derived data (flattened trees, parsed index, …). */
+  memo: Map<string, unknown>;
+}
+
+export interface RepoCache {
+  get(gitdir: string): { cache: object; memo: Map<string, unknown> };
+  /** Forget everything kept for a repository (after a fetch adds packs). */
+  drop(gitdir: string): void;
+}
+
+/** Caches for at most `max` repositories, least recently used dropped first. */
+export function createRepoCache(max = 16): RepoCache {
+  const entries = new Map<string, { cache: object; memo: Map<string, unknown> }>();
+  return {
+    get(gitdir) {
+      let entry = entries.get(gitdir);
+      if (entry) entries.delete(gitdir);
+      else entry = { cache: {}, memo: new Map() };
+      entries.set(gitdir, entry);
+      while (entries.size > max) entries.delete(entries.keys().next().value as string);
+      return entry;
+    },
+    drop(gitdir) {
+      entries.delete(gitdir);
+    },
+  };
+}
+
+/** Confines `repoPath` to the session's roots and returns what the tools need to work on it. */
+export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo> {
+  const roots = await ctx.roots.list();
+  const location = await resolveRepository(repoPath, roots);
+  if (location.commondir !== location.gitdir) {
+    throw new ToolError(
+      `'${repoPath}' is a linked worktree (git worktree add); isomorphic-git, which this server uses, cannot work on those. Use the main work tree '${location.commondir}' instead.`,
+    );
+  }
+  const { cache, memo } = ctx.repoCache.get(location.gitdir);
+  const fs = createConfinedFs([location.dir, location.gitdir]);
+  return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo };
+}

@@ -1,0 +1,55 @@
+import { homedir } from 'node:os';
+import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { GitContext } from './context.js';
+import type { RemoteAccess } from './remote/access.js';
+import { createRepoCache, type RepoCache } from './repo.js';
+import { clientRoots, fixedRoots } from './roots.js';
+import { extraTools, initTools, referenceTools, remoteTools } from './tools/index.js';
+import { VERSION } from './version.js';
+
+export interface GitServerOptions {
+  /**
+   * Real, absolute paths the tools may work in (repositories or folders of repositories). Empty or
+   * absent: the client's MCP roots, and with none of those every call is refused.
+   */
+  repositories?: readonly string[];
+  /** Offer `git_init` (inside an allowed root only). Default false. */
+  allowInit?: boolean;
+  /** Offer `git_fetch`, `git_pull`, `git_push` through this network access. Default: not offered. */
+  remote?: RemoteAccess;
+  /** Share isomorphic-git caches between sessions (the CLI passes one per process). Default: one per server. */
+  repoCache?: RepoCache;
+  /** Environment for commit identity and credentials. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Home folder for the user's git config. Default `os.homedir()`. */
+  home?: string;
+  /** Where unexpected tool failures are logged (stderr in the CLI); silent by default. */
+  logger?: Logger;
+}
+
+/**
+ * A git server for one client session. No side effects at import: the runner calls this once per
+ * session (HTTP) or once per process (stdio); tests call it directly.
+ */
+export function createGitServer(options: GitServerOptions = {}): McpServer {
+  const { repositories = [], allowInit = false, remote, logger = silentLogger } = options;
+  // The reference's name, so clients that key on it see the same server.
+  const server = createMcpServer({ name: 'mcp-git', version: VERSION, title: 'Git' });
+  const ctx: GitContext = {
+    roots: repositories.length > 0 ? fixedRoots(repositories) : clientRoots(server, logger),
+    repoCache: options.repoCache ?? createRepoCache(),
+    remote,
+    env: options.env ?? process.env,
+    home: options.home ?? homedir(),
+    logger,
+  };
+  const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
+  registerTools(server, ctx, tools, { logger });
+  return server;
+}
+
+export type { GitContext } from './context.js';
+export type { RemoteAccess } from './remote/access.js';
+export { createRepoCache, type RepoCache } from './repo.js';
+export { VERSION };

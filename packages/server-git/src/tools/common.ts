@@ -1,0 +1,16 @@
+/** Input fields shared by the tools, with the reference's names, titles and defaults. */
+import { z } from 'zod';
+
+export const repoPath = z.string().meta({ title: 'Repo Path' }).describe('Path of the git work tree (its top folder)');
+
+export const contextLines = z
+  .number()
+  .int()
+  .min(0)
+  .max(10_000)
+  .default(3)
+  .meta({ title: 'Context Lines' })
+  .describe('Lines of context around each change, as git diff -U<n> (default 3)');
+
+/** The four hints of a tool that only reads the repository. */
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

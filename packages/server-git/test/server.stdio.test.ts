@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
+import { describe, expect, it } from 'vitest';
+import { gitEnv, gitRepo, text } from './helpers.js';
+
+const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+describe('mcp-server-git (built bin over stdio)', () => {
+  it('serves the tools on a --repository, with the reference texts', async () => {
+    using fx = gitRepo();
+    await using proc = await spawnStdio(bin, { args: ['-r', fx.repo], env: gitEnv() });
+    expect(proc.client.getServerVersion()).toMatchObject({ name: 'mcp-git' });
+    const { tools } = await proc.client.listTools();
+    expect(tools.map((t) => t.name)).toContain('git_status');
+    expect(tools.map((t) => t.name)).not.toContain('git_init');
+    const status = await proc.client.callTool({ name: 'git_status', arguments: { repo_path: fx.repo } });
+    expect(text(status)).toBe('Repository status:\nOn branch master\nnothing to commit, working tree clean');
+    const log = await proc.client.callTool({ name: 'git_log', arguments: { repo_path: fx.repo, max_count: 1 } });
+    expect(text(log)).toMatch(/^Commit history:\nCommit: '[0-9a-f]{40}'\nAuthor: <git.Actor "Test User <test@example.com>">\n/);
+  });
+
+  it('refuses a repository outside the allowed one', async () => {
+    using allowed = gitRepo();
+    using other = gitRepo();
+    await using proc = await spawnStdio(bin, { args: ['--repository', allowed.repo], env: gitEnv() });
+    const res = await proc.client.callTool({ name: 'git_status', arguments: { repo_path: other.repo } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toBe(`Repository path '${other.repo}' is outside the allowed root '${allowed.repo}'`);
+  });
+
+  it('offers git_init and the network tools only when asked', async () => {
+    using fx = gitRepo();
+    await using proc = await spawnStdio(bin, { args: ['-r', fx.path, '--allow-init', '--allow-remote'], env: gitEnv() });
+    const names = (await proc.client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['git_init', 'git_fetch', 'git_pull', 'git_push']));
+  });
+
+  it('rejects a --repository that does not exist with exit 2 and one line on stderr', async () => {
+    const { code, stdout, stderr } = await runBin(bin, { args: ['--repository', '/nonexistent/mcpkit-repo'] });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim()).toBe('mcp-server-git: --repository /nonexistent/mcpkit-repo: no such folder');
+  });
+
+  it('takes -v like the reference (info logs on stderr)', async () => {
+    using fx = gitRepo();
+    await using proc = await spawnStdio(bin, { args: ['-v', '-r', fx.repo], env: gitEnv() });
+    await proc.client.ping();
+    expect(proc.stderr()).toContain(`Using repository at ${fx.repo}`);
+  });
+});
