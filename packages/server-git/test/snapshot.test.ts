@@ -138,3 +138,51 @@ describe('snapshot', () => {
     30_000,
   );
 });
+
+describe('the untracked cache', () => {
+  /** Every folder of the work tree (not .git) dated an hour ago, so the walk may cache it. */
+  function ageFolders(dir: string, rels: string[]): void {
+    const old = new Date(Date.now() - 3_600_000);
+    for (const rel of rels) utimesSync(join(dir, rel), old, old);
+  }
+
+  it.skipIf(!hasGit)('notices new files, removed files, changed .gitignore files and index changes in cached folders', async () => {
+    using fx = gitRepo();
+    write(fx.repo, { 'a/one.txt': '1', 'a/b/two.txt': '2', '.gitignore': '*.log\n', 'a/b/keep.log': 'x' });
+    fx.git('add', 'a/one.txt', '.gitignore');
+    fx.git('commit', '-q', '-m', 'base');
+    const folders = ['', 'a', 'a/b'];
+    ageFolders(fx.repo, folders);
+    const repo = await open(fx);
+    const state = async () => (await worktreeState(repo)).untracked;
+    expect(await state()).toEqual(['a/b/two.txt']);
+    expect(await state()).toEqual(['a/b/two.txt']); // from the cache
+
+    write(fx.repo, { 'a/b/three.txt': '3' }); // a/b's mtime changes
+    expect(await state()).toEqual(['a/b/three.txt', 'a/b/two.txt']);
+    ageFolders(fx.repo, folders);
+    expect(await state()).toEqual(['a/b/three.txt', 'a/b/two.txt']);
+
+    // The top .gitignore changes content (no folder's stat changes): every folder below is read again.
+    writeFileSync(join(fx.repo, '.gitignore'), '*.txt\n');
+    expect(await state()).toEqual(['a/b/keep.log']);
+    writeFileSync(join(fx.repo, '.gitignore'), '*.log\n');
+    expect(await state()).toEqual(['a/b/three.txt', 'a/b/two.txt']);
+    // A .gitignore appears deeper down: only its folder's chain changes.
+    ageFolders(fx.repo, folders);
+    await state();
+    writeFileSync(join(fx.repo, 'a/b/.gitignore'), 'three.txt\n');
+    utimesSync(join(fx.repo, 'a/b'), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    expect(await state()).toEqual(['a/b/.gitignore', 'a/b/two.txt']);
+    unlinkSync(join(fx.repo, 'a/b/.gitignore'));
+
+    unlinkSync(join(fx.repo, 'a/b/two.txt'));
+    ageFolders(fx.repo, folders);
+    expect(await state()).toEqual(['a/b/three.txt']);
+    expect(await state()).toEqual(['a/b/three.txt']);
+
+    fx.git('add', 'a/b/three.txt'); // only the index changes: three.txt is tracked now
+    expect(await state()).toEqual([]);
+    expect(porcelainOf(await worktreeState(repo))).toEqual(gitPorcelain(fx));
+  });
+});

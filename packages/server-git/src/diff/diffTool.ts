@@ -1,44 +1,16 @@
 /** What git_diff_unstaged, git_diff_staged and git_diff share: inputs, output shape, paging, rendering. */
 import { structuredResult } from '@mcpkit/protocol-core';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { resolveWorkPath } from '../confine.js';
 import type { Repo } from '../repo.js';
+import type { fileSchema } from '../tools/diffSchemas.js';
 import { createAbbreviator } from './abbrev.js';
 import { comparePairs, renderPatches, type Snapshot } from './changes.js';
-import { cursorInput, maxBytesInput, pageBytes, truncationNotice } from './paging.js';
+import { pageBytes, truncationNotice } from './paging.js';
 import type { FilePatch } from './patch.js';
 
-export const pathsInput = z
-  .array(z.string())
-  .optional()
-  .meta({ title: 'Paths' })
-  .describe('Only these files or folders (relative to the top of the work tree); default: everything');
-
-export const pagingInputs = { max_bytes: maxBytesInput, cursor: cursorInput };
-
-export const hunkSchema = z.object({
-  header: z.string().describe('The @@ line, with git’s function-name context'),
-  old_start: z.number().int(),
-  old_lines: z.number().int(),
-  new_start: z.number().int(),
-  new_lines: z.number().int(),
-});
-
-export const fileSchema = z.object({
-  path: z.string(),
-  old_path: z.string().optional().describe('The path before a rename'),
-  status: z.enum(['added', 'modified', 'deleted', 'mode', 'renamed']),
-  binary: z.boolean(),
-  additions: z.number().int(),
-  deletions: z.number().int(),
-  hunks: z.array(hunkSchema),
-});
-
-export const diffOutput = {
-  files: z.array(fileSchema).describe('The files whose patch starts in this page'),
-  truncated: z.boolean().describe('True when more of the patch follows (see next_cursor)'),
-  next_cursor: z.string().optional().describe('Pass as cursor to get the next part'),
-};
+// The schemas live with the tool definitions (loaded at start-up without this module's dependencies).
+export { diffOutput, fileSchema, hunkSchema, pagingInputs, pathsInput } from '../tools/diffSchemas.js';
 
 export type FileData = z.infer<typeof fileSchema>;
 

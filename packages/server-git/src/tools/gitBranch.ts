@@ -1,44 +1,33 @@
-import { defineTool, structuredResult, ToolError } from '@mcpkit/protocol-core';
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../context.js';
-import { branchText, filterBranches, listBranches } from '../refs/branches.js';
-import { guardDash } from '../refs/names.js';
-import { resolveRevision } from '../refs/revision.js';
-import { openRepo, type Repo } from '../repo.js';
 import { READ_ONLY } from './common.js';
 
-const FLAGS: Record<string, string> = { local: '', remote: '-r', all: '-a' };
-
-/** A commit for --contains/--no-contains, or the reference's GitCommandError text (git exits 129). */
-async function commitFor(repo: Repo, value: string, cmdline: string): Promise<string> {
-  const resolved = await resolveRevision(repo, value).catch(() => null);
-  if (resolved) return resolved.oid;
-  throw new ToolError(`Cmd('git') failed due to: exit code(129)\n  cmdline: ${cmdline}\n  stderr: 'error: malformed object name ${value}'`);
-}
+export const gitBranchInput = {
+  repo_path: z.string().meta({ title: 'Repo Path' }).describe('The path to the Git repository.'),
+  branch_type: z
+    .string()
+    .meta({ title: 'Branch Type' })
+    .describe("Whether to list local branches ('local'), remote branches ('remote') or all branches('all')."),
+  contains: z
+    .string()
+    .nullable()
+    .default(null)
+    .meta({ title: 'Contains' })
+    .describe('The commit sha that branch should contain. Do not pass anything to this param if no commit sha is specified'),
+  not_contains: z
+    .string()
+    .nullable()
+    .default(null)
+    .meta({ title: 'Not Contains' })
+    .describe('The commit sha that branch should NOT contain. Do not pass anything to this param if no commit sha is specified'),
+};
 
 export const gitBranch = defineTool({
   name: 'git_branch',
   title: 'List branches',
   description: 'List Git branches',
-  input: {
-    repo_path: z.string().meta({ title: 'Repo Path' }).describe('The path to the Git repository.'),
-    branch_type: z
-      .string()
-      .meta({ title: 'Branch Type' })
-      .describe("Whether to list local branches ('local'), remote branches ('remote') or all branches('all')."),
-    contains: z
-      .string()
-      .nullable()
-      .default(null)
-      .meta({ title: 'Contains' })
-      .describe('The commit sha that branch should contain. Do not pass anything to this param if no commit sha is specified'),
-    not_contains: z
-      .string()
-      .nullable()
-      .default(null)
-      .meta({ title: 'Not Contains' })
-      .describe('The commit sha that branch should NOT contain. Do not pass anything to this param if no commit sha is specified'),
-  },
+  input: gitBranchInput,
   output: {
     branches: z
       .array(
@@ -52,32 +41,5 @@ export const gitBranch = defineTool({
       .describe('The listed branches, in git branch order'),
   },
   annotations: READ_ONLY,
-  handler: async ({ repo_path, branch_type, contains, not_contains }, ctx: GitContext) => {
-    const repo = await openRepo(ctx, repo_path);
-    guardDash('contains value', contains);
-    guardDash('not_contains value', not_contains);
-    const flag = FLAGS[branch_type];
-    if (flag === undefined || !Object.hasOwn(FLAGS, branch_type)) {
-      return structuredResult({ branches: [] }, `Invalid branch type: ${branch_type}`);
-    }
-    const args = ['git', 'branch', ...(flag ? [flag] : [])];
-    if (contains) args.push('--contains', contains);
-    if (not_contains) args.push('--no-contains', not_contains);
-    const cmdline = args.join(' ');
-    const containsOid = contains ? await commitFor(repo, contains, cmdline) : null;
-    const notContainsOid = not_contains ? await commitFor(repo, not_contains, cmdline) : null;
-    const all = await listBranches(repo, branch_type as 'local' | 'remote' | 'all');
-    const branches = await filterBranches(repo, all, containsOid, notContainsOid);
-    return structuredResult(
-      {
-        branches: branches.map((b) => ({
-          name: b.name,
-          current: b.current,
-          remote: b.remote,
-          commit: b.commit,
-        })),
-      },
-      branchText(branches),
-    );
-  },
+  handler: async (args, ctx: GitContext) => (await import('../impl/gitBranch.js')).run(args, ctx),
 });

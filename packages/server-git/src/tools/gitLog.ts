@@ -1,21 +1,7 @@
-import { defineTool, structuredResult, ToolError } from '@mcpkit/protocol-core';
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../context.js';
-import { type CommitInfo, type Person, revList } from '../log/commits.js';
-import { parseGitDate } from '../log/dates.js';
-import { dateFilteredEntries, dateFilteredLines, pythonEntry } from '../log/format.js';
-import {
-  type CursorState,
-  continueNotice,
-  cursor,
-  DEFAULT_MAX_BYTES,
-  decodeCursor,
-  encodeCursor,
-  fitEntries,
-  maxBytes,
-} from '../log/page.js';
-import { readHead } from '../refs/revision.js';
-import { openRepo, type Repo } from '../repo.js';
+import { cursor, maxBytes } from '../log/page.js';
 import { READ_ONLY, repoPath } from './common.js';
 
 const timestamp = (which: 'Start' | 'End') =>
@@ -30,57 +16,20 @@ const timestamp = (which: 'Start' | 'End') =>
 
 const person = z.object({ name: z.string(), email: z.string(), date: z.string().describe('ISO 8601 with the offset') });
 
-function isoDate(p: Person): string {
-  const east = p.timezoneOffset === 0 ? 0 : -p.timezoneOffset;
-  const local = new Date((p.timestamp + east * 60) * 1000).toISOString().slice(0, 19);
-  const sign = east < 0 ? '-' : '+';
-  const abs = Math.abs(east);
-  return `${local}${sign}${String(Math.trunc(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-}
-
-function commitData(c: CommitInfo) {
-  const who = (p: Person) => ({ name: p.name, email: p.email, date: isoDate(p) });
-  return { oid: c.oid, author: who(c.author), committer: who(c.committer), message: c.message, parents: c.parents };
-}
-
-function parseBound(field: 'start_timestamp' | 'end_timestamp', value: string): number {
-  const seconds = parseGitDate(value);
-  if (seconds === null) {
-    throw new ToolError(
-      `Invalid ${field}: '${value}' is not a date this server understands. Use ISO 8601 ('2024-01-15T14:30:25', '2024-01-15'), ` +
-        `'Jan 15 2024', '15 Jan 2024', a Unix time '@1705325425', or a relative date ('2 weeks ago', 'yesterday', 'last month').`,
-    );
-  }
-  return seconds;
-}
-
-/** The commit the walk starts from: the cursor's, or HEAD's (with the reference's errors on an unborn branch). */
-async function startCommit(repo: Repo, state: CursorState | null, cmdline: string | null): Promise<string> {
-  if (state) return state.start;
-  const head = await readHead(repo);
-  if (head.oid !== null) return head.oid;
-  const branch = head.branch ?? 'HEAD';
-  if (cmdline !== null) {
-    const short = branch.replace(/^refs\/heads\//, '');
-    throw new ToolError(
-      `Cmd('git') failed due to: exit code(128)\n  cmdline: ${cmdline}\n  stderr: 'fatal: your current branch '${short}' does not have any commits yet'`,
-    );
-  }
-  throw new ToolError(`Reference at '${branch}' does not exist`);
-}
+export const gitLogInput = {
+  repo_path: repoPath,
+  max_count: z.number().int().default(10).meta({ title: 'Max Count' }).describe('Most commits to list (default 10)'),
+  start_timestamp: timestamp('Start'),
+  end_timestamp: timestamp('End'),
+  max_bytes: maxBytes,
+  cursor,
+};
 
 export const gitLog = defineTool({
   name: 'git_log',
   title: 'Show commit log',
   description: 'Shows the commit logs',
-  input: {
-    repo_path: repoPath,
-    max_count: z.number().int().default(10).meta({ title: 'Max Count' }).describe('Most commits to list (default 10)'),
-    start_timestamp: timestamp('Start'),
-    end_timestamp: timestamp('End'),
-    max_bytes: maxBytes,
-    cursor,
-  },
+  input: gitLogInput,
   output: {
     commits: z
       .array(
@@ -96,71 +45,5 @@ export const gitLog = defineTool({
     next_cursor: z.string().optional().describe('Pass as cursor to get the next page; absent on the last page'),
   },
   annotations: READ_ONLY,
-  handler: async ({ repo_path, max_count, start_timestamp, end_timestamp, max_bytes, cursor: given }, ctx: GitContext) => {
-    const repo = await openRepo(ctx, repo_path);
-    const state = given ? decodeCursor(given) : null;
-    const skip = state?.skip ?? 0;
-    const limit = max_count < 0 ? Number.POSITIVE_INFINITY : max_count;
-    const budget = max_bytes ?? DEFAULT_MAX_BYTES;
-    const header = 'Commit history:\n';
-
-    if (start_timestamp || end_timestamp) {
-      if (start_timestamp?.startsWith('-')) throw new ToolError(`Invalid start_timestamp: '${start_timestamp}' - cannot start with '-'`);
-      if (end_timestamp?.startsWith('-')) throw new ToolError(`Invalid end_timestamp: '${end_timestamp}' - cannot start with '-'`);
-      const since = start_timestamp ? parseBound('start_timestamp', start_timestamp) : undefined;
-      const until = end_timestamp ? parseBound('end_timestamp', end_timestamp) : undefined;
-      const args = ['git', 'log'];
-      if (start_timestamp) args.push('--since', start_timestamp);
-      if (end_timestamp) args.push('--until', end_timestamp);
-      args.push('--format=%H%n%an%n%ad%n%s%n');
-      const start = await startCommit(repo, state, args.join(' '));
-      // The reference keeps entries while len(log) < max_count: none for a negative count.
-      const entryLimit = Math.max(0, max_count);
-      // Entry k uses lines 4k..4k+3 of 5 lines a commit: enough commits for that many entries.
-      const needed = Math.max(entryLimit, Math.ceil((4 * entryLimit + 4) / 5));
-      const commits: CommitInfo[] = [];
-      for await (const c of revList(repo, [start], { since, until })) {
-        commits.push(c);
-        if (commits.length >= needed) break;
-      }
-      const entries = dateFilteredEntries(dateFilteredLines(commits), entryLimit);
-      const rest = entries.slice(skip);
-      const n = fitEntries(header, rest, '\n', budget);
-      const shown = rest.slice(0, n);
-      const more = skip + n < entries.length;
-      const next = more ? encodeCursor({ start, skip: skip + n }) : undefined;
-      const data = {
-        commits: commits
-          .slice(0, limit)
-          .slice(skip, skip + n)
-          .map(commitData),
-        ...(next ? { next_cursor: next } : {}),
-      };
-      return structuredResult(data, header + shown.join('\n') + (next ? continueNotice(next, n, 'entries') : ''));
-    }
-
-    const start = await startCommit(repo, state, null);
-    const entries: string[] = [];
-    const commits: CommitInfo[] = [];
-    let used = Buffer.byteLength(header);
-    let next: string | undefined;
-    let index = 0;
-    if (limit > 0) {
-      for await (const c of revList(repo, [start])) {
-        if (index >= limit) break;
-        if (index++ < skip) continue;
-        const entry = pythonEntry(c);
-        const size = Buffer.byteLength(entry) + (entries.length > 0 ? 1 : 0);
-        if (entries.length > 0 && used + size > budget) {
-          next = encodeCursor({ start, skip: skip + entries.length });
-          break;
-        }
-        used += size;
-        entries.push(entry);
-        commits.push(c);
-      }
-    }
-    const data = { commits: commits.map(commitData), ...(next ? { next_cursor: next } : {}) };
-    return structuredResult(data, header + entries.join('\n') + (next ? continueNotice(next, entries.length, 'commits') : ''));
-  },
+  handler: async (args, ctx: GitContext) => (await import('../impl/gitLog.js')).run(args, ctx),
 });

@@ -1,8 +1,6 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
-import git from 'isomorphic-git';
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../context.js';
-import { openRepo } from '../repo.js';
 import { READ_ONLY, repoPath } from './common.js';
 
 /**
@@ -18,11 +16,13 @@ export function redactUrl(url: string): string {
   return `${scheme}://***@${url.slice(m[0].length)}`;
 }
 
+export const gitRemoteInput = { repo_path: repoPath };
+
 export const gitRemote = defineTool({
   name: 'git_remote',
   title: 'List remotes',
   description: 'Lists the remotes with their fetch and push URLs, like git remote -v. Credentials embedded in URLs are replaced with ***.',
-  input: { repo_path: repoPath },
+  input: gitRemoteInput,
   output: {
     remotes: z
       .array(
@@ -35,23 +35,5 @@ export const gitRemote = defineTool({
       .describe('Remotes sorted by name, as git remote lists them'),
   },
   annotations: READ_ONLY,
-  handler: async ({ repo_path }, ctx: GitContext) => {
-    const repo = await openRepo(ctx, repo_path);
-    const remotes = [];
-    for (const { remote } of await git.listRemotes({ ...repo.git })) {
-      const urls = ((await git.getConfigAll({ ...repo.git, path: `remote.${remote}.url` })) as unknown[]).map(String);
-      const pushUrls = ((await git.getConfigAll({ ...repo.git, path: `remote.${remote}.pushurl` })) as unknown[]).map(String);
-      const fetchUrl = urls.length > 0 ? redactUrl(urls[0]!) : null;
-      const push = pushUrls.length > 0 ? pushUrls.map(redactUrl) : urls.map(redactUrl);
-      remotes.push({ name: remote, fetch_url: fetchUrl, push_urls: push });
-    }
-    // git remote -v sorts by name; per remote: "<name>\t<url> (fetch)" (the first url), then one "(push)" line per push url.
-    remotes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const lines: string[] = [];
-    for (const r of remotes) {
-      if (r.fetch_url !== null) lines.push(`${r.name}\t${r.fetch_url} (fetch)`);
-      for (const url of r.push_urls) lines.push(`${r.name}\t${url} (push)`);
-    }
-    return structuredResult({ remotes }, lines.join('\n'));
-  },
+  handler: async (args, ctx: GitContext) => (await import('../impl/gitRemote.js')).run(args, ctx),
 });

@@ -1,58 +1,22 @@
-import { defineTool, structuredResult, ToolError } from '@mcpkit/protocol-core';
-import git from 'isomorphic-git';
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../context.js';
-import { listRefNames } from '../refs/branches.js';
-import { identityFor } from '../refs/identity.js';
-import { assertTagName, badName, guardDash } from '../refs/names.js';
-import { abbrev, resolveRevision } from '../refs/revision.js';
-import { openRepo, type Repo } from '../repo.js';
 import { repoPath } from './common.js';
 
-/** git's wildmatch without WM_PATHNAME (as `git tag -l` uses it): `*` also matches `/`. */
-export function globToRegExp(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i]!;
-    if (ch === '*') re += '.*';
-    else if (ch === '?') re += '.';
-    else if (ch === '\\' && i + 1 < pattern.length) re += `\\${pattern[++i]}`;
-    else if (ch === '[') {
-      const end = pattern.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
-      else {
-        let body = pattern.slice(i + 1, end);
-        if (body.startsWith('!')) body = `^${body.slice(1)}`;
-        re += `[${body.replace(/\\/g, '\\\\')}]`;
-        i = end;
-      }
-    } else re += ch.replace(/[.+^${}()|\]\\/]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`, 's');
-}
-
-async function tagInfo(repo: Repo, name: string) {
-  const oid = await git.resolveRef({ ...repo.git, ref: `refs/tags/${name}` });
-  const { type, object } = await git.readObject({ ...repo.git, oid, format: 'parsed' });
-  if (type === 'tag') {
-    const tag = object as { object: string; type: string; message: string };
-    return { name, oid, annotated: true, target: tag.object, message: tag.message };
-  }
-  return { name, oid, annotated: false, target: oid, message: null };
-}
+export const gitTagInput = {
+  repo_path: repoPath,
+  name: z.string().optional().meta({ title: 'Name' }).describe('Tag to create; omit to list tags'),
+  target: z.string().optional().meta({ title: 'Target' }).describe('Commit, branch or tag the new tag points to (default HEAD)'),
+  message: z.string().optional().meta({ title: 'Message' }).describe('Makes an annotated tag with this message'),
+  pattern: z.string().optional().meta({ title: 'Pattern' }).describe("When listing: only tags matching this glob (e.g. 'v1.*')"),
+};
 
 export const gitTag = defineTool({
   name: 'git_tag',
   title: 'List or create tags',
   description:
     'Lists tags (no name; optional glob pattern, as git tag -l) or creates one: lightweight, or annotated when a message is given (tagger from git config / GIT_COMMITTER_* like git). Refuses to move an existing tag.',
-  input: {
-    repo_path: repoPath,
-    name: z.string().optional().meta({ title: 'Name' }).describe('Tag to create; omit to list tags'),
-    target: z.string().optional().meta({ title: 'Target' }).describe('Commit, branch or tag the new tag points to (default HEAD)'),
-    message: z.string().optional().meta({ title: 'Message' }).describe('Makes an annotated tag with this message'),
-    pattern: z.string().optional().meta({ title: 'Pattern' }).describe("When listing: only tags matching this glob (e.g. 'v1.*')"),
-  },
+  input: gitTagInput,
   output: {
     tags: z
       .array(
@@ -68,44 +32,5 @@ export const gitTag = defineTool({
     created: z.boolean(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async ({ repo_path, name, target, message, pattern }, ctx: GitContext) => {
-    const repo = await openRepo(ctx, repo_path);
-    if (name === undefined) {
-      if (target !== undefined || message !== undefined)
-        throw new ToolError('target and message need a tag name; without one git_tag lists tags');
-      const match = pattern ? globToRegExp(pattern) : null;
-      const names = (await listRefNames(repo, 'refs/tags')).map((r) => r.slice('refs/tags/'.length)).filter((n) => !match || match.test(n));
-      const tags = [];
-      for (const n of names) tags.push(await tagInfo(repo, n));
-      return structuredResult({ tags, created: false }, names.join('\n'));
-    }
-    if (pattern !== undefined) throw new ToolError('pattern is for listing tags; leave out name to list');
-    guardDash('tag name', name);
-    guardDash('target', target);
-    assertTagName(name);
-    const resolved = await resolveRevision(repo, target ?? 'HEAD');
-    if (!resolved) throw badName(target ?? 'HEAD');
-    const exists = await git
-      .resolveRef({ ...repo.git, ref: `refs/tags/${name}` })
-      .then(() => true)
-      .catch(() => false);
-    if (exists) throw new ToolError(`fatal: tag '${name}' already exists`);
-    const conflict = (await listRefNames(repo, 'refs/tags')).find(
-      (r) => r.startsWith(`refs/tags/${name}/`) || `refs/tags/${name}`.startsWith(`${r}/`),
-    );
-    if (conflict) throw new ToolError(`Cannot create tag '${name}': '${conflict}' exists`);
-    if (message !== undefined) {
-      const tagger = identityFor(repo, ctx, 'committer');
-      const text = `${message.replace(/\s+$/, '')}\n`;
-      await git.annotatedTag({ ...repo.git, ref: name, object: resolved.oid, message: text, tagger });
-    } else {
-      await git.tag({ ...repo.git, ref: name, object: resolved.oid });
-    }
-    const info = await tagInfo(repo, name);
-    const short = await abbrev(repo, resolved.oid);
-    return structuredResult(
-      { tags: [info], created: true },
-      `Created ${info.annotated ? 'annotated' : 'lightweight'} tag '${name}' at ${short}`,
-    );
-  },
+  handler: async (args, ctx: GitContext) => (await import('../impl/gitTag.js')).run(args, ctx),
 });

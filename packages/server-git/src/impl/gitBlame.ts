@@ -1,0 +1,89 @@
+/** The implementation of `gitBlame` (loaded on its first call; the definition is in ../tools). */
+
+import { structuredResult, ToolError } from '@mcpkit/protocol-core';
+import { resolveWorkPath } from '../confine.js';
+import type { GitContext } from '../context.js';
+import { createAbbreviator } from '../diff/abbrev.js';
+import { type BlameLine, blame } from '../diff/blame.js';
+import { decodeByteString } from '../diff/patch.js';
+import { guardDash, resolveObject } from '../diff/rev.js';
+import { eastOffset } from '../format/python.js';
+import { openRepo } from '../repo.js';
+import type { gitBlameInput } from '../tools/gitBlame.js';
+import type { ToolArgs } from './types.js';
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** `2024-01-15 14:30:25 +0100`, in the author's own offset (git blame's default date). */
+function blameDate(seconds: number, timezoneOffset: number): string {
+  const east = eastOffset(timezoneOffset);
+  const d = new Date((seconds + east * 60) * 1000);
+  const abs = Math.abs(east);
+  const tz = `${east < 0 ? '-' : '+'}${pad2(Math.trunc(abs / 60))}${pad2(abs % 60)}`;
+  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())} ${tz}`;
+}
+
+function tzText(timezoneOffset: number): string {
+  return blameDate(0, timezoneOffset).slice(-5);
+}
+
+/** Display width of a name (code points; git counts East Asian wide characters as 2, this does not). */
+const width = (s: string) => [...s].length;
+
+export async function run({ repo_path, file, rev, start_line, end_line }: ToolArgs<typeof gitBlameInput>, ctx: GitContext) {
+  const repo = await openRepo(ctx, repo_path);
+  const revision = rev ?? 'HEAD';
+  guardDash(revision, 'revision');
+  const path = await resolveWorkPath(repo, file);
+  if (path === '') throw new ToolError('file is the top of the work tree; give a file');
+  const commit = await resolveObject(repo, revision, { kind: 'commit' });
+  const whole = await blame(repo, commit, path, { from: 0, to: 0 });
+  if (!whole) throw new ToolError(`no such path '${path}' in ${revision}`);
+  const total = whole.lines.length;
+  const from = (start_line ?? 1) - 1;
+  const to = end_line ?? total;
+  if (from >= Math.max(total, 1) && (start_line ?? 1) > 1)
+    throw new ToolError(`file ${path} has only ${total} line${total === 1 ? '' : 's'}`);
+  if (to < from + 1 && total > 0) throw new ToolError(`end_line ${to} is before start_line ${from + 1}`);
+  const { blamed } = (await blame(repo, commit, path, { from, to: Math.min(to, total) }))!;
+
+  // git blame's default format: <oid> [<path>] (<author> <date> <line>) <content>
+  const abbrev = await createAbbreviator(repo);
+  const commits = new Set(blamed.map((b) => b.commit.oid));
+  await abbrev.prefetch(commits);
+  const idWidth = Math.max(0, ...[...commits].map((c) => abbrev.abbrev(c).length)) + 1;
+  const showPath = blamed.some((b) => b.path !== path);
+  const pathWidth = Math.max(0, ...blamed.map((b) => width(b.path)));
+  const authorWidth = Math.max(0, ...blamed.map((b) => width(b.commit.author.name)));
+  const digits = String(Math.max(0, ...blamed.map((b) => b.line))).length;
+  const textLine = (b: BlameLine) => {
+    const id = b.boundary ? `^${b.commit.oid.slice(0, idWidth - 1)}` : b.commit.oid.slice(0, idWidth);
+    const name = b.commit.author.name;
+    const content = decodeByteString(b.content);
+    return (
+      id +
+      (showPath ? ` ${b.path}${' '.repeat(pathWidth - width(b.path))}` : '') +
+      ` (${name}${' '.repeat(authorWidth - width(name))} ${blameDate(b.commit.author.timestamp, b.commit.author.timezoneOffset)} ` +
+      `${String(b.line).padStart(digits)}) ${content.endsWith('\n') ? content : `${content}\n`}`
+    );
+  };
+  const text = blamed.map(textLine).join('').replace(/\n$/, '');
+  return structuredResult(
+    {
+      lines: blamed.map((b) => ({
+        line: b.line,
+        orig_line: b.orig_line,
+        commit: b.commit.oid,
+        author: b.commit.author.name,
+        author_email: b.commit.author.email,
+        author_time: b.commit.author.timestamp,
+        author_tz: tzText(b.commit.author.timezoneOffset),
+        summary: b.commit.summary,
+        path: b.path,
+        boundary: b.boundary,
+        content: decodeByteString(b.content).replace(/\n$/, ''),
+      })),
+    },
+    text,
+  );
+}

@@ -1,0 +1,57 @@
+/** The implementation of `gitFetch` (loaded on its first call; the definition is in ../tools). */
+
+import { structuredResult } from '@mcpkit/protocol-core';
+import git from 'isomorphic-git';
+import type { GitContext } from '../context.js';
+import {
+  authCallbacks,
+  configuredRemote,
+  describeUpdate,
+  diffRefs,
+  guardName,
+  remoteError,
+  requireRemote,
+  saveFetchRefs,
+  trackingRefs,
+} from '../remote/ops.js';
+import { openRepo } from '../repo.js';
+import type { gitFetchInput } from '../tools/gitFetch.js';
+import type { ToolArgs } from './types.js';
+
+export async function run({ repo_path, remote: remoteName, ref, prune, tags }: ToolArgs<typeof gitFetchInput>, ctx: GitContext) {
+  const repo = await openRepo(ctx, repo_path);
+  const access = requireRemote(ctx);
+  if (ref !== null) guardName('ref', ref);
+  const remote = await configuredRemote(repo, access, remoteName);
+  const before = await trackingRefs(repo, remote.name, tags);
+  const auth = authCallbacks(access, remote);
+  const restoreRefs = await saveFetchRefs(repo, remote.name);
+  try {
+    await git.fetch({
+      ...repo.git,
+      http: access.http,
+      url: remote.url,
+      remote: remote.name,
+      ...(ref !== null ? { ref, singleBranch: true } : {}),
+      prune,
+      tags,
+      onAuth: auth.onAuth,
+      onAuthFailure: auth.onAuthFailure,
+    });
+  } catch (error) {
+    await restoreRefs().catch((e: unknown) => ctx.logger.warn('could not restore the refs after a failed fetch', e));
+    throw remoteError(access, error, remote, 'Fetch from', auth, ref);
+  } finally {
+    // New packs (and possibly refs) on disk: cached pack indexes and derived data are stale.
+    ctx.repoCache.drop(repo.gitdir);
+  }
+  const after = await trackingRefs(repo, remote.name, tags);
+  const updated = diffRefs(before, after, remote.name);
+  const text =
+    updated.length === 0
+      ? `Fetched ${remote.name}: already up to date`
+      : updated.length === 1
+        ? `Fetched ${remote.name}: ${describeUpdate(updated[0]!)}`
+        : `Fetched ${remote.name}:\n${updated.map((u) => `  ${describeUpdate(u)}`).join('\n')}`;
+  return structuredResult({ remote: remote.name, url: remote.display, updated }, text);
+}
