@@ -195,6 +195,55 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
+/** One deadline for a request: aborts `controller` and rejects `expired` at `timeoutMs` or when `signal` aborts. */
+interface Deadline {
+  controller: AbortController;
+  /**
+   * Rejects at the deadline or on abort. undici honours an abort only once it has a connection: a proxy
+   * that accepts the connection and never answers the tunnel request would hold a request forever, so
+   * every phase races this.
+   */
+  expired: Promise<never>;
+  timedOut(): boolean;
+  /** Stops the timer and the abort listener (idempotent). */
+  finish(): void;
+}
+
+/** Starts a deadline; throws `signal.reason` at once when `signal` is already aborted. */
+function startDeadline(timeoutMs: number, signal: AbortSignal | undefined): Deadline {
+  const controller = new AbortController();
+  let timedOut = false;
+  let done = false;
+  let expire: (error: Error) => void = () => {};
+  const expired = new Promise<never>((_resolve, reject) => {
+    expire = reject;
+  });
+  expired.catch(() => {});
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+    expire(new Error('deadline'));
+  }, timeoutMs);
+  const onAbort = () => {
+    controller.abort();
+    expire(new Error('aborted'));
+  };
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  };
+  if (signal) {
+    if (signal.aborted) {
+      finish();
+      throw signal.reason;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  return { controller, expired, timedOut: () => timedOut, finish };
+}
+
 /**
  * GET with the SSRF policy applied to the first request and to every redirect hop, one overall
  * deadline, a cap on decoded bytes and a redirect limit. undici is loaded on first use.
@@ -287,32 +336,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const timeoutMs = get.timeoutMs ?? options.timeoutMs;
     const maxBytes = get.maxBytes ?? options.maxBytes;
     const maxRedirects = get.maxRedirects ?? options.maxRedirects;
-    const controller = new AbortController();
-    let timedOut = false;
-    // undici honours the abort only once it has a connection: a proxy that accepts the connection and
-    // never answers the tunnel request would hold the request forever. Racing `expired` bounds every phase.
-    let expire: (error: Error) => void = () => {};
-    const expired = new Promise<never>((_resolve, reject) => {
-      expire = reject;
-    });
-    expired.catch(() => {});
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-      expire(new Error('deadline'));
-    }, timeoutMs);
+    const deadline = startDeadline(timeoutMs, get.signal);
+    const { controller, expired } = deadline;
     const { signal } = get;
-    const onAbort = () => {
-      controller.abort();
-      expire(new Error('aborted'));
-    };
-    if (signal) {
-      if (signal.aborted) {
-        clearTimeout(timer);
-        throw signal.reason;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
     let current = url;
     try {
       for (let hop = 0; ; hop++) {
@@ -341,7 +367,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             bodyTimeout: timeoutMs,
           });
           // A response that comes after the deadline is dropped.
-          pending.then((late) => (timedOut || signal?.aborted) && late.body.destroy()).catch(() => {});
+          pending.then((late) => (deadline.timedOut() || signal?.aborted) && late.body.destroy()).catch(() => {});
           response = await Promise.race([pending, expired]);
         } catch (error) {
           const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
@@ -368,8 +394,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return { url: target.href, status: response.statusCode, headers, body };
       }
     } catch (error) {
-      if (signal?.aborted && !timedOut) throw signal.reason;
-      if (timedOut)
+      if (signal?.aborted && !deadline.timedOut()) throw signal.reason;
+      if (deadline.timedOut())
         throw new HttpError(
           'timeout',
           `no complete response within ${formatDuration(timeoutMs)}${raiseHint(options.limitFlags?.timeout, 'the limit')}`,
@@ -380,8 +406,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (error instanceof HttpError) throw error;
       throw transportError(error);
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      deadline.finish();
     }
   }
 
@@ -390,40 +415,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const timeoutMs = opts.timeoutMs ?? options.timeoutMs;
     const maxBytes = opts.maxBytes ?? options.maxBytes;
     const maxRedirects = method === 'GET' || method === 'HEAD' ? (opts.maxRedirects ?? options.maxRedirects) : 0;
-    const controller = new AbortController();
-    let timedOut = false;
-    let expire: (error: Error) => void = () => {};
-    const expired = new Promise<never>((_resolve, reject) => {
-      expire = reject;
-    });
-    expired.catch(() => {});
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-      expire(new Error('deadline'));
-    }, timeoutMs);
+    const deadline = startDeadline(timeoutMs, opts.signal);
+    const { controller, expired, finish } = deadline;
     const { signal } = opts;
-    const onAbort = () => {
-      controller.abort();
-      expire(new Error('aborted'));
-    };
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    if (signal) {
-      if (signal.aborted) {
-        finish();
-        throw signal.reason;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
     const failure = (error: unknown): unknown => {
-      if (signal?.aborted && !timedOut) return signal.reason;
-      if (timedOut)
+      if (signal?.aborted && !deadline.timedOut()) return signal.reason;
+      if (deadline.timedOut())
         return new HttpError(
           'timeout',
           `no complete response within ${formatDuration(timeoutMs)}${raiseHint(options.limitFlags?.timeout, 'the limit')}`,
@@ -464,7 +461,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             headersTimeout: timeoutMs,
             bodyTimeout: timeoutMs,
           });
-          pending.then((late) => (timedOut || signal?.aborted) && late.body.destroy()).catch(() => {});
+          pending.then((late) => (deadline.timedOut() || signal?.aborted) && late.body.destroy()).catch(() => {});
           response = await Promise.race([pending, expired]);
         } catch (error) {
           const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);

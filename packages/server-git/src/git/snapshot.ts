@@ -439,42 +439,10 @@ function readListing(top: string, dirRel: string, index: IndexSnapshot, rules: I
   return listing;
 }
 
-function walkUntracked(top: string, dirRel: string, index: IndexSnapshot, rules: IgnoreRules, out: string[]): void {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dirRel === '' ? top : join(top, dirRel), { withFileTypes: true });
-  } catch {
-    return;
-  }
-  rules.enter(
-    dirRel,
-    entries.some((d) => d.name === '.gitignore'),
-  );
-  for (const ent of entries) {
-    const name = ent.name;
-    if (name === '.git') continue;
-    const rel = dirRel === '' ? name : `${dirRel}/${name}`;
-    if (ent.isDirectory()) {
-      if (index.files.get(rel)?.mode === 0o160000) continue;
-      if (rules.isIgnored(rel, true)) continue;
-      if (!index.dirs.has(rel) && existsSync(join(top, rel, '.git'))) {
-        out.push(`${rel}/`); // a nested repository: git shows the folder, never its files
-        continue;
-      }
-      walkUntracked(top, rel, index, rules, out);
-    } else if (ent.isFile() || ent.isSymbolicLink()) {
-      if (index.paths.has(rel)) continue;
-      if (rules.isIgnored(rel, false)) continue;
-      out.push(rel);
-    }
-  }
-}
-
 /** Untracked files under `prefix` ('' = everywhere), for git_add. */
 export function untrackedUnder(repo: Repo, prefix: string, excludesFile: string | null): string[] {
-  const index = loadIndex(repo);
-  const rules = new IgnoreRules(repo.dir, repo.gitdir, excludesFile);
   const out: string[] = [];
-  walkUntracked(repo.dir, prefix, index, rules, out);
-  return out.sort(comparePaths);
+  walkUntrackedCached(repo, loadIndex(repo), excludesFile, out);
+  const inside = prefix === '' ? out : out.filter((rel) => rel.startsWith(`${prefix}/`) || rel === `${prefix}/`);
+  return inside.sort(comparePaths);
 }
