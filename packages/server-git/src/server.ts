@@ -3,6 +3,7 @@ import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpk
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GitContext } from './context.js';
 import type { RemoteAccess } from './remote/access.js';
+import type { RemoteConfig, RemoteLimits } from './remote/http.js';
 import { createRepoCache, type RepoCache } from './repo.js';
 import { clientRoots, fixedRoots } from './roots.js';
 import { extraTools, initTools, referenceTools, remoteTools } from './tools/index.js';
@@ -51,5 +52,21 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
 
 export type { GitContext } from './context.js';
 export type { RemoteAccess } from './remote/access.js';
+export type { RemoteConfig, RemoteLimits } from './remote/http.js';
+
+/**
+ * Network access for `createGitServer({ remote })`: every request through the SSRF-safe policy of
+ * @mcpkit/net (https; loopback/private only when allowed), credentials from `env` (GIT_TOKEN, or
+ * GIT_USERNAME + GIT_PASSWORD; GIT_CREDENTIAL_HOSTS to limit where they go). Loaded on demand, so a
+ * server without network tools never loads the HTTP client. Call `close()` on it when done.
+ */
+export async function createRemoteAccess(
+  config: RemoteConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  logger: Logger = silentLogger,
+  limits?: RemoteLimits,
+): Promise<RemoteAccess> {
+  return (await import('./remote/http.js')).createRemoteAccess(config, env, logger, limits);
+}
 export { createRepoCache, type RepoCache } from './repo.js';
 export { VERSION };

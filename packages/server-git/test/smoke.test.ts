@@ -39,3 +39,17 @@ describe('tools/list', () => {
     expect(text(res)).toMatch(/--repository/);
   });
 });
+
+describe('library use', () => {
+  it('createRemoteAccess (loaded on demand) gives createGitServer the network tools', async () => {
+    const { createRemoteAccess } = await import('../src/server.js');
+    const remote = await createRemoteAccess({}, {});
+    try {
+      await using pair = await connect({ repositories: ['/tmp'], remote });
+      const names = (await pair.client.listTools()).tools.map((t) => t.name);
+      expect(names.slice(-3)).toEqual(['git_fetch', 'git_pull', 'git_push']);
+    } finally {
+      await remote.close();
+    }
+  });
+});

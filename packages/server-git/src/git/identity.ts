@@ -123,14 +123,14 @@ export function resolvePerson(repo: Repo, user: UserEnv, role: Role, now = Date.
     throw new ToolError(
       `${label} identity unknown: no ${!name || clean(name) === '' ? 'name' : 'email'} is configured, and this server never makes one up. Set one with\n\n` +
         '  git config --global user.email "you@example.com"\n  git config --global user.name "Your Name"\n\n' +
-        `(omit --global to set it for this repository only), or start the server with GIT_${upper}_NAME and GIT_${upper}_EMAIL in its environment. Nothing was committed.`,
+        `(omit --global to set it for this repository only), or start the server with GIT_${upper}_NAME and GIT_${upper}_EMAIL in its environment. Nothing was changed.`,
     );
   }
   const dateText = env[`GIT_${upper}_DATE`];
   let when: { timestamp: number; offset: number };
   if (dateText !== undefined && dateText !== '') {
     const parsed = parseGitDate(dateText);
-    if (!parsed) throw new ToolError(`invalid date format: ${dateText} (in GIT_${upper}_DATE). Nothing was committed.`);
+    if (!parsed) throw new ToolError(`invalid date format: ${dateText} (in GIT_${upper}_DATE). Nothing was changed.`);
     when = parsed;
   } else {
     const timestamp = Math.floor(now / 1000);
