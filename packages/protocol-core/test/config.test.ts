@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSource, defineOptions, formatHelp, parse, parseConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
-import { applyTransportAlias, runnerOptions } from '../src/runner/cli.js';
+import { applyTransportAlias, mergeOptions, runnerOptions } from '../src/runner/cli.js';
 
 const options = defineOptions({
   'max-items': { type: 'string', env: 'MAX_ITEMS', description: 'Items', default: 10, parse: parse.int({ min: 1, max: 100 }) },
@@ -123,5 +123,22 @@ describe('applyTransportAlias (a reference bin’s positional transport)', () =>
   it('does nothing for a bin without aliases (the flag parser rejects stray words)', () => {
     expect(applyTransportAlias(['stdio'], undefined)).toEqual(['stdio']);
     expect(() => parseConfig(runnerOptions, ['stdio'], {})).toThrow(ConfigError);
+  });
+});
+
+describe('mergeOptions (an app flag that claims a runner short letter)', () => {
+  it('takes the letter off the runner flag, which keeps its long form', () => {
+    const app = defineOptions({ verbose: { type: 'boolean', short: 'v', description: 'more logs' } });
+    const merged = mergeOptions(app);
+    expect(runnerOptions.version.short).toBe('v');
+    expect(merged.verbose.short).toBe('v');
+    expect('short' in merged.version).toBe(false);
+    expect(parseConfig(merged, ['--version'], {}).version).toBe(true);
+    expect(parseConfig(merged, ['-v'], {})).toMatchObject({ verbose: true, version: false });
+    expect(formatHelp('x', 'd', merged)).toMatch(/^ {6}--version/m);
+  });
+
+  it('leaves the runner flags alone otherwise', () => {
+    expect(mergeOptions({}).version.short).toBe('v');
   });
 });

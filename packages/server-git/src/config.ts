@@ -13,6 +13,13 @@ export const options = defineOptions({
       "A repository (or a folder of repositories) the tools may use; without one, the client's MCP roots are used, and with neither every call is refused",
     parse: parse.nonEmpty,
   },
+  // Never parsed as such: `verbosityToLogLevel` turns -v/-vv/--verbose into --log-level first. Declared for
+  // --help, and so that `-v` means what it means for the reference (the runner's --version loses its -v).
+  verbose: {
+    type: 'boolean',
+    short: 'v',
+    description: "Log more to stderr: -v info, -vv debug (the reference's flags; same as --log-level info|debug)",
+  },
   'allow-init': {
     type: 'boolean',
     env: 'GIT_ALLOW_INIT',

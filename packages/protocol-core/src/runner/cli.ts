@@ -151,13 +151,35 @@ export function applyTransportAlias(
 }
 
 /**
+ * The app's flags plus the runner's. A short letter the app claims for itself (mcp-server-git's `-v`,
+ * the reference's "verbose") is taken off the runner's flag that had it (`--version` keeps its long form).
+ */
+export function mergeOptions<O extends OptionSpecs>(appOptions: O): O & typeof runnerOptions {
+  const taken = new Set(
+    Object.values(appOptions)
+      .map((spec) => spec.short)
+      .filter(Boolean),
+  );
+  const runner: OptionSpecs = {};
+  for (const [name, spec] of Object.entries(runnerOptions as OptionSpecs)) {
+    if (spec.short && taken.has(spec.short)) {
+      const { short: _taken, ...rest } = spec;
+      runner[name] = rest;
+    } else {
+      runner[name] = spec;
+    }
+  }
+  return { ...appOptions, ...runner } as O & typeof runnerOptions;
+}
+
+/**
  * The whole CLI of a server bin: parse flags and env once, print --help/--version, build the app,
  * serve it over the chosen transport, and shut down cleanly on stdin close (stdio), SIGINT or
  * SIGTERM, exiting 0. Bad configuration: one line on stderr naming the flag, exit code 2.
  */
 export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = {}): Promise<void> {
   const env = io.env ?? process.env;
-  const options = { ...app.options, ...runnerOptions };
+  const options = mergeOptions(app.options);
   let config: ConfigOf<O> & RunnerConfig;
   try {
     const argv = applyTransportAlias(io.argv ?? process.argv.slice(2), app.transportAliases);
