@@ -332,12 +332,43 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return Buffer.concat(chunks);
   }
 
+  /**
+   * One request through the dispatcher pinned for `strictness`, raced against `deadline` (a response that
+   * comes after it is dropped); a refusal by the pinned lookup becomes HttpError('blocked').
+   */
+  async function send(
+    target: URL,
+    strictness: Strictness,
+    deadline: Deadline,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    context: string,
+    init: { method: Dispatcher.HttpMethod; headers: Record<string, string>; body?: Uint8Array | Readable },
+  ): Promise<Dispatcher.ResponseData> {
+    const { request } = await loadUndici();
+    try {
+      const pending = request(target, {
+        ...init,
+        dispatcher: await dispatcherFor(strictness),
+        signal: deadline.controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      pending.then((late) => (deadline.timedOut() || signal?.aborted) && late.body.destroy()).catch(() => {});
+      return await Promise.race([pending, deadline.expired]);
+    } catch (error) {
+      const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
+      if (blocked) throw new HttpError('blocked', context + blocked.message, { cause: error });
+      throw error;
+    }
+  }
+
   async function get(url: string, get: GetOptions): Promise<HttpResponse> {
     const timeoutMs = get.timeoutMs ?? options.timeoutMs;
     const maxBytes = get.maxBytes ?? options.maxBytes;
     const maxRedirects = get.maxRedirects ?? options.maxRedirects;
     const deadline = startDeadline(timeoutMs, get.signal);
-    const { controller, expired } = deadline;
+    const { expired } = deadline;
     const { signal } = get;
     let current = url;
     try {
@@ -355,25 +386,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           if (error instanceof BlockedDestinationError) throw new HttpError('blocked', context + error.message, { cause: error });
           throw error;
         }
-        const { request } = await loadUndici();
-        let response: Dispatcher.ResponseData;
-        try {
-          const pending = request(target, {
-            method: 'GET',
-            dispatcher: await dispatcherFor(strictness),
-            signal: controller.signal,
-            headers: { 'user-agent': get.userAgent, accept: get.accept ?? ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-          });
-          // A response that comes after the deadline is dropped.
-          pending.then((late) => (deadline.timedOut() || signal?.aborted) && late.body.destroy()).catch(() => {});
-          response = await Promise.race([pending, expired]);
-        } catch (error) {
-          const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
-          if (blocked) throw new HttpError('blocked', context + blocked.message, { cause: error });
-          throw error;
-        }
+        const response = await send(target, strictness, deadline, timeoutMs, signal, context, {
+          method: 'GET',
+          headers: { 'user-agent': get.userAgent, accept: get.accept ?? ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
+        });
         const headers = flatHeaders(response.headers);
         if (REDIRECTS.has(response.statusCode) && headers.location) {
           await response.body.dump().catch(() => {});
@@ -416,7 +432,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const maxBytes = opts.maxBytes ?? options.maxBytes;
     const maxRedirects = method === 'GET' || method === 'HEAD' ? (opts.maxRedirects ?? options.maxRedirects) : 0;
     const deadline = startDeadline(timeoutMs, opts.signal);
-    const { controller, expired, finish } = deadline;
+    const { finish } = deadline;
     const { signal } = opts;
     const failure = (error: unknown): unknown => {
       if (signal?.aborted && !deadline.timedOut()) return signal.reason;
@@ -447,27 +463,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           if (error instanceof HttpError) throw error;
           throw new HttpError('blocked', context + (error instanceof Error ? error.message : String(error)), { cause: error });
         }
-        const { request: send } = await loadUndici();
-        let response: Dispatcher.ResponseData;
-        try {
-          const pending = send(target, {
-            method: method as Dispatcher.HttpMethod,
-            dispatcher: await dispatcherFor(strictness),
-            signal: controller.signal,
-            headers,
-            ...(hop === 0 && opts.body !== undefined
-              ? { body: opts.body instanceof Uint8Array ? opts.body : Readable.from(opts.body, { objectMode: false }) }
-              : {}),
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-          });
-          pending.then((late) => (deadline.timedOut() || signal?.aborted) && late.body.destroy()).catch(() => {});
-          response = await Promise.race([pending, expired]);
-        } catch (error) {
-          const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
-          if (blocked) throw new HttpError('blocked', context + blocked.message, { cause: error });
-          throw error;
-        }
+        const response = await send(target, strictness, deadline, timeoutMs, signal, context, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          ...(hop === 0 && opts.body !== undefined
+            ? { body: opts.body instanceof Uint8Array ? opts.body : Readable.from(opts.body, { objectMode: false }) }
+            : {}),
+        });
         const responseHeaders = flatHeaders(response.headers);
         if (REDIRECTS.has(response.statusCode) && responseHeaders.location && hop < maxRedirects) {
           await response.body.dump().catch(() => {});

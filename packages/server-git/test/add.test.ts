@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connect, git, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
+import { conflictedMerge, connect, git, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
 
 const indexBytes = (fx: RepoFixture) => readFileSync(join(fx.repo, '.git', 'index'));
 
@@ -75,13 +75,7 @@ describe('git_add', () => {
 
   it.skipIf(!hasGit)('marks a conflicted path resolved', async () => {
     using fx = gitRepo();
-    fx.git('checkout', '-q', '-b', 'other');
-    write(fx.repo, { 'test.txt': 'other\n' });
-    fx.git('commit', '-q', '-am', 'other');
-    fx.git('checkout', '-q', 'master');
-    write(fx.repo, { 'test.txt': 'master\n' });
-    fx.git('commit', '-q', '-am', 'master');
-    expect(() => fx.git('merge', '-q', 'other')).toThrow();
+    conflictedMerge(fx, { 'test.txt': 'master\n' }, { 'test.txt': 'other\n' });
     write(fx.repo, { 'test.txt': 'resolved\n' });
     await using pair = await connect({ repositories: [fx.path] });
     await pair.client.callTool({ name: 'git_add', arguments: { repo_path: fx.repo, files: ['test.txt'] } });

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connect, gitEnv, gitRepo, hasGit, type RepoFixture, tempDir, text, write } from './helpers.js';
+import { conflictedMerge, connect, gitEnv, gitRepo, hasGit, type RepoFixture, tempDir, text, write } from './helpers.js';
 
 const AUTHOR = 'Test User <test@example.com> 1705325425 +0100';
 
@@ -88,13 +88,7 @@ describe('git_commit', () => {
 
   it.skipIf(!hasGit)('refuses while paths are unmerged, HEAD unchanged', async () => {
     using fx = gitRepo();
-    fx.git('checkout', '-q', '-b', 'other');
-    write(fx.repo, { 'test.txt': 'other\n' });
-    fx.git('commit', '-q', '-am', 'other');
-    fx.git('checkout', '-q', 'master');
-    write(fx.repo, { 'test.txt': 'master\n' });
-    fx.git('commit', '-q', '-am', 'master');
-    expect(() => fx.git('merge', '-q', 'other')).toThrow();
+    conflictedMerge(fx, { 'test.txt': 'master\n' }, { 'test.txt': 'other\n' });
     const before = head(fx);
     await using pair = await connect({ repositories: [fx.path] });
     const res = await pair.client.callTool({ name: 'git_commit', arguments: { repo_path: fx.repo, message: 'x' } });

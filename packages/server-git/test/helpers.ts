@@ -102,3 +102,25 @@ export const honoBundle: string | undefined = [
   process.env.MCPKIT_HONO_BUNDLE,
   fileURLToPath(new URL('../../../../shared/fixtures/repos/hono.bundle', import.meta.url)),
 ].find((p): p is string => p !== undefined && existsSync(p));
+
+/**
+ * Branch `other` writes `theirs`, `master` writes `ours` (both committed), then `git merge other` on
+ * master stops with conflicts: the index holds stages 1-3 and MERGE_HEAD is set.
+ */
+export function conflictedMerge(fx: RepoFixture, ours: Record<string, string>, theirs: Record<string, string>): void {
+  fx.git('checkout', '-q', '-b', 'other');
+  write(fx.repo, theirs);
+  fx.git('add', '.');
+  fx.git('commit', '-q', '-m', 'other');
+  fx.git('checkout', '-q', 'master');
+  write(fx.repo, ours);
+  fx.git('add', '.');
+  fx.git('commit', '-q', '-m', 'master');
+  let conflicted = false;
+  try {
+    fx.git('merge', '-q', 'other');
+  } catch {
+    conflicted = true;
+  }
+  if (!conflicted) throw new Error('git merge did not stop with a conflict');
+}

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connect, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
+import { conflictedMerge, connect, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
 
 const porcelain = (fx: RepoFixture) => fx.git('status', '--porcelain', '-uall');
 const read = (fx: RepoFixture, f: string) => readFileSync(join(fx.repo, f), 'utf8');
@@ -46,15 +46,7 @@ describe('git_reset', () => {
 
   it.skipIf(!hasGit)('keeps stat data of unchanged entries (git sees no unstaged change) and clears a conflict', async () => {
     using fx = gitRepo();
-    fx.git('checkout', '-q', '-b', 'other');
-    write(fx.repo, { 'test.txt': 'other\n', 'same.txt': 's' });
-    fx.git('add', '.');
-    fx.git('commit', '-q', '-m', 'other');
-    fx.git('checkout', '-q', 'master');
-    write(fx.repo, { 'test.txt': 'master\n', 'same.txt': 's' });
-    fx.git('add', '.');
-    fx.git('commit', '-q', '-m', 'master');
-    expect(() => fx.git('merge', '-q', 'other')).toThrow();
+    conflictedMerge(fx, { 'test.txt': 'master\n', 'same.txt': 's' }, { 'test.txt': 'other\n', 'same.txt': 's' });
     const before = readFileSync(join(fx.repo, '.git', 'index'));
     await using pair = await connect({ repositories: [fx.path] });
     await pair.client.callTool({ name: 'git_reset', arguments: { repo_path: fx.repo } });
