@@ -333,6 +333,26 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   /**
+   * Every hop (the URL, then each redirect target) before it is sent: http(s) only, the network policy
+   * (and, through a proxy, the name the proxy will resolve), then the caller's own `hook`. A refusal is an
+   * HttpError naming the hop; returns how strictly the connection's address must be checked.
+   */
+  function checkHop(target: URL, context: string, hook?: (url: URL) => void): Strictness {
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      throw new HttpError('scheme', `${context}only http and https URLs can be fetched, not ${target.protocol.slice(0, -1)}`);
+    }
+    try {
+      checkUrl(options.policy, target);
+      if (options.proxyUrl) checkProxiedName(options.policy, target);
+      hook?.(target);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      throw new HttpError('blocked', context + (error instanceof Error ? error.message : String(error)), { cause: error });
+    }
+    return strictnessFor(options.policy, target);
+  }
+
+  /**
    * One request through the dispatcher pinned for `strictness`, raced against `deadline` (a response that
    * comes after it is dropped); a refusal by the pinned lookup becomes HttpError('blocked').
    */
@@ -375,17 +395,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       for (let hop = 0; ; hop++) {
         const target = new URL(current);
         const context = current === url ? '' : `redirected to ${current}; `;
-        if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-          throw new HttpError('scheme', `${context}only http and https URLs can be fetched, not ${target.protocol.slice(0, -1)}`);
-        }
-        const strictness = strictnessFor(options.policy, target);
-        try {
-          checkUrl(options.policy, target);
-          if (options.proxyUrl) checkProxiedName(options.policy, target);
-        } catch (error) {
-          if (error instanceof BlockedDestinationError) throw new HttpError('blocked', context + error.message, { cause: error });
-          throw error;
-        }
+        const strictness = checkHop(target, context);
         const response = await send(target, strictness, deadline, timeoutMs, signal, context, {
           method: 'GET',
           headers: { 'user-agent': get.userAgent, accept: get.accept ?? ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
@@ -451,18 +461,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       for (let hop = 0; ; hop++) {
         const target = new URL(current);
         const context = current === url ? '' : `redirected to ${current}; `;
-        if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-          throw new HttpError('scheme', `${context}only http and https URLs can be fetched, not ${target.protocol.slice(0, -1)}`);
-        }
-        const strictness = strictnessFor(options.policy, target);
-        try {
-          checkUrl(options.policy, target);
-          if (options.proxyUrl) checkProxiedName(options.policy, target);
-          opts.checkUrl?.(target);
-        } catch (error) {
-          if (error instanceof HttpError) throw error;
-          throw new HttpError('blocked', context + (error instanceof Error ? error.message : String(error)), { cause: error });
-        }
+        const strictness = checkHop(target, context, opts.checkUrl);
         const response = await send(target, strictness, deadline, timeoutMs, signal, context, {
           method: method as Dispatcher.HttpMethod,
           headers,

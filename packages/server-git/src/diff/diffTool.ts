@@ -9,9 +9,6 @@ import { comparePairs, renderPatches, type Snapshot } from './changes.js';
 import { pageBytes, truncationNotice } from './paging.js';
 import type { FilePatch } from './patch.js';
 
-// The schemas live with the tool definitions (loaded at start-up without this module's dependencies).
-export { diffOutput, fileSchema, hunkSchema, pagingInputs, pathsInput } from '../tools/diffSchemas.js';
-
 export type FileData = z.infer<typeof fileSchema>;
 
 export function fileData(p: FilePatch): FileData {

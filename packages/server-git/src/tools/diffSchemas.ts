@@ -1,7 +1,6 @@
 /**
  * The diff tools' input and output schemas, for the tool definitions (`tools/list`). Kept apart from
- * ../diff/diffTool.ts (which re-exports them), whose rendering imports isomorphic-git, so that a
- * start-up does not load it.
+ * ../diff/diffTool.ts, whose rendering imports isomorphic-git, so that a start-up does not load it.
  */
 import { z } from 'zod';
 import { cursorInput, maxBytesInput } from '../diff/paging.js';
