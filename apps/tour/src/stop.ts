@@ -22,6 +22,14 @@ export interface Stop<State = unknown> {
   visit(client: Client, t: Transcript, state: State): Promise<void>;
 }
 
+/** A stop that is not one server behind one client (the agent): it runs the whole visit itself. */
+export interface StandaloneStop {
+  title: string;
+  /** The workspace packages whose built bins the stop starts (checked before it runs). */
+  pkgs: string[];
+  run(t: Transcript): Promise<void>;
+}
+
 /** Declares a stop with its state type kept. */
 export function defineStop<State>(stop: Stop<State>): Stop<State> {
   return stop;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { binOf, type Stop } from './stop.js';
+import { binOf, type StandaloneStop, type Stop } from './stop.js';
 import { stops as allStops } from './stops/index.js';
 import { createTranscript, type Transcript } from './transcript.js';
 
@@ -13,10 +13,25 @@ export interface TourResult {
 
 /** Starts each stop's built bin over stdio with a real SDK client and walks through its tools. */
 // biome-ignore lint/suspicious/noExplicitAny: see stops/index.ts
-export async function runTour(stops: Stop<any>[] = allStops, t: Transcript = createTranscript()): Promise<TourResult> {
+export async function runTour(stops: (Stop<any> | StandaloneStop)[] = allStops, t: Transcript = createTranscript()): Promise<TourResult> {
   const failures: string[] = [];
   for (const stop of stops) {
     t.heading(stop.title);
+    if ('run' in stop) {
+      const missing = stop.pkgs.map(binOf).filter((bin) => !existsSync(bin));
+      if (missing.length > 0) {
+        failures.push(`${stop.title}: ${missing.join(', ')} not built (run: npx -y pnpm@10 build)`);
+        t.note(`skipped: ${missing.join(', ')} not built`);
+        continue;
+      }
+      try {
+        await stop.run(t);
+      } catch (error) {
+        failures.push(`${stop.title}: ${error instanceof Error ? error.message : String(error)}`);
+        t.note(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      continue;
+    }
     const bin = binOf(stop.pkg);
     if (!existsSync(bin)) {
       failures.push(`${stop.pkg}: ${bin} is not built (run: npx -y pnpm@10 build)`);

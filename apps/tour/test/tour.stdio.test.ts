@@ -32,6 +32,11 @@ describe('the tour', () => {
     expect(text).toContain("Created branch 'november' from 'main'");
     expect(text).toContain('is outside the allowed root');
     expect(text).toContain("Ref 'Invalid target: '--output=/tmp/evil' - cannot start with '-'' did not resolve to an object");
+    // agent: the CLI on the scripted model, using the memory server it started
+    expect(text).toContain('The model here is scripted');
+    expect(text).toContain('memory › create_entities ok');
+    expect(text).toContain('Saved. Ada is a person who maintains the scheduler.');
+    expect(text).toContain('The model was called 3 times');
     // only the deliberate failures are errors
     expect(text.match(/\[isError\]/g)).toHaveLength(7);
   });

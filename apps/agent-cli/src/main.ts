@@ -1,0 +1,139 @@
+/**
+ * The whole CLI as one function of its inputs (argv, env, streams) returning the exit code, so it
+ * is the same code the bin runs and the tests call.
+ */
+import type { Readable, Writable } from 'node:stream';
+import {
+  type Agent,
+  createAgent,
+  createOpenAIClient,
+  createRegistry,
+  createSampleHandler,
+  errorMessage,
+  isMcpError,
+  loadServersConfig,
+  type McpRegistry,
+  type ServerConfig,
+} from '@mcpkit/agent';
+import { helpText } from './help.js';
+import { createTerminalHost } from './host.js';
+import { runChat } from './interactive.js';
+import { handleInterrupts } from './interrupt.js';
+import { runOnce } from './oneShot.js';
+import { type CliOptions, parseCliOptions, UsageError } from './options.js';
+import { createReadlinePrompter, type Prompter } from './terminal/prompter.js';
+import { VERSION } from './version.js';
+
+export interface MainIo {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function main(io: MainIo): Promise<number> {
+  const fail = (code: number, message: string) => {
+    io.stderr.write(`mcp-agent: ${message}\n`);
+    return code;
+  };
+
+  let options: CliOptions;
+  try {
+    options = parseCliOptions(io.argv, io.env);
+  } catch (error) {
+    if (error instanceof UsageError) return fail(2, error.message);
+    throw error;
+  }
+  if (options.help) {
+    io.stdout.write(helpText());
+    return 0;
+  }
+  if (options.version) {
+    io.stdout.write(`mcp-agent ${VERSION}\n`);
+    return 0;
+  }
+
+  let servers: ServerConfig[] = [];
+  if (options.config) {
+    try {
+      servers = await loadServersConfig(options.config, io.env);
+    } catch (error) {
+      return fail(2, errorMessage(error));
+    }
+  }
+
+  let prompt = options.prompt;
+  if (prompt === '-') prompt = await readAll(io.stdin);
+  if (prompt !== undefined && prompt.trim() === '') return fail(2, '--prompt: the prompt is empty');
+
+  // Questions (approvals, forms) need a person at a terminal. In one-shot mode stdin is free for
+  // them when it is a TTY; in chat mode the same readline serves chat and questions.
+  const interactive = prompt === undefined;
+  const canAsk = io.stdin.isTTY === true || options.askStdin;
+  if (options.askStdin && options.prompt === '-') return fail(2, '--ask-stdin: stdin is already the prompt (-p -)');
+  // Ctrl-C on a terminal reaches readline (raw mode), not the process: it hands it on as SIGINT.
+  const prompter: Prompter | undefined = canAsk || interactive ? createReadlinePrompter(io.stdin, io.stderr) : undefined;
+  const color = io.stderr.isTTY === true && !io.env.NO_COLOR;
+
+  const host = createTerminalHost({
+    prompter: canAsk ? prompter : undefined,
+    stderr: io.stderr,
+    quiet: options.quiet,
+    color,
+    yes: options.yes,
+  });
+  const llm = createOpenAIClient({ baseUrl: options.baseUrl, model: options.model, apiKey: io.env[options.apiKeyEnv] || undefined });
+
+  let registry: McpRegistry | undefined;
+  let agent: Agent;
+  let exiting = false;
+  const interrupts = handleInterrupts(
+    () => {
+      if (exiting) return;
+      exiting = true;
+      io.stderr.write('\nmcp-agent: interrupted\n');
+      prompter?.close();
+      void (registry?.close() ?? Promise.resolve()).finally(() => process.exit(130));
+    },
+    (text) => host.onNotice?.(text),
+  );
+
+  try {
+    registry = await createRegistry(servers, {
+      host,
+      clientVersion: VERSION,
+      roots: options.roots,
+      sample: createSampleHandler(llm, host),
+    });
+    agent = createAgent({
+      llm,
+      router: registry,
+      host,
+      mode: options.toolMode,
+      stream: options.stream,
+      maxSteps: options.maxSteps,
+      toolTimeoutMs: options.toolTimeoutMs,
+      maxResultChars: options.maxResultChars,
+      systemPrompt: options.system,
+      approval: { allowAll: options.yes, policies: new Map(servers.map((s) => [s.name, s.approval])) },
+    });
+    if (!interactive) {
+      return await runOnce(agent, prompt as string, { ...io, options, interrupts, llmName: llm.name });
+    }
+    return await runChat(agent, prompter as Prompter, { ...io, options, interrupts, registry });
+  } catch (error) {
+    if (isMcpError(error, 'CONFIG_ERROR')) return fail(2, errorMessage(error));
+    return fail(1, errorMessage(error));
+  } finally {
+    interrupts.dispose();
+    prompter?.close();
+    await registry?.close();
+  }
+}

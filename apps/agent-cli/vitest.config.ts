@@ -1,0 +1,3 @@
+import { unitConfig } from '../../vitest.shared.ts';
+
+export default unitConfig;

@@ -1,0 +1,3 @@
+import { stdioConfig } from '../../vitest.shared.ts';
+
+export default stdioConfig;

@@ -1,0 +1,258 @@
+/**
+ * One server, connected: the transport for its config, the `initialize` handshake with only the
+ * capabilities the host can serve, and its tools (every page). A server that cannot be reached
+ * gives a `SERVER_START_FAILED` with one line saying why, never a stack.
+ */
+import { existsSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type Implementation, McpError as ProtocolError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, McpError } from '../errors.js';
+import { type ClientServices, clientCapabilities, installClientHandlers } from './clientHandlers.js';
+import { errnoCode, errnoText, formatSeconds, httpStatus, shownUrl, stripSdkPrefix } from './messages.js';
+import { sseTransport, stdioTransport, streamableHttpTransport } from './transports.js';
+import type { HttpServerConfig, ServerConfig, StdioServerConfig } from './types.js';
+
+/** How long a server has to start, answer `initialize` and list its tools. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** Stop following `nextCursor` after this many pages (a server looping on its cursor). */
+const MAX_TOOL_PAGES = 1000;
+
+export interface ConnectOptions extends Omit<ClientServices, 'server'> {
+  /** Sent as `clientInfo.version` (`name` is `mcpkit-agent`). */
+  clientVersion: string;
+  /** Default 30 s. */
+  connectTimeoutMs?: number;
+  /** A transport to use instead of the config's (tests: in-memory); undefined: the config's. */
+  transportFactory?: (config: ServerConfig) => Transport | undefined;
+  /** The server went away after it was connected (child exited, transport closed); not called by `close()`. */
+  onUnexpectedClose?: (reason: string | undefined) => void;
+}
+
+/** A connected server. */
+export interface ServerConnection {
+  readonly client: Client;
+  /** Its tools at connect time (every page). */
+  readonly tools: Tool[];
+  readonly serverInfo?: Implementation;
+  /** How it was reached: `custom` is a `transportFactory` transport. */
+  readonly transport: 'stdio' | 'streamable-http' | 'sse' | 'custom';
+  /** The child's pid (stdio). */
+  readonly pid?: number;
+  /** The last line the child wrote on stderr (stdio), for messages. */
+  lastStderrLine(): string | undefined;
+  /** Close the client; a child process is ended (stdin closed, then SIGTERM, then SIGKILL) and waited for. */
+  close(): Promise<void>;
+}
+
+/** Every tool of the server, following `nextCursor` page after page. */
+export async function listAllTools(client: Client, options?: RequestOptions): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (cursor === undefined || seen.has(cursor)) break;
+    seen.add(cursor);
+  }
+  // The SDK caches output-schema validators per `tools/list` call, keeping only the last page's;
+  // give it the whole list so every tool's structured output is checked alike.
+  if (seen.size > 0) {
+    (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void }).cacheToolMetadata?.(tools);
+  }
+  return tools;
+}
+
+class ConnectTimeout extends Error {}
+
+/** One line, without the SDK's `MCP error <code>: ` prefixes. */
+function plainMessage(error: unknown): string {
+  return stripSdkPrefix(errorMessage(error));
+}
+
+function isConnectionClosed(error: unknown): boolean {
+  return error instanceof ProtocolError && error.code === ErrorCode.ConnectionClosed;
+}
+
+/** Why a stdio server did not start, in one line. */
+function stdioFailure(config: StdioServerConfig, error: unknown, stderr: string | undefined, timeoutMs: number): string {
+  const start = `${config.name}: could not start "${config.command}"`;
+  const said = stderr ? ` (last stderr line: ${stderr})` : '';
+  if (error instanceof ConnectTimeout) return `${config.name}: no answer within ${formatSeconds(timeoutMs)}${said}`;
+  if (isConnectionClosed(error)) return `${start}: exited during startup${stderr ? `: ${stderr}` : ' (nothing on stderr)'}`;
+  if (errnoCode(error) === 'ENOENT' && config.cwd !== undefined && !existsSync(config.cwd)) {
+    return `${start}: the working directory ${config.cwd} does not exist`;
+  }
+  return `${start}: ${errnoText(error) ?? plainMessage(error)}${said}`;
+}
+
+/** Why an HTTP attempt failed, in a few words (`HTTP 404`, `connection refused (ECONNREFUSED)`). */
+function httpReason(error: unknown, timeoutMs: number): string {
+  if (error instanceof ConnectTimeout) return `no answer within ${formatSeconds(timeoutMs)}`;
+  const status = httpStatus(error);
+  if (status !== undefined) {
+    const hint = status === 401 || status === 403 ? ' (check the credentials in "headers")' : '';
+    return `HTTP ${status}${hint}`;
+  }
+  return errnoText(error) ?? plainMessage(error);
+}
+
+/** `promise`, or a `ConnectTimeout` rejection after `ms`. */
+async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConnectTimeout()), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves once `pid` is gone (or after `ms`). */
+async function waitForExit(pid: number, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+interface Attempt {
+  transport: Transport;
+  kind: ServerConnection['transport'];
+  pid?: () => number | undefined;
+  lastStderrLine: () => string | undefined;
+  /** Streamable HTTP: end the session on the server before closing. */
+  terminate?: () => Promise<void>;
+}
+
+/**
+ * Connect to one server: create the transport, `initialize`, list its tools.
+ * @throws McpError `SERVER_START_FAILED` with a one-line reason starting with the server's name.
+ */
+export async function connectServer(config: ServerConfig, options: ConnectOptions): Promise<ServerConnection> {
+  const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const started = Date.now();
+  const services: ClientServices = {
+    server: config.name,
+    host: options.host,
+    sample: options.sample,
+    roots: options.roots,
+    onToolListChanged: options.onToolListChanged,
+  };
+
+  const attempt = async ({ transport, kind, pid, lastStderrLine, terminate }: Attempt): Promise<ServerConnection> => {
+    const client = new Client({ name: 'mcpkit-agent', version: options.clientVersion }, { capabilities: clientCapabilities(services) });
+    installClientHandlers(client, services);
+    const remaining = Math.max(1, timeoutMs - (Date.now() - started));
+    let tools: Tool[];
+    try {
+      tools = await withDeadline(
+        (async () => {
+          await client.connect(transport, { timeout: remaining });
+          return listAllTools(client, { timeout: remaining });
+        })(),
+        remaining,
+      );
+    } catch (error) {
+      // Closing ends a child however far it got (stdin closed, SIGTERM, SIGKILL); wait for it.
+      const childPid = pid?.();
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+      if (childPid !== undefined) await waitForExit(childPid, 1000);
+      throw error;
+    }
+    let closing = false;
+    client.onclose = () => {
+      if (!closing) options.onUnexpectedClose?.(lastStderrLine());
+    };
+    const childPid = pid?.();
+    return {
+      client,
+      tools,
+      serverInfo: client.getServerVersion(),
+      transport: kind,
+      pid: childPid,
+      lastStderrLine,
+      async close() {
+        closing = true;
+        if (terminate) await withDeadline(terminate(), 1000).catch(() => {});
+        await client.close().catch(() => {});
+        if (childPid !== undefined) await waitForExit(childPid, 1000);
+      },
+    };
+  };
+
+  const custom = options.transportFactory?.(config);
+  if (custom) {
+    try {
+      return await attempt({ transport: custom, kind: 'custom', lastStderrLine: () => undefined });
+    } catch (error) {
+      const reason = error instanceof ConnectTimeout ? `no answer within ${formatSeconds(timeoutMs)}` : plainMessage(error);
+      throw new McpError('SERVER_START_FAILED', `${config.name}: ${reason}`, { cause: error });
+    }
+  }
+
+  if (config.kind === 'stdio') {
+    const { transport, lastStderrLine } = stdioTransport(config, (line) => options.host?.onServerStderr?.(config.name, line));
+    try {
+      return await attempt({ transport, kind: 'stdio', pid: () => transport.pid ?? undefined, lastStderrLine });
+    } catch (error) {
+      // The child's last words may still be on their way through the pipe.
+      await new Promise((resolve) => setImmediate(resolve));
+      throw new McpError('SERVER_START_FAILED', stdioFailure(config, error, lastStderrLine(), timeoutMs), { cause: error });
+    }
+  }
+
+  return connectHttp(config, timeoutMs, attempt);
+}
+
+/** Streamable HTTP; with `auto`, legacy SSE when the server answers the POST with a 4xx (the spec's fallback). */
+async function connectHttp(
+  config: HttpServerConfig,
+  timeoutMs: number,
+  attempt: (attempt: Attempt) => Promise<ServerConnection>,
+): Promise<ServerConnection> {
+  const where = shownUrl(config.url);
+  const fail = (text: string, cause: unknown): never => {
+    throw new McpError('SERVER_START_FAILED', `${config.name}: ${text}`, { cause });
+  };
+  const none = () => undefined;
+  if (config.transport === 'sse') {
+    try {
+      return await attempt({ transport: sseTransport(config), kind: 'sse', lastStderrLine: none });
+    } catch (error) {
+      return fail(`could not connect to ${where} (SSE): ${httpReason(error, timeoutMs)}`, error);
+    }
+  }
+  const streamable = streamableHttpTransport(config);
+  // Best effort: DELETE the session so the server can let go of it at once.
+  const terminate = async () => {
+    if (streamable.sessionId !== undefined) await streamable.terminateSession();
+  };
+  try {
+    return await attempt({ transport: streamable, kind: 'streamable-http', lastStderrLine: none, terminate });
+  } catch (error) {
+    const status = httpStatus(error);
+    const fallback =
+      config.transport === 'auto' && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
+    if (!fallback) return fail(`could not connect to ${where}: ${httpReason(error, timeoutMs)}`, error);
+    try {
+      return await attempt({ transport: sseTransport(config), kind: 'sse', lastStderrLine: none });
+    } catch (sseError) {
+      return fail(
+        `could not connect to ${where}: HTTP ${status} with Streamable HTTP, ${httpReason(sseError, timeoutMs)} with legacy SSE`,
+        sseError,
+      );
+    }
+  }
+}

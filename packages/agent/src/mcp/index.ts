@@ -1,0 +1,19 @@
+/**
+ * The MCP side of the agent: the servers config, tool names, and the registry that connects the
+ * servers and routes tool calls. Named exports only; everything here is public API.
+ */
+export { loadServersConfig, type ParseConfigOptions, parseServersConfig } from './config.js';
+export { DEFAULT_CONNECT_TIMEOUT_MS } from './connection.js';
+export { createToolNameTable, MAX_TOOL_NAME_LENGTH, namespaceToolName, type ToolNameTable } from './names.js';
+export { createRegistry, type McpRegistry, type RegistryOptions, type ServerStatus } from './registry.js';
+export { DEFAULT_TOOL_TIMEOUT_MS } from './toolCall.js';
+export type {
+  ApprovalMode,
+  ApprovalPolicy,
+  CallOptions,
+  HttpServerConfig,
+  ServerConfig,
+  StdioServerConfig,
+  ToolEntry,
+  ToolRouter,
+} from './types.js';

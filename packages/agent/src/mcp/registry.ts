@@ -1,0 +1,219 @@
+/**
+ * Many MCP servers behind one `ToolRouter`: every configured server connected in parallel, their
+ * tools under namespaced names (`server__tool`), calls routed to the right client. A server that
+ * fails to start is reported and left out; the others go on.
+ */
+import { resolve } from 'node:path';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, isMcpError, McpError } from '../errors.js';
+import type { AgentHost } from '../host.js';
+import type { SampleHandler } from '../sampling.js';
+import type { JsonSchema } from '../types.js';
+import { VERSION } from '../version.js';
+import { connectServer, listAllTools, type ServerConnection } from './connection.js';
+import { stripSdkPrefix } from './messages.js';
+import { createToolNameTable } from './names.js';
+import { callServerTool } from './toolCall.js';
+import type { CallOptions, ServerConfig, ToolEntry, ToolRouter } from './types.js';
+
+export interface RegistryOptions {
+  /** Where elicitation, logs, progress, notices and stderr lines go. */
+  host?: AgentHost;
+  /** `clientInfo.version` in `initialize`. Default: this package's version. */
+  clientVersion?: string;
+  /**
+   * Directories offered to servers as roots (relative ones are resolved against the current
+   * directory). Absent: the roots capability is not declared, and `setRoots` cannot notify servers;
+   * pass `[]` to declare it with no roots yet.
+   */
+  roots?: string[];
+  /** Answers servers' `sampling/createMessage`. Absent: sampling is not offered. */
+  sample?: SampleHandler;
+  /** How long one server has to start and list its tools (ms). Default 30 s. */
+  connectTimeoutMs?: number;
+  /** A transport for a config instead of its own (tests: in-memory pairs); undefined: the config's. */
+  transportFactory?: (config: ServerConfig) => Transport | undefined;
+}
+
+/** One configured server, as the registry sees it now. */
+export interface ServerStatus {
+  name: string;
+  /** `failed`: it did not start, or it stopped since (see `error`). */
+  status: 'connected' | 'failed';
+  /** One line: why it failed or stopped. */
+  error?: string;
+  tools: number;
+  serverInfo?: Implementation;
+}
+
+export interface McpRegistry extends ToolRouter, AsyncDisposable {
+  /** Every configured server, in config order. */
+  readonly servers: ReadonlyArray<ServerStatus>;
+  /** Replace the roots and send `notifications/roots/list_changed` to every connected server. */
+  setRoots(roots: string[]): Promise<void>;
+  /** Close every client; stdio children are ended and waited for. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+interface ServerState {
+  config: ServerConfig;
+  connection?: ServerConnection;
+  status: ServerStatus['status'];
+  error?: string;
+  tools: Tool[];
+  /** Bumped per refresh, so an older listing never overwrites a newer one. */
+  generation: number;
+  /** `tools/list_changed` arrived while connecting: list again once connected. */
+  changedWhileConnecting: boolean;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function toEntry(name: string, server: string, tool: Tool): ToolEntry {
+  const entry: ToolEntry = {
+    name,
+    server,
+    tool: tool.name,
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema as JsonSchema,
+  };
+  const title = tool.title ?? tool.annotations?.title;
+  if (title !== undefined) entry.title = title;
+  if (tool.annotations !== undefined) entry.annotations = tool.annotations;
+  return entry;
+}
+
+/**
+ * Connect every server of `configs` in parallel and route tool calls to them. Never rejects because
+ * of a server: one that fails is reported to `host.onNotice` (one line) and in `servers`.
+ */
+export async function createRegistry(configs: readonly ServerConfig[], options: RegistryOptions = {}): Promise<McpRegistry> {
+  const { host } = options;
+  const rootsDeclared = options.roots !== undefined;
+  let roots = (options.roots ?? []).map((root) => resolve(root));
+  let closing: Promise<void> | undefined;
+  const states: ServerState[] = configs.map((config) => ({
+    config,
+    status: 'failed',
+    tools: [],
+    generation: 0,
+    changedWhileConnecting: false,
+  }));
+  let entries: readonly ToolEntry[] = [];
+  let routes = new Map<string, { entry: ToolEntry; state: ServerState }>();
+
+  /** Names for every tool, from scratch: config order, then each server's order. */
+  const rebuild = () => {
+    const table = createToolNameTable();
+    const nextEntries: ToolEntry[] = [];
+    const nextRoutes = new Map<string, { entry: ToolEntry; state: ServerState }>();
+    for (const state of states) {
+      if (!state.connection) continue;
+      for (const tool of state.tools) {
+        const entry = toEntry(table.assign(state.config.name, tool.name), state.config.name, tool);
+        nextEntries.push(entry);
+        nextRoutes.set(entry.name, { entry, state });
+      }
+    }
+    entries = nextEntries;
+    routes = nextRoutes;
+  };
+
+  const refresh = async (state: ServerState) => {
+    const connection = state.connection;
+    if (!connection) {
+      state.changedWhileConnecting = true;
+      return;
+    }
+    const generation = ++state.generation;
+    const name = state.config.name;
+    try {
+      const tools = await listAllTools(connection.client, { timeout: options.connectTimeoutMs });
+      if (generation !== state.generation || closing) return;
+      state.tools = tools;
+      rebuild();
+      host?.onNotice?.(`${name}: tools changed (${plural(tools.length, 'tool')})`);
+    } catch (error) {
+      if (!closing && state.status === 'connected') {
+        host?.onNotice?.(`${name}: tools changed, but listing them failed: ${stripSdkPrefix(errorMessage(error))}`);
+      }
+    }
+  };
+
+  const connect = async (state: ServerState) => {
+    const { config } = state;
+    try {
+      const connection = await connectServer(config, {
+        host,
+        clientVersion: options.clientVersion ?? VERSION,
+        sample: options.sample,
+        roots: rootsDeclared ? () => roots : undefined,
+        connectTimeoutMs: options.connectTimeoutMs,
+        transportFactory: options.transportFactory,
+        onToolListChanged: () => void refresh(state),
+        onUnexpectedClose: (lastStderrLine) => {
+          if (closing || state.status !== 'connected') return;
+          state.status = 'failed';
+          state.error = `${config.name} stopped${lastStderrLine ? ` (last stderr line: ${lastStderrLine})` : ''}`;
+          host?.onNotice?.(state.error);
+        },
+      });
+      state.connection = connection;
+      state.tools = connection.tools;
+      state.status = 'connected';
+      if (state.changedWhileConnecting) void refresh(state);
+    } catch (error) {
+      const message = errorMessage(error);
+      state.error = isMcpError(error) || message.startsWith(`${config.name}:`) ? message : `${config.name}: ${message}`;
+      host?.onNotice?.(state.error);
+    }
+  };
+
+  await Promise.all(states.map(connect));
+  rebuild();
+
+  const close = (): Promise<void> => {
+    closing ??= Promise.allSettled(states.map((state) => state.connection?.close())).then(() => undefined);
+    return closing;
+  };
+
+  return {
+    get servers() {
+      return states.map((state): ServerStatus => {
+        const status: ServerStatus = { name: state.config.name, status: state.status, tools: state.tools.length };
+        if (state.error !== undefined) status.error = state.error;
+        const serverInfo = state.connection?.serverInfo;
+        if (serverInfo !== undefined) status.serverInfo = serverInfo;
+        return status;
+      });
+    },
+    listTools: () => entries,
+    lookup: (name) => routes.get(name)?.entry,
+    async callTool(name: string, args: Record<string, unknown>, callOptions: CallOptions = {}): Promise<CallToolResult> {
+      const route = routes.get(name);
+      if (!route) {
+        const shown = name.length > 100 ? `${name.slice(0, 100)}...` : name;
+        throw new McpError('TOOL_NOT_FOUND', `unknown tool ${JSON.stringify(shown)}`);
+      }
+      const { entry, state } = route;
+      if (closing || state.status !== 'connected' || !state.connection) {
+        throw new McpError('TOOL_EXECUTION_FAILED', `${entry.server} is not running`);
+      }
+      return callServerTool(state.connection.client, entry, args, { ...callOptions, serverTimeoutMs: state.config.timeoutMs, host });
+    },
+    async setRoots(next) {
+      roots = next.map((root) => resolve(root));
+      if (!rootsDeclared) return;
+      await Promise.all(
+        states.map(async (state) => {
+          if (state.status === 'connected') await state.connection?.client.sendRootsListChanged().catch(() => {});
+        }),
+      );
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

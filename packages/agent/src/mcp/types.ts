@@ -1,0 +1,75 @@
+/**
+ * The MCP side of the agent: configured servers, the tools they offer (namespaced), and the router
+ * the tool-call pipeline calls through. `createRegistry` (registry.ts) implements `ToolRouter`.
+ */
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonSchema } from '../types.js';
+
+export type ApprovalMode = 'allow' | 'deny' | 'ask';
+
+/** Per-server approval from the config: a default for the server and per-tool overrides. */
+export interface ApprovalPolicy {
+  /** Applies to every tool of the server without its own entry. Absent: decided by the agent's rules. */
+  default?: ApprovalMode;
+  /** Keyed by the server's own tool name (not the namespaced one). */
+  tools: Record<string, ApprovalMode>;
+}
+
+interface ServerConfigBase {
+  /** The key in `mcpServers`. */
+  name: string;
+  approval: ApprovalPolicy;
+  /** Per-call timeout for this server's tools (ms), overriding the agent's `--tool-timeout`. */
+  timeoutMs?: number;
+}
+
+export interface StdioServerConfig extends ServerConfigBase {
+  kind: 'stdio';
+  command: string;
+  args: string[];
+  /** Added to the agent's own environment (the SDK's safe default set) for the child. */
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface HttpServerConfig extends ServerConfigBase {
+  kind: 'http';
+  url: string;
+  headers: Record<string, string>;
+  /** `auto`: Streamable HTTP, falling back to legacy SSE when the server does not speak it. */
+  transport: 'auto' | 'streamable-http' | 'sse';
+}
+
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** A tool as the agent knows it: namespaced for the model, routed to its server by the router. */
+export interface ToolEntry {
+  /** `server__tool`, only `[A-Za-z0-9_-]`, at most 64 characters (hash suffix on overflow). */
+  name: string;
+  server: string;
+  /** The server's own tool name, sent in `tools/call`. */
+  tool: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonSchema;
+  annotations?: ToolAnnotations;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Per-call timeout (ms), reset whenever the server reports progress. */
+  timeoutMs?: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export interface ToolRouter {
+  /** Every tool of every connected server, in config order then server order. */
+  listTools(): readonly ToolEntry[];
+  /** Find a tool by its namespaced name (undefined when unknown). */
+  lookup(name: string): ToolEntry | undefined;
+  /**
+   * Call a tool by its namespaced name. Resolves with the server's result (which may be `isError`);
+   * rejects with `McpError` (`TOOL_NOT_FOUND`, `TOOL_TIMEOUT`, `CANCELLED`, `TOOL_EXECUTION_FAILED`).
+   */
+  callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+}

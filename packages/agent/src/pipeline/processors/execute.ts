@@ -1,0 +1,108 @@
+/**
+ * Step 5: run the round's calls, one after another (calls can depend on each other's effects, and
+ * approvals are asked one at a time). Every call ends in an outcome, whatever happens: malformed,
+ * unknown tool, denied, timed out, cancelled, failed, or the server's result. Nothing here throws.
+ */
+import { errorMessage, isMcpError } from '../../errors.js';
+import { capText, toolResultText } from '../../results.js';
+import type { ParsedCall } from '../../textmode/parser.js';
+import { linkedAbort } from '../abort.js';
+import type { ToolCallContext, ToolOutcome, ToolOutcomeStatus } from '../context.js';
+import type { ToolCallProcessor } from '../pipeline.js';
+
+function parseArguments(raw: string): { args: Record<string, unknown> } | { error: string } {
+  if (raw.trim() === '') return { args: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { error: `the arguments are not valid JSON (${errorMessage(error)})` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { error: 'the arguments must be a JSON object' };
+  }
+  return { args: value as Record<string, unknown> };
+}
+
+function outcome(
+  call: ParsedCall,
+  status: ToolOutcomeStatus,
+  text: string,
+  started: number,
+  extra: Partial<ToolOutcome> = {},
+): ToolOutcome {
+  const isError = status !== 'ok';
+  return {
+    call: { id: call.id, name: call.name, arguments: call.arguments },
+    status,
+    text,
+    isError,
+    durationMs: Date.now() - started,
+    ...extra,
+  };
+}
+
+async function runCall(context: ToolCallContext, call: ParsedCall): Promise<ToolOutcome> {
+  const { settings } = context;
+  const started = Date.now();
+  if (context.cancelled) return outcome(call, 'cancelled', 'Not run: the user cancelled.', started);
+  if (call.error) return outcome(call, 'invalid', `Error: your tool call could not be read: ${call.error}`, started);
+  const tool = settings.router.lookup(call.name);
+  if (!tool) {
+    const names = settings.router
+      .listTools()
+      .map((t) => t.name)
+      .slice(0, 50);
+    return outcome(call, 'unknown_tool', `Error: unknown tool "${call.name}". Available tools: ${names.join(', ') || '(none)'}.`, started);
+  }
+  const parsed = parseArguments(call.arguments);
+  if ('error' in parsed) return outcome(call, 'invalid', `Error: ${tool.name}: ${parsed.error}.`, started, { tool });
+
+  let decision: Awaited<ReturnType<typeof settings.approval.decide>>;
+  try {
+    decision = await settings.approval.decide(tool, parsed.args);
+  } catch (error) {
+    decision = { allowed: false, reason: `approval failed: ${errorMessage(error)}` };
+  }
+  if (!decision.allowed) return outcome(call, 'denied', `Error: not run: ${decision.reason}.`, started, { tool });
+
+  settings.emit({ type: 'tool_call', call, tool });
+  const step = linkedAbort(context.signal);
+  const current = step.controller;
+  context.current = current;
+  try {
+    const result = await settings.router.callTool(tool.name, parsed.args, {
+      signal: current.signal,
+      timeoutMs: settings.toolTimeoutMs,
+    });
+    const { text } = capText(toolResultText(result), settings.maxResultChars);
+    return outcome(call, result.isError ? 'error' : 'ok', text, started, { tool, raw: result });
+  } catch (error) {
+    if (current.signal.aborted || isMcpError(error, 'CANCELLED')) {
+      context.cancelled = true;
+      settings.emit({ type: 'cancelled', during: 'tool' });
+      return outcome(call, 'cancelled', 'Error: the user cancelled this call.', started, { tool });
+    }
+    const status: ToolOutcomeStatus = isMcpError(error, 'TOOL_TIMEOUT')
+      ? 'timeout'
+      : isMcpError(error, 'TOOL_NOT_FOUND')
+        ? 'unknown_tool'
+        : 'error';
+    return outcome(call, status, `Error: ${errorMessage(error)}`, started, { tool });
+  } finally {
+    step.release();
+    context.current = undefined;
+  }
+}
+
+export const execute: ToolCallProcessor = {
+  name: 'execute',
+  async process(context) {
+    for (const call of context.toolCalls) {
+      const result = await runCall(context, call);
+      context.outcomes.push(result);
+      context.settings.emit({ type: 'tool_result', outcome: result });
+    }
+    return context;
+  },
+};
