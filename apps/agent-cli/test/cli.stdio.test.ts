@@ -117,6 +117,20 @@ describe('mcp-agent (built bin)', () => {
     expect(existsSync(home) ? await readFile(home, 'utf8') : '').not.toContain('Ada');
   });
 
+  it('chats line by line without -p, keeping the conversation, until /exit', async () => {
+    await using model = await startScriptedModel({ turns: [{ text: 'Hello Ada.' }, { text: 'You are Ada.' }] });
+    const run = await runAgent(modelArgs(model.baseUrl), { input: 'I am Ada\n/tools\nWho am I?\n/exit\nnever sent\n' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('Hello Ada.\nYou are Ada.\n');
+    expect(model.requests).toHaveLength(2);
+    const second = model.requests[1]?.body.messages as { role: string; content: string }[];
+    expect(second.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'I am Ada'],
+      ['assistant', 'Hello Ada.'],
+      ['user', 'Who am I?'],
+    ]);
+  });
+
   it('after --max-steps rounds, one last call without tools gives the answer', async () => {
     await using model = await startScriptedModel({
       turns: [{ toolCalls: [{ name: 'memory__read_graph', arguments: {} }] }, { text: 'Final answer.' }],
