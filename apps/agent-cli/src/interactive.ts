@@ -3,20 +3,12 @@
  * `/tools` (what the servers offer), `/servers` (their state), `/clear` (forget the conversation),
  * `/help`, `/exit`.
  */
-import type { Writable } from 'node:stream';
 import { type Agent, collectRun, type McpRegistry } from '@mcpkit/agent';
-import type { InterruptHandler } from './interrupt.js';
-import type { CliOptions } from './options.js';
-import { createEventPrinter } from './output.js';
+import { createEventPrinter, type RunIo } from './output.js';
 import type { Prompter } from './terminal/prompter.js';
 import { sanitizeForTerminal } from './terminal/sanitize.js';
 
-export interface ChatIo {
-  stdout: Writable & { isTTY?: boolean };
-  stderr: Writable & { isTTY?: boolean };
-  env: NodeJS.ProcessEnv;
-  options: CliOptions;
-  interrupts: InterruptHandler;
+export interface ChatIo extends RunIo {
   registry: McpRegistry;
 }
 

@@ -1,17 +1,9 @@
 /** `mcp-agent -p "…"`: answer once, the reply on stdout as it streams (or the transcript with --json). */
-import type { Writable } from 'node:stream';
 import { type Agent, collectRun } from '@mcpkit/agent';
-import type { InterruptHandler } from './interrupt.js';
-import type { CliOptions } from './options.js';
-import { createEventPrinter } from './output.js';
+import { createEventPrinter, type RunIo } from './output.js';
 import { buildTranscript } from './transcript.js';
 
-export interface OneShotIo {
-  stdout: Writable & { isTTY?: boolean };
-  stderr: Writable & { isTTY?: boolean };
-  env: NodeJS.ProcessEnv;
-  options: CliOptions;
-  interrupts: InterruptHandler;
+export interface OneShotIo extends RunIo {
   llmName: string;
 }
 

@@ -4,8 +4,19 @@
  */
 import type { Writable } from 'node:stream';
 import type { AgentEvent } from '@mcpkit/agent';
+import type { InterruptHandler } from './interrupt.js';
+import type { CliOptions } from './options.js';
 import { formatNotice, formatToolResult, formatToolStart } from './terminal/render.js';
 import { createTerminalSanitizer } from './terminal/sanitize.js';
+
+/** What a run (one-shot or chat) needs from the CLI around it. */
+export interface RunIo {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  options: CliOptions;
+  interrupts: InterruptHandler;
+}
 
 export interface EventPrinterOptions {
   stdout: Writable;
