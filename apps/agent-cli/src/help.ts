@@ -71,6 +71,8 @@ Config file (the mcpServers format of Claude Desktop and others, plus "approval"
   A server is started with "command" (stdio; with "args", "env", "cwd") or reached at "url"
   (Streamable HTTP, falling back to SSE). "approval" takes "allow", "deny" or "ask": as the
   server's "default" and per tool under "tools" (the server's own tool names).
+  Also: "disabled": true skips a server; "timeout" is this server's per-call timeout in
+  milliseconds (overrides --tool-timeout); \${env:NAME} in values is read from the environment.
 
 Examples:
   OpenAI:
