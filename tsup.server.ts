@@ -7,17 +7,27 @@
  * - `dist/server.js` (+ `server.d.ts`), the library entry: deps stay external (imported from
  *   node_modules), so a user's `McpServer`, zod schemas and SDK transports are the same objects
  *   as ours. Not minified. Worker-thread entries (`workers`) are built alongside it.
- * - `dist/index.js`, the bin: ONE self-contained, minified file with everything it imports bundled
- *   (SDK, zod, @mcpkit/protocol-core from source, the package's own deps). Node then reads and
- *   compiles one file instead of resolving and loading ~150 modules, which is most of a cold
- *   start. Code the bin reaches only through `await import()` stays in the file but is not run
- *   until needed (esbuild wraps it in a lazy initializer), so rarely used paths cost only parsing.
+ * - `dist/index.js` → `dist/cli.js`, the bin: self-contained and minified, with everything it imports
+ *   bundled (SDK, zod, @mcpkit/protocol-core from source, the package's own deps), so Node loads a few
+ *   files instead of resolving ~150 modules. Code the bin reaches only through `await import()` (the
+ *   HTTP runner, tool implementations, …) goes to chunks of its own (`dist/cli-*.js`), loaded on
+ *   first use: Node compiles at start-up only what start-up runs (for the git bin about a third of
+ *   the code; as one file, its cold start measured ~25 ms slower). The HTTP runner is behind
+ *   protocol-core's lazy `serveHttp`, so no static import reaches it.
+ *   Chunks stay next to `cli.js`, so `new URL('./x.js', import.meta.url)` means the same in every one.
  *   Trimmed on the way:
  *     - zod's ~50 non-English locales (about a third of zod's size): every `zod/v4/locales/*`
  *       resolves to `en`. Error messages are English as before; `z.locales.xx()` gives English.
  *     - Ajv (~200 KB, which the SDK's `Server` constructs eagerly but uses only to check
  *       elicitation replies): replaced by a stand-in that loads the SDK's own Ajv validator from
  *       node_modules on first use. The SDK stays a declared dependency, so it is always installed.
+ *     - zod v3 and zod-to-json-schema, which the SDK uses only for zod 3 schemas (the bin has none):
+ *       stand-ins load them from node_modules (as the SDK's dependencies) if they are ever called.
+ *   And the tools' JSON Schemas are precomputed: after the build, the bin is started once (per
+ *   `schemaRuns` entry) and lists its tools; the conversions it made are written into the bundle,
+ *   so a started bin's `tools/list` runs no `z.toJSONSchema` for them (see
+ *   packages/protocol-core/src/jsonSchemaCache.ts: keyed by a fingerprint of each schema, so options
+ *   that change a schema or the tool set only miss and convert as before).
  *   A tiny loader in front (`dist/index.js`) turns on Node's compile cache where it exists
  *   (`module.enableCompileCache`, Node ≥ 22.1) before the bundle (`dist/cli.js`) is compiled;
  *   on Node 20 it is a no-op. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
@@ -25,8 +35,11 @@
  * The packages' `dependencies` stay as they are: the library entry imports them, and the bin's
  * lazy Ajv needs the SDK. Bundling only means the bin does not load them at start-up.
  */
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -57,6 +70,13 @@ export interface ServerConfigOptions {
    * each other's files.
    */
   clean?: boolean;
+  /**
+   * The bin's arguments for each run that precomputes the tools' JSON Schemas (one run per entry; each
+   * lists the tools after a handshake with no client capabilities). Give the options that add tools
+   * (`['--allow-init']`) to precompute those too; tools a run does not list convert at run time as
+   * before. `false`: no precomputed schemas. Default `[[]]` (a start without arguments).
+   */
+  schemaRuns?: readonly (readonly string[])[] | false;
 }
 
 /** Resolve every non-English zod locale to `en.js`, so ~50 unused translations are not bundled. */
@@ -101,6 +121,172 @@ export function lazyAjv(): EsbuildPlugin {
   };
 }
 
+/** `createRequire` for the SDK's own location, in bundle code: resolves its dependencies as the SDK would. */
+const SDK_REQUIRE = `process.getBuiltinModule('node:module').createRequire(process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@modelcontextprotocol/sdk/server/zod-compat.js'))`;
+
+/**
+ * Replace `zod/v3` and `zod-to-json-schema` where the SDK imports them (zod-compat, the JSON Schema
+ * conversion: ~75 KB the bin would compile at start-up) with stand-ins that load them from node_modules
+ * on first use. The SDK calls them only for zod 3 schemas, which the bin never has.
+ */
+export function zodV3OnDemand(): EsbuildPlugin {
+  const shims: Record<string, string> = {
+    'zod/v3': `let zod3;
+export function object(...args) {
+  zod3 ??= ${SDK_REQUIRE}('zod/v3');
+  return zod3.object(...args);
+}
+`,
+    'zod-to-json-schema': `let converter;
+export function zodToJsonSchema(...args) {
+  converter ??= ${SDK_REQUIRE}('zod-to-json-schema');
+  return converter.zodToJsonSchema(...args);
+}
+`,
+  };
+  return {
+    name: 'mcpkit:zod-v3-on-demand',
+    setup(build) {
+      build.onResolve({ filter: /^(zod\/v3|zod-to-json-schema)$/ }, (args) =>
+        /@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer) ? { path: args.path, namespace: 'mcpkit-zod-v3' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'mcpkit-zod-v3' }, (args) => ({
+        contents: shims[args.path],
+        loader: 'js',
+        resolveDir: process.cwd(),
+      }));
+    },
+  };
+}
+
+/** Where the bundle's precomputed JSON Schemas go (a JSON string literal replaces it after the build). */
+const SCHEMAS_PLACEHOLDER = '__MCPKIT_PRECOMPUTED_JSON_SCHEMAS__';
+/** Set by the build's schema runs (a Map); see packages/protocol-core/src/jsonSchemaCache.ts. */
+const SCHEMAS_CAPTURE = '@mcpkit/protocol-core.jsonSchemaCapture';
+const JSON_SCHEMA_CACHE = fileURLToPath(new URL('./packages/protocol-core/src/jsonSchemaCache.ts', import.meta.url));
+
+/**
+ * Put protocol-core's `cachedConverter` in front of the SDK's `toJsonSchemaCompat` (which `McpServer`
+ * runs for every tool schema on every `tools/list`), with the table `precomputeJsonSchemas` writes.
+ */
+export function cachedJsonSchemas(): EsbuildPlugin {
+  return {
+    name: 'mcpkit:cached-json-schemas',
+    setup(build) {
+      build.onResolve({ filter: /[\\/]zod-json-schema-compat\.js$/ }, (args) =>
+        args.namespace === 'file' && /@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer)
+          ? { path: join(dirname(args.importer), args.path), namespace: 'mcpkit-json-schemas' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'mcpkit-json-schemas' }, (args) => {
+        const real = JSON.stringify(args.path);
+        return {
+          contents: `import { toJsonSchemaCompat as convert } from ${real};
+import { globalRegistry } from 'zod/v4/core';
+import { cachedConverter } from ${JSON.stringify(JSON_SCHEMA_CACHE)};
+export * from ${real};
+export const toJsonSchemaCompat = cachedConverter(convert, globalRegistry, ${JSON.stringify(SCHEMAS_PLACEHOLDER)});
+`,
+          loader: 'js',
+          // zod resolves as it does for the SDK.
+          resolveDir: dirname(args.path),
+        };
+      });
+    },
+  };
+}
+
+/** Starts the built bin with `args`, lists its tools, and adds the conversions it made to `table`. */
+async function schemaRun(bin: string, args: readonly string[], table: Map<string, string>): Promise<void> {
+  const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-schemas-'));
+  try {
+    const out = join(scratch, 'schemas.json');
+    const preload = `import { writeFileSync } from 'node:fs';
+const seen = new Map();
+globalThis[Symbol.for(${JSON.stringify(SCHEMAS_CAPTURE)})] = seen;
+process.on('exit', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify([...seen])));`;
+    // A bare environment in an empty folder (also as home): no user config, nothing written elsewhere.
+    const env: Record<string, string> = { HOME: scratch, USERPROFILE: scratch, APPDATA: scratch, LOCALAPPDATA: scratch };
+    for (const key of ['PATH', 'SYSTEMROOT']) {
+      const value = process.env[key];
+      if (value !== undefined) env[key] = value;
+    }
+    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, bin, ...args], {
+      cwd: scratch,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-2000);
+    });
+    child.stdin.on('error', () => {});
+    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const listed = new Promise<boolean>((resolve) => {
+      let buffer = '';
+      child.stdout.on('data', (d: Buffer) => {
+        buffer += d.toString();
+        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          let message: { id?: unknown; method?: unknown; result?: unknown };
+          try {
+            message = JSON.parse(line);
+          } catch {
+            continue;
+          }
+          if (message.method !== undefined && message.id !== undefined) {
+            send({ id: message.id, error: { code: -32601, message: 'Method not found' } });
+          } else if (message.id === 1 && message.result) {
+            send({ method: 'notifications/initialized' });
+            send({ id: 2, method: 'tools/list' });
+          } else if (message.id === 2) {
+            resolve(message.result !== undefined);
+          } else if (message.id === 1) {
+            resolve(false);
+          }
+        }
+      });
+      void exited.then(() => resolve(false));
+    });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcpkit-build', version: '0.0.0' } },
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const ok = await listed;
+    child.stdin.end();
+    const code = await exited;
+    clearTimeout(timer);
+    if (!ok || code !== 0) throw new Error(`${bin} ${args.join(' ')}: no tools/list result (exit ${code}). stderr: ${stderr.trim()}`);
+    for (const [key, json] of JSON.parse(readFileSync(out, 'utf8')) as [string, string][]) table.set(key, json);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * After the bin build: runs the bin once per `runs` entry and writes the JSON Schema conversions they
+ * made into the bundle, where `cachedJsonSchemas` left the placeholder.
+ */
+async function precomputeJsonSchemas(outDir: string, runs: readonly (readonly string[])[]): Promise<void> {
+  const table = new Map<string, string>();
+  for (const args of runs) await schemaRun(resolve(outDir, 'index.js'), args, table);
+  const quoted = JSON.stringify(SCHEMAS_PLACEHOLDER);
+  const files = readdirSync(outDir).filter((f) => (f === 'cli.js' || f.startsWith('cli-')) && f.endsWith('.js'));
+  const holders = files.filter((f) => readFileSync(join(outDir, f), 'utf8').includes(quoted));
+  if (holders.length !== 1)
+    throw new Error(`precomputed JSON Schemas: expected one bin file with the placeholder, found ${holders.length}`);
+  const file = join(outDir, holders[0]!);
+  const literal = JSON.stringify(JSON.stringify(Object.fromEntries(table)));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(quoted, () => literal),
+  );
+}
+
 // The bin's first file: enable the compile cache (Node ≥ 22.1) before the bundle is compiled.
 const LOADER = `#!/usr/bin/env node
 import module from 'node:module';
@@ -115,7 +301,9 @@ function binLoader(outDir: string): EsbuildPlugin {
     setup(build) {
       build.onEnd(async (result) => {
         if (result.errors.length > 0) return;
-        const { writeFile, chmod } = await import('node:fs/promises');
+        const { writeFile, chmod, mkdir } = await import('node:fs/promises');
+        // The bundle itself is written after this (and the library build may not have made dist/ yet).
+        await mkdir(outDir, { recursive: true });
         const file = join(outDir, 'index.js');
         await writeFile(file, LOADER);
         await chmod(file, 0o755);
@@ -133,7 +321,15 @@ export function allExcept(packages: readonly string[]): RegExp {
 
 /** tsup configs for a server package: the library build and the bundled bin build. */
 export function serverConfig(options: ServerConfigOptions = {}): Options[] {
-  const { bin = 'src/index.ts', lib = 'src/server.ts', minify = true, external = [], workers = {}, clean = true } = options;
+  const {
+    bin = 'src/index.ts',
+    lib = 'src/server.ts',
+    minify = true,
+    external = [],
+    workers = {},
+    clean = true,
+    schemaRuns = [[]],
+  } = options;
   const outDir = 'dist';
   if (clean) rmSync(outDir, { recursive: true, force: true });
   const common: Options = { format: ['esm'], target: 'node20', platform: 'node', outDir, clean: false, sourcemap: false };
@@ -151,17 +347,21 @@ export function serverConfig(options: ServerConfigOptions = {}): Options[] {
       // Everything is bundled except `external` (tsup checks noExternal before external, so it is
       // expressed here as one pattern that matches every other import).
       noExternal: [allExcept(external)],
-      splitting: false,
+      // Code reached only through `await import()` goes to chunks loaded on first use (see above).
+      splitting: true,
       minify,
       // Bundled CommonJS deps call require() for Node built-ins; give the ES module one.
       banner: {
         js: `import { createRequire as __mcpkitCreateRequire } from 'node:module'; const require = __mcpkitCreateRequire(import.meta.url);`,
       },
-      esbuildPlugins: [zodEnglishOnly(), lazyAjv(), binLoader(outDir)],
+      esbuildPlugins: [zodEnglishOnly(), lazyAjv(), zodV3OnDemand(), ...(schemaRuns ? [cachedJsonSchemas()] : []), binLoader(outDir)],
       esbuildOptions(o) {
         // Bundle workspace packages (@mcpkit/*) from their TypeScript source: no stale dist.
         o.conditions = ['@mcpkit/source', ...(o.conditions ?? [])];
+        // Next to cli.js (relative URLs), named apart from the library's chunks.
+        o.chunkNames = 'cli-[name]-[hash]';
       },
+      ...(schemaRuns ? { onSuccess: () => precomputeJsonSchemas(outDir, schemaRuns) } : {}),
     },
   ];
 }

@@ -4,4 +4,7 @@ import { serverConfig } from '../../tsup.server.ts';
 // the bin bundle, it costs a start-up without them nothing.
 // The tools load their implementations (src/impl/*) with `await import()`; the library build keeps
 // them in dist/server.js (not evaluated until a tool is first called) instead of splitting ~80 chunks.
-export default serverConfig({ external: ['undici'] }).map((c) => (c.name === 'lib' ? { ...c, splitting: false } : c));
+// The tools' JSON Schemas are precomputed for a default start and for one with every optional tool.
+export default serverConfig({ external: ['undici'], schemaRuns: [[], ['--allow-init', '--allow-remote']] }).map((c) =>
+  c.name === 'lib' ? { ...c, splitting: false } : c,
+);

@@ -42,7 +42,7 @@ export {
   type SessionEventStoreOptions,
 } from './resumable.js';
 export { type CliApp, type RunnerConfig, runCli, runnerOptions } from './runner/cli.js';
-export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/http.js';
+export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/serveHttp.js';
 export { type RunningStdioServer, serveStdio } from './runner/stdio.js';
 export type { RunningServer, ServerApp } from './runner/types.js';
 export { enableSubscriptions, type SubscriptionOptions, type Subscriptions } from './subscriptions.js';

@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { hostPolicy, parseAllowedHost } from '../src/runner/security.js';
+import { parseAllowedHost } from '../src/runner/hosts.js';
+import { hostPolicy } from '../src/runner/security.js';
 
 describe('hostPolicy', () => {
   it('accepts the loopback names and every interface address on the bound port only, for a wildcard bind', () => {

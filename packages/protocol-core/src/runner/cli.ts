@@ -1,7 +1,7 @@
 import { type ConfigOf, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.js';
-import { parseAllowedHost } from './security.js';
+import { parseAllowedHost } from './hosts.js';
 import { serveStdio } from './stdio.js';
 import type { RunningServer, ServerApp } from './types.js';
 

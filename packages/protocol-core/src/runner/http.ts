@@ -8,7 +8,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../resumable.js';
-import { checkRequest, type GuardOptions, hostPolicy, parseAllowedHost } from './security.js';
+import { parseAllowedHost } from './hosts.js';
+import { checkRequest, type GuardOptions, hostPolicy } from './security.js';
 import type { RunningServer, ServerApp } from './types.js';
 
 export interface HttpOptions {

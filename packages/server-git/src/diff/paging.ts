@@ -2,28 +2,14 @@
  * Paging of large patch texts: a page holds at most `max_bytes` bytes of the patch (default 1 MiB),
  * cut at a line end; the opaque `next_cursor` names where the next page starts and a fingerprint of
  * the whole patch, so a cursor from a repository that changed since is refused rather than misread.
+ * (The `max_bytes` and `cursor` inputs are in ../tools/diffSchemas.ts: a start-up lists them without
+ * loading this module and node:crypto.)
  */
 import { createHash } from 'node:crypto';
 import { ToolError } from '@mcpkit/protocol-core';
-import { z } from 'zod';
 import { decodeByteString } from './patch.js';
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
-
-export const maxBytesInput = z
-  .number()
-  .int()
-  .min(1024)
-  .max(64 * 1024 * 1024)
-  .optional()
-  .meta({ title: 'Max Bytes' })
-  .describe('Largest patch text to return in one call, in bytes (default 1 MiB); the rest comes with next_cursor');
-
-export const cursorInput = z
-  .string()
-  .optional()
-  .meta({ title: 'Cursor' })
-  .describe('The next_cursor of a previous call with the same arguments, to get the next part of a large patch');
 
 export interface Paged {
   /** The page (a byte string), decoded. */

@@ -1,15 +1,30 @@
 /**
  * The diff tools' input and output schemas, for the tool definitions (`tools/list`). Kept apart from
- * ../diff/diffTool.ts, whose rendering imports isomorphic-git, so that a start-up does not load it.
+ * ../diff/diffTool.ts, whose rendering imports isomorphic-git, and ../diff/paging.ts (node:crypto), so
+ * that a start-up does not load them.
  */
 import { z } from 'zod';
-import { cursorInput, maxBytesInput } from '../diff/paging.js';
 
 export const pathsInput = z
   .array(z.string())
   .optional()
   .meta({ title: 'Paths' })
   .describe('Only these files or folders (relative to the top of the work tree); default: everything');
+
+export const maxBytesInput = z
+  .number()
+  .int()
+  .min(1024)
+  .max(64 * 1024 * 1024)
+  .optional()
+  .meta({ title: 'Max Bytes' })
+  .describe('Largest patch text to return in one call, in bytes (default 1 MiB); the rest comes with next_cursor');
+
+export const cursorInput = z
+  .string()
+  .optional()
+  .meta({ title: 'Cursor' })
+  .describe('The next_cursor of a previous call with the same arguments, to get the next part of a large patch');
 
 export const pagingInputs = { max_bytes: maxBytesInput, cursor: cursorInput };
 
