@@ -1,3 +1,7 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
@@ -93,5 +97,21 @@ describe('mcp-server-sequential-thinking (built bin over stdio)', () => {
     expect(stderr.trim()).toBe(
       'mcp-server-sequential-thinking: invalid value for --max-history: 0 is out of range (1..1000000) (see mcp-server-sequential-thinking --help)',
     );
+  });
+
+  // Node >= 22.1 has module.enableCompileCache: the bin's loader turns it on (default folder: <tmpdir>/node-compile-cache).
+  it.skipIf(typeof module.enableCompileCache !== 'function')('uses the compile cache where the runtime has one', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-compile-cache-'));
+    try {
+      const off = await runBin(bin, { args: ['--version'], env: { TMPDIR: tmp, NODE_DISABLE_COMPILE_CACHE: '1' } });
+      expect(off.code).toBe(0);
+      expect(readdirSync(tmp)).toEqual([]);
+      const on = await runBin(bin, { args: ['--version'], env: { TMPDIR: tmp } });
+      expect(on.code).toBe(0);
+      expect(readdirSync(tmp)).toEqual(['node-compile-cache']);
+      expect(readdirSync(join(tmp, 'node-compile-cache'), { recursive: true }).length).toBeGreaterThan(1);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
