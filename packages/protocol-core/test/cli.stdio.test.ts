@@ -56,11 +56,18 @@ describe('runCli', () => {
     expect(p.stderr()).toContain('app closed');
   });
 
-  it('exits 0 on SIGTERM', async () => {
-    const p = run([]);
-    await until(() => p.stderr().includes('running on stdio'));
-    p.child.kill('SIGTERM');
-    expect((await p.exit).code).toBe(0);
+  it('exits 0 on SIGTERM, even one sent the moment it says it is running', async () => {
+    // Several at once, so that some child is descheduled right after writing its "running" line:
+    // its SIGTERM handler must already be in place (it once was installed a few statements later).
+    const runs = Array.from({ length: 6 }, () => run([]));
+    const exits = await Promise.all(
+      runs.map(async (p) => {
+        await until(() => p.stderr().includes('running on stdio'));
+        p.child.kill('SIGTERM');
+        return p.exit;
+      }),
+    );
+    expect(exits).toEqual(runs.map(() => ({ code: 0, signal: null })));
   });
 
   it('works with a real client and passes config down', async () => {

@@ -212,7 +212,30 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     return;
   }
 
-  let running: RunningServer;
+  // The signal handlers go in before anything is served: a SIGTERM that arrives right after the
+  // "running" line (or during start-up) must still close cleanly and exit 0, not kill the process.
+  let running: RunningServer | undefined;
+  let stopping = false;
+  async function shutdown(reason: string) {
+    if (stopping) return;
+    stopping = true;
+    logger.debug(`shutting down: ${reason}`);
+    const force = setTimeout(() => {
+      logger.warn('shutdown took over 5s; exiting anyway');
+      process.exit(0);
+    }, 5000);
+    force.unref();
+    try {
+      if (running) await running.close();
+      else await serverApp.close?.();
+    } catch (error) {
+      logger.error('error while shutting down:', error);
+    }
+    process.exit(0);
+  }
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
   try {
     if (config.transport === 'stdio') {
       const stdio = await serveStdio(serverApp);
@@ -245,24 +268,4 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     process.exitCode = 1;
     return;
   }
-
-  let stopping = false;
-  async function shutdown(reason: string) {
-    if (stopping) return;
-    stopping = true;
-    logger.debug(`shutting down: ${reason}`);
-    const force = setTimeout(() => {
-      logger.warn('shutdown took over 5s; exiting anyway');
-      process.exit(0);
-    }, 5000);
-    force.unref();
-    try {
-      await running.close();
-    } catch (error) {
-      logger.error('error while shutting down:', error);
-    }
-    process.exit(0);
-  }
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
