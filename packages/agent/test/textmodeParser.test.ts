@@ -229,7 +229,8 @@ describe('text-mode parser: malformed calls go to the model as errors, never to 
     const { shown, call } = one('Let me look. <tool_call>{"name": "memory__read_graph", "arguments": {</tool_call>');
     expect(shown).toBe('Let me look. ');
     expect(call).toMatchObject({ id: 'call_1', name: '', arguments: '{"name": "memory__read_graph", "arguments": {' });
-    expect(call.error).toMatch(/not valid JSON \(.*position \d+\)/);
+    // V8 words it "… at position 45" (Node 20) or "… at position 45 (line 1 column 46)" (Node 22).
+    expect(call.error).toMatch(/^the text inside <tool_call> is not valid JSON \(.*position \d+( \(line \d+ column \d+\))?\)$/);
   });
 
   it('missing name', () => {
