@@ -244,6 +244,12 @@ function startDeadline(timeoutMs: number, signal: AbortSignal | undefined): Dead
   return { controller, expired, timedOut: () => timedOut, finish };
 }
 
+/** The connection was closed or reset under a request that had no answer yet (undici's codes, or the socket's). */
+function isConnectionReset(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+}
+
 /**
  * GET with the SSRF policy applied to the first request and to every redirect hop, one overall
  * deadline, a cap on decoded bytes and a redirect limit. undici is loaded on first use.
@@ -258,30 +264,34 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const dispatchers = new Map<Strictness | 'proxy', Dispatcher>();
 
   async function dispatcherFor(strictness: Strictness): Promise<Dispatcher> {
-    const { Agent, Pool, ProxyAgent } = await loadUndici();
     const key = options.proxyUrl ? 'proxy' : strictness;
     let dispatcher = dispatchers.get(key);
     if (!dispatcher) {
-      const common = { keepAliveTimeout: 4_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
-      dispatcher = options.proxyUrl
-        ? new ProxyAgent({
-            uri: options.proxyUrl,
-            ...common,
-            // The tunnel (CONNECT) request to the proxy gets the same bounds as a request (undici's
-            // defaults: 10 s to connect, 300 s for the proxy's answer).
-            proxyTls: { timeout: Math.min(options.timeoutMs, 10_000) },
-            clientFactory: (origin, opts) => new Pool(origin, { ...opts, headersTimeout: options.timeoutMs }),
-          })
-        : new Agent({
-            ...common,
-            connect: {
-              lookup: guardedLookup(strictness, options.resolve, options.policy.name),
-              timeout: Math.min(options.timeoutMs, 10_000),
-            },
-          });
+      dispatcher = await newDispatcher(strictness);
       dispatchers.set(key, dispatcher);
     }
     return dispatcher;
+  }
+
+  async function newDispatcher(strictness: Strictness): Promise<Dispatcher> {
+    const { Agent, Pool, ProxyAgent } = await loadUndici();
+    const common = { keepAliveTimeout: 4_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
+    return options.proxyUrl
+      ? new ProxyAgent({
+          uri: options.proxyUrl,
+          ...common,
+          // The tunnel (CONNECT) request to the proxy gets the same bounds as a request (undici's
+          // defaults: 10 s to connect, 300 s for the proxy's answer).
+          proxyTls: { timeout: Math.min(options.timeoutMs, 10_000) },
+          clientFactory: (origin, opts) => new Pool(origin, { ...opts, headersTimeout: options.timeoutMs }),
+        })
+      : new Agent({
+          ...common,
+          connect: {
+            lookup: guardedLookup(strictness, options.resolve, options.policy.name),
+            timeout: Math.min(options.timeoutMs, 10_000),
+          },
+        });
   }
 
   async function readBody(body: Readable, headers: Record<string, string>, get: GetOptions, maxBytes: number): Promise<Buffer> {
@@ -366,20 +376,31 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     init: { method: Dispatcher.HttpMethod; headers: Record<string, string>; body?: Uint8Array | Readable },
   ): Promise<Dispatcher.ResponseData> {
     const { request } = await loadUndici();
-    try {
-      const pending = request(target, {
-        ...init,
-        dispatcher: await dispatcherFor(strictness),
-        signal: deadline.controller.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      pending.then((late) => (deadline.timedOut() || signal?.aborted) && late.body.destroy()).catch(() => {});
-      return await Promise.race([pending, deadline.expired]);
-    } catch (error) {
-      const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
-      if (blocked) throw new HttpError('blocked', context + blocked.message, { cause: error });
-      throw error;
+    // A GET or HEAD without a body whose connection is reset before any response is sent once more, on a
+    // connection of its own: a kept-alive socket the server closed just as it was reused (its idle timeout
+    // racing ours, common on a loaded machine) says nothing about the server, and the pool's other idle
+    // sockets may be just as stale. Only once, and never after the deadline or the caller's abort.
+    const replayable = (init.method === 'GET' || init.method === 'HEAD') && init.body === undefined;
+    for (let attempt = 0; ; attempt++) {
+      const fresh = attempt > 0 ? await newDispatcher(strictness) : undefined;
+      try {
+        const pending = request(target, {
+          ...init,
+          dispatcher: fresh ?? (await dispatcherFor(strictness)),
+          signal: deadline.controller.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        pending.then((late) => (deadline.timedOut() || signal?.aborted) && late.body.destroy()).catch(() => {});
+        // A one-off dispatcher closes once its request is over (body included): close() waits for it.
+        if (fresh) pending.finally(() => fresh.close().catch(() => {})).catch(() => {});
+        return await Promise.race([pending, deadline.expired]);
+      } catch (error) {
+        const blocked = findCause(error, (e): e is BlockedDestinationError => e instanceof BlockedDestinationError);
+        if (blocked) throw new HttpError('blocked', context + blocked.message, { cause: error });
+        if (attempt === 0 && replayable && !deadline.timedOut() && !signal?.aborted && isConnectionReset(error)) continue;
+        throw error;
+      }
     }
   }
 
