@@ -100,18 +100,21 @@ describe('mcp-server-sequential-thinking (built bin over stdio)', () => {
   });
 
   // Node >= 22.1 has module.enableCompileCache: the bin's loader turns it on (default folder: <tmpdir>/node-compile-cache).
-  it.skipIf(typeof module.enableCompileCache !== 'function')('uses the compile cache where the runtime has one', async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-compile-cache-'));
-    try {
-      const off = await runBin(bin, { args: ['--version'], env: { TMPDIR: tmp, NODE_DISABLE_COMPILE_CACHE: '1' } });
-      expect(off.code).toBe(0);
-      expect(readdirSync(tmp)).toEqual([]);
-      const on = await runBin(bin, { args: ['--version'], env: { TMPDIR: tmp } });
-      expect(on.code).toBe(0);
-      expect(readdirSync(tmp)).toEqual(['node-compile-cache']);
-      expect(readdirSync(join(tmp, 'node-compile-cache'), { recursive: true }).length).toBeGreaterThan(1);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function')(
+    'uses the compile cache where the runtime has one',
+    async () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-compile-cache-'));
+      try {
+        const off = await runBin(bin, { args: ['--version'], env: { TMPDIR: tmp, NODE_DISABLE_COMPILE_CACHE: '1' } });
+        expect(off.code).toBe(0);
+        expect(readdirSync(tmp)).toEqual([]);
+        const on = await runBin(bin, { args: ['--version'], env: { TMPDIR: tmp } });
+        expect(on.code).toBe(0);
+        expect(readdirSync(tmp)).toEqual(['node-compile-cache']);
+        expect(readdirSync(join(tmp, 'node-compile-cache'), { recursive: true }).length).toBeGreaterThan(1);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+  );
 });
