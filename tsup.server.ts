@@ -19,10 +19,13 @@
  *     - zod's ~50 non-English locales (about a third of zod's size): every `zod/v4/locales/*`
  *       resolves to `en`. Error messages are English as before; `z.locales.xx()` gives English.
  *     - Ajv (~200 KB, which the SDK's `Server` constructs eagerly but uses only to check
- *       elicitation replies): replaced by a stand-in that loads the SDK's own Ajv validator from
- *       node_modules on first use. The SDK stays a declared dependency, so it is always installed.
+ *       elicitation replies): replaced by a stand-in that `require`s the SDK's Ajv validator from a
+ *       lazy CommonJS chunk of the bin (`dist/cli-lazy-ajv.cjs`, bundled with Ajv and ajv-formats) on
+ *       first use.
  *     - zod v3 and zod-to-json-schema, which the SDK uses only for zod 3 schemas (the bin has none):
- *       stand-ins load them from node_modules (as the SDK's dependencies) if they are ever called.
+ *       stand-ins `require` them from another lazy chunk (`dist/cli-lazy-zod3.cjs`) if they are ever
+ *       called.
+ *     (CommonJS and `require` because the SDK calls them synchronously; an ES chunk needs `await import()`.)
  *   And the tools' JSON Schemas are precomputed: after the build, the bin is started once (per
  *   `schemaRuns` entry) and lists its tools; the conversions it made are written into the bundle,
  *   so a started bin's `tools/list` runs no `z.toJSONSchema` for them (see
@@ -32,11 +35,19 @@
  *   (`module.enableCompileCache`, Node ≥ 22.1) before the bundle (`dist/cli.js`) is compiled;
  *   on Node 20 it is a no-op. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  *
- * The packages' `dependencies` stay as they are: the library entry imports them, and the bin's
- * lazy Ajv needs the SDK. Bundling only means the bin does not load them at start-up.
+ * So the bin needs nothing from node_modules but its `external` packages: the SDK and zod are not
+ * installed with it. A server package declares them as optional `peerDependencies` (with the same
+ * ranges as `devDependencies` for the workspace): npm does not install optional peers, so
+ * `npx -y @mcpkit/server-x` downloads the bundled bin and the few packages its library entry and
+ * `external` list need (protocol-core, net, …), not the SDK's express/hono tree (~18 MB); a library
+ * user installs the SDK beside it, which also makes our `McpServer` theirs (`instanceof` holds).
+ * tooling/scripts/check-pack.mjs holds the bin to this (it may import only built-ins, its own files
+ * and `dependencies`), measures the installed size against a budget, and uses the library entries
+ * with a user's SDK.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +65,8 @@ export interface ServerConfigOptions {
   /**
    * Packages to keep out of the bin bundle (each with its subpaths): native addons, packages that load
    * files next to their own, and big libraries the bin only reaches through `await import()`, which
-   * then cost a cold start nothing at all. They stay plain `dependencies`. Default none.
+   * then cost a cold start nothing at all. They must be plain `dependencies` (installed with the bin;
+   * check-pack.mjs checks it). Default none.
    */
   external?: string[];
   /**
@@ -93,9 +105,36 @@ export function zodEnglishOnly(): EsbuildPlugin {
 }
 
 /**
+ * The bin's lazily loaded CommonJS chunks: pieces of the SDK's dependencies that the bundle reaches only
+ * through a synchronous call it rarely makes. Each is its own bundle (`dist/<file>`), `require`d from
+ * the bin's code the first time it is needed, so the bin never looks anything up in node_modules for
+ * them (the SDK is not installed with the bin). `source` is the chunk's entry code; `from`, the module
+ * whose location resolves its imports (the SDK's own dependencies resolve as they do for the SDK).
+ */
+const LAZY_CJS_CHUNKS = {
+  ajv: {
+    file: 'cli-lazy-ajv.cjs',
+    from: '@modelcontextprotocol/sdk/package.json',
+    source: `module.exports = require('@modelcontextprotocol/sdk/validation/ajv');`,
+  },
+  zod3: {
+    file: 'cli-lazy-zod3.cjs',
+    from: '@modelcontextprotocol/sdk/package.json',
+    source: `exports.z3 = require('zod/v3');
+exports.zodToJsonSchema = require('zod-to-json-schema').zodToJsonSchema;`,
+  },
+} as const;
+
+/** Code that `require`s a lazy chunk from the bin file it is bundled into (all of them live in `dist/`). */
+function requireChunk(chunk: keyof typeof LAZY_CJS_CHUNKS): string {
+  return `process.getBuiltinModule('node:module').createRequire(import.meta.url)(${JSON.stringify(`./${LAZY_CJS_CHUNKS[chunk].file}`)})`;
+}
+
+/**
  * Replace the SDK's `validation/ajv-provider.js` (Ajv + ajv-formats, ~200 KB, constructed by every
- * `Server`) with a same-named class that loads the real one via `require` the first time a
- * validator is asked for (elicitation replies only, on a server).
+ * `Server`) with a same-named class that loads the real one from the bin's lazy chunk
+ * (`dist/cli-lazy-ajv.cjs`) the first time a validator is asked for (elicitation replies only, on a
+ * server). `getValidator` is synchronous, hence a CommonJS chunk and `require`, not `import()`.
  */
 export function lazyAjv(): EsbuildPlugin {
   const shim = `export class AjvJsonSchemaValidator {
@@ -103,7 +142,7 @@ export function lazyAjv(): EsbuildPlugin {
   constructor(...args) { this.#args = args; }
   getValidator(schema) {
     if (!this.#inner) {
-      const { AjvJsonSchemaValidator: Real } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv');
+      const { AjvJsonSchemaValidator: Real } = ${requireChunk('ajv')};
       this.#inner = new Real(...this.#args);
     }
     return this.#inner.getValidator(schema);
@@ -121,26 +160,24 @@ export function lazyAjv(): EsbuildPlugin {
   };
 }
 
-/** `createRequire` for the SDK's own location, in bundle code: resolves its dependencies as the SDK would. */
-const SDK_REQUIRE = `process.getBuiltinModule('node:module').createRequire(process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@modelcontextprotocol/sdk/server/zod-compat.js'))`;
-
 /**
  * Replace `zod/v3` and `zod-to-json-schema` where the SDK imports them (zod-compat, the JSON Schema
- * conversion: ~75 KB the bin would compile at start-up) with stand-ins that load them from node_modules
- * on first use. The SDK calls them only for zod 3 schemas, which the bin never has.
+ * conversion: ~75 KB the bin would compile at start-up) with stand-ins that load them from the bin's
+ * lazy chunk (`dist/cli-lazy-zod3.cjs`) on first use. The SDK calls them only for zod 3 schemas, which
+ * the bin never has.
  */
 export function zodV3OnDemand(): EsbuildPlugin {
   const shims: Record<string, string> = {
     'zod/v3': `let zod3;
 export function object(...args) {
-  zod3 ??= ${SDK_REQUIRE}('zod/v3');
+  zod3 ??= ${requireChunk('zod3')}.z3;
   return zod3.object(...args);
 }
 `,
     'zod-to-json-schema': `let converter;
 export function zodToJsonSchema(...args) {
-  converter ??= ${SDK_REQUIRE}('zod-to-json-schema');
-  return converter.zodToJsonSchema(...args);
+  converter ??= ${requireChunk('zod3')}.zodToJsonSchema;
+  return converter(...args);
 }
 `,
   };
@@ -155,6 +192,37 @@ export function zodToJsonSchema(...args) {
         loader: 'js',
         resolveDir: process.cwd(),
       }));
+    },
+  };
+}
+
+/**
+ * Builds the lazy CommonJS chunks (`LAZY_CJS_CHUNKS`) into `outDir` once the bin is built: minified
+ * bundles of their own, with esbuild (the one running the bin build).
+ */
+function lazyCjsChunks(outDir: string, minify: boolean): EsbuildPlugin {
+  return {
+    name: 'mcpkit:lazy-cjs-chunks',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        const require = createRequire(join(process.cwd(), 'package.json'));
+        await Promise.all(
+          Object.values(LAZY_CJS_CHUNKS).map(({ file, from, source }) =>
+            build.esbuild.build({
+              stdin: { contents: source, resolveDir: dirname(require.resolve(from)), sourcefile: file, loader: 'js' },
+              bundle: true,
+              format: 'cjs',
+              platform: 'node',
+              target: 'node20',
+              minify,
+              legalComments: 'inline',
+              outfile: join(outDir, file),
+              logLevel: 'warning',
+            }),
+          ),
+        );
+      });
     },
   };
 }
@@ -354,7 +422,14 @@ export function serverConfig(options: ServerConfigOptions = {}): Options[] {
       banner: {
         js: `import { createRequire as __mcpkitCreateRequire } from 'node:module'; const require = __mcpkitCreateRequire(import.meta.url);`,
       },
-      esbuildPlugins: [zodEnglishOnly(), lazyAjv(), zodV3OnDemand(), ...(schemaRuns ? [cachedJsonSchemas()] : []), binLoader(outDir)],
+      esbuildPlugins: [
+        zodEnglishOnly(),
+        lazyAjv(),
+        zodV3OnDemand(),
+        ...(schemaRuns ? [cachedJsonSchemas()] : []),
+        lazyCjsChunks(outDir, minify),
+        binLoader(outDir),
+      ],
       esbuildOptions(o) {
         // Bundle workspace packages (@mcpkit/*) from their TypeScript source: no stale dist.
         o.conditions = ['@mcpkit/source', ...(o.conditions ?? [])];

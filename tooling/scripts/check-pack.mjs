@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Proves the `npx -y @mcpkit/server-<name>` path works from what would be published, without publishing:
+// Proves the `npx -y @mcpkit/server-<name>` path works from what would be published, without publishing,
+// and measures what it downloads:
 //
 //   node tooling/scripts/check-pack.mjs [server ...]      (e.g. sequential-thinking, server-memory)
+//   node tooling/scripts/check-pack.mjs --no-reference    (skip installing the reference servers)
 //
 // With no arguments: every packages/server-* that has src/index.ts; a folder without one is not a server yet
 // and is skipped with a note. A selected server must be built (CI runs `turbo run build` first): a missing
@@ -11,13 +13,22 @@
 // 1. `pnpm pack` into a temp dir (pnpm rewrites workspace: ranges and applies publishConfig);
 // 2. inspects each tarball: no workspace: range left; nothing outside dist/ but package.json, README, CHANGELOG,
 //    LICENSE; README in the tarball and CHANGELOG.md in the package folder (npm never packs it with files: [dist]); every bin/exports/main/types target inside dist/ and in the tarball;
-//    bins start with `#!/usr/bin/env node`; every relative import in dist/ resolves inside the tarball and every
-//    bare static import is a Node built-in or a declared dependency; servers: bin is mcp-server-<name>;
-// 3. `npm install`s all tarballs into an empty temp project (third-party deps from the registry; ours must come
-//    from the tarballs: checked in package-lock.json and node_modules);
-// 4. starts each bin with `npx --no-install mcp-server-<name>`, sends initialize + tools/list over stdin, and
-//    expects serverInfo (version = package version, or the reference's for a drop-in: REFERENCE_SERVER_VERSION), at least one tool, only JSON-RPC on stdout, and exit 0
-//    once stdin closes.
+//    bins start with `#!/usr/bin/env node`; every relative import in dist/ resolves inside the tarball; servers: bin is mcp-server-<name>;
+//    bare imports: the bin's files (its entry and every file it reaches through relative imports, `import()`,
+//    `require()` or a `'./x.js'` literal such as a worker's URL) import only Node built-ins, their own relative
+//    files, and packages in `dependencies` (it must start with nothing else installed: peer dependencies are
+//    not); the other files (the library entry) may also import `peerDependencies`, which a library user installs;
+// 3. per server, `npm install`s its tarballs into an empty temp project, as `npx -y` would (third-party deps from
+//    the registry; ours must come from the tarballs: checked in package-lock.json and node_modules), and prints
+//    the tarball size, the installed size (sum of the file sizes under node_modules, i.e. apparent size), the
+//    biggest packages, and the reference server's installed size beside it (npm references installed once per
+//    run, in parallel; the Python ones cannot be measured here); fails when a server exceeds SIZE_BUDGET;
+// 4. starts each bin in its own project with `npx --no-install mcp-server-<name>`, sends initialize + tools/list
+//    over stdin, and expects serverInfo (version = package version, or the reference's for a drop-in:
+//    REFERENCE_SERVER_VERSION), at least one tool, only JSON-RPC on stdout, and exit 0 once stdin closes;
+// 5. installs all tarballs plus the SDK and zod (the optional peer dependencies, as a library user would) into
+//    one project and uses each library entry there: `create*Server()` returns an McpServer of the user's SDK
+//    (`instanceof` holds) that lists its tools to the user's SDK Client.
 // Exits 1 on any failure, naming the package and the problem.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -25,14 +36,57 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, posix, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { binOf, createSteps, PNPM, quietEnv, removeTemp, root, run, selectServersOrExit, tail, workspacePackages } from './lib.mjs';
+import {
+  binOf,
+  createSteps,
+  folderSize,
+  formatSize,
+  mapLimit,
+  PNPM,
+  quietEnv,
+  removeTemp,
+  root,
+  run,
+  runAsync,
+  selectServersOrExit,
+  tail,
+  workspaceClosure,
+  workspacePackages,
+} from './lib.mjs';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { keep: { type: 'boolean' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { keep: { type: 'boolean' }, 'no-reference': { type: 'boolean' } },
+});
 const { step, conclude } = createSteps('pack');
 const DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
-const RUNTIME_DEP_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies'];
 const ALLOWED_TOP_LEVEL = /^(package\.json|README(\.md)?|CHANGELOG(\.md)?|LICEN[CS]E(\.md|\.txt)?)$/i;
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const MB = 1e6;
+
+/**
+ * Installed size budget per server (npm install of its tarballs into an empty folder, sum of file sizes):
+ * what `npx -y` downloads. Measured sizes plus a margin; a new dependency that blows one is a decision
+ * to make on purpose (raise the budget here, and say why in the changeset).
+ */
+const SIZE_BUDGET = {
+  '@mcpkit/server-fetch': 25 * MB, // issue 12's goal; 18.3 MB measured (turndown's domino 7.7 MB, unpdf 2.0 MB, undici 1.7 MB)
+  '@mcpkit/server-git': 14 * MB, // 10.7 MB measured (isomorphic-git 5.2 MB, undici 1.7 MB)
+  '@mcpkit/server-everything': 5 * MB, // 3.3 MB measured (undici 1.7 MB)
+  '@mcpkit/server-memory': 3 * MB, // 1.4 MB measured
+  '@mcpkit/server-sequential-thinking': 3 * MB, // 1.3 MB measured
+};
+/** A server without an entry above (a new one from the template): a bundled bin and protocol-core. */
+const DEFAULT_BUDGET = 3 * MB;
+
+/** The server each one replaces: an npm package (installed and measured) or a Python one (not measurable here). */
+const REFERENCE = {
+  '@mcpkit/server-memory': { npm: '@modelcontextprotocol/server-memory' },
+  '@mcpkit/server-sequential-thinking': { npm: '@modelcontextprotocol/server-sequential-thinking' },
+  '@mcpkit/server-everything': { npm: '@modelcontextprotocol/server-everything' },
+  '@mcpkit/server-fetch': { pypi: 'mcp-server-fetch' },
+  '@mcpkit/server-git': { pypi: 'mcp-server-git' },
+};
 
 const selection = selectServersOrExit('pack', positionals);
 if (selection.selected.length === 0) {
@@ -42,26 +96,11 @@ if (selection.selected.length === 0) {
 
 const workspace = workspacePackages();
 /** The servers plus every workspace package they reach through workspace: ranges. */
-function closure(names) {
-  const seen = new Map();
-  const visit = (name) => {
-    if (seen.has(name)) return;
-    const pkg = workspace.get(name);
-    if (!pkg) throw new Error(`${name} is not a workspace package`);
-    seen.set(name, pkg);
-    for (const field of RUNTIME_DEP_FIELDS) {
-      for (const [dep, range] of Object.entries(pkg.manifest[field] ?? {})) if (String(range).startsWith('workspace:')) visit(dep);
-    }
-  };
-  for (const n of names) visit(n);
-  return [...seen.values()];
-}
+const closure = (names) => workspaceClosure(names, workspace);
 
 const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-pack-'));
 const tarballDir = join(tmp, 'tarballs');
-const project = join(tmp, 'project');
 mkdirSync(tarballDir);
-mkdirSync(project);
 
 function walk(dir, base = dir) {
   return readdirSync(dir).flatMap((e) => {
@@ -80,6 +119,8 @@ function exportTargets(exp) {
 // Static `import … from '…'`, `export … from '…'`, `import '…'`; dynamic `import('…')`; `require('…')`.
 const STATIC_RE = /(?:^|[^\w$.])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["']([^"'\n]+)["']/g;
 const DYNAMIC_RE = /(?:^|[^\w$.])(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
+// A same-folder module named in a string: `new URL('./convertWorker.js', import.meta.url)`, a lazy chunk's `require`.
+const REL_LITERAL_RE = /["'`](\.\/[\w.-]+\.(?:m?js|cjs))["'`]/g;
 
 function packageNameOf(specifier) {
   const parts = specifier.split('/');
@@ -129,27 +170,79 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
     if (!bins[`mcp-server-${short}`]) problems.push(`has no bin "mcp-server-${short}" (bins: ${Object.keys(bins).join(', ') || 'none'})`);
   }
 
-  const declared = new Set([manifest.name, ...RUNTIME_DEP_FIELDS.flatMap((f) => Object.keys(manifest[f] ?? {}))]);
-  for (const file of [...files].filter((f) => /^dist\/.*\.(m?js|cjs)$/.test(f))) {
+  // The bin must start with only `dependencies` installed (npm leaves optional peers out); the library
+  // entry may also import peer dependencies, which its user installs.
+  const installed = new Set([
+    manifest.name,
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.optionalDependencies ?? {}),
+  ]);
+  const declared = new Set([...installed, ...Object.keys(manifest.peerDependencies ?? {})]);
+  const jsFiles = [...files].filter((f) => /^dist\/.*\.(m?js|cjs)$/.test(f));
+  const binFiles = binClosure(
+    pkgRoot,
+    files,
+    Object.values(bins).map((t) => posix.normalize(t.replace(/^\.\//, ''))),
+  );
+  for (const file of jsFiles) {
     const code = readFileSync(join(pkgRoot, file), 'utf8');
-    for (const [re, isStatic] of [
-      [STATIC_RE, true],
-      [DYNAMIC_RE, false],
+    const inBin = binFiles.has(file);
+    for (const [re, kind] of [
+      [STATIC_RE, 'static'],
+      [DYNAMIC_RE, 'dynamic'],
+      [REL_LITERAL_RE, 'literal'],
     ]) {
       for (const match of code.matchAll(re)) {
         const spec = match[1];
         if (spec.startsWith('.')) {
           const resolved = posix.normalize(posix.join(posix.dirname(file), spec));
           if (!resolved.startsWith('dist/')) problems.push(`${file} imports ${spec}, outside dist/`);
-          else if (!files.has(resolved)) problems.push(`${file} imports ${spec}, which is not in the tarball`);
-        } else if (isStatic && !builtins.has(spec) && !spec.startsWith('node:') && !declared.has(packageNameOf(spec))) {
+          else if (!files.has(resolved))
+            problems.push(`${file} ${kind === 'literal' ? 'names' : 'imports'} ${spec}, which is not in the tarball`);
+          continue;
+        }
+        if (kind === 'literal' || builtins.has(spec) || spec.startsWith('node:')) continue;
+        const name = packageNameOf(spec);
+        if (inBin) {
+          // `import()` counts too: a bundle has no guarded optional `import()`. `require('x')` does not: bundled
+          // code keeps guarded `require('optional-dep')` calls that never run, and Ajv's code generator holds
+          // `require("ajv/…")` strings for standalone output.
+          if ((kind === 'static' || match[0].includes('import')) && !installed.has(name)) {
+            problems.push(
+              `${file} (part of the bin) imports ${spec}, but ${name} is not in dependencies (${declared.has(name) ? 'a peer dependency is not installed with the bin' : 'not declared'})`,
+            );
+          }
+        } else if (kind === 'static' && !declared.has(name)) {
           // Only static imports: bundled code keeps guarded `require('optional-dep')` calls that never run.
-          problems.push(`${file} imports ${spec}, but ${packageNameOf(spec)} is not a declared dependency`);
+          problems.push(`${file} imports ${spec}, but ${name} is not a declared dependency`);
         }
       }
     }
   }
   return problems;
+}
+
+/**
+ * The bin's files: its entries and every file they reach through relative imports, `import()`, `require()`
+ * or a `'./x.js'` string literal (a worker's or a lazy chunk's URL), transitively.
+ */
+function binClosure(pkgRoot, files, entries) {
+  const seen = new Set();
+  const queue = entries.filter((f) => files.has(f));
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const code = readFileSync(join(pkgRoot, file), 'utf8');
+    for (const re of [STATIC_RE, DYNAMIC_RE, REL_LITERAL_RE]) {
+      for (const [, spec] of code.matchAll(re)) {
+        if (!spec.startsWith('.')) continue;
+        const resolved = posix.normalize(posix.join(posix.dirname(file), spec));
+        if (files.has(resolved) && !seen.has(resolved)) queue.push(resolved);
+      }
+    }
+  }
+  return seen;
 }
 
 /** initialize + tools/list over stdio through `npx --no-install <bin>`; resolves to a list of problems. */
@@ -161,7 +254,7 @@ const REFERENCE_SERVER_VERSION = {
   '@mcpkit/server-everything': '1.0.0', // the legacy profile is npm @modelcontextprotocol/server-everything@2025.11.25
 };
 
-function smoke(bin, expectedVersion) {
+function smoke(project, bin, expectedVersion) {
   return new Promise((resolve) => {
     const problems = [];
     // Its own process group, so a timeout kills the server too and not only the npx wrapper (and its `sh -c`).
@@ -240,10 +333,85 @@ function smoke(bin, expectedVersion) {
   });
 }
 
+/** A new empty npm project under the temp dir. */
+function emptyProject(name) {
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `mcpkit-pack-${name}`, private: true }, null, 2)}\n`);
+  return dir;
+}
+
+/** `npm install` into `dir`, as a user would (no audit, no fund notices). */
+function npmInstall(dir, specs) {
+  return runAsync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir, timeoutMs: 5 * 60_000 });
+}
+
+/** Ours must come from the tarballs, once each, never from the registry. Returns a list of problems. */
+function checkLock(dir, names) {
+  const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8'));
+  const problems = [];
+  for (const [key, entry] of Object.entries(lock.packages ?? {})) {
+    const name = key.replace(/^.*node_modules\//, '');
+    if (!tarballs.has(name)) continue;
+    if (key !== `node_modules/${name}`) problems.push(`${name} installed twice (${key}): a version range does not match the tarball`);
+    if (!String(entry.resolved ?? '').startsWith('file:')) problems.push(`${name} resolved to ${entry.resolved ?? 'the registry'}`);
+  }
+  for (const name of names) if (!existsSync(join(dir, 'node_modules', name, 'package.json'))) problems.push(`${name} missing`);
+  return problems;
+}
+
+/** Installed size of a project: total, package count and the biggest packages. */
+function measure(dir) {
+  const { total, packages } = folderSize(join(dir, 'node_modules'));
+  const biggest = [...packages].sort((a, b) => b[1] - a[1]).slice(0, 5);
+  return { total, count: packages.size, biggest };
+}
+
+// Uses each library entry the way a library user does, with their SDK: run inside the library project.
+const LIBRARY_PROBE = `
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const name = process.argv[2];
+const mod = await import(name);
+const [factory, create] = Object.entries(mod).find(([k, v]) => /^create\\w*Server$/.test(k) && typeof v === 'function') ?? [];
+if (!create) throw new Error(name + ' exports no create*Server function');
+const server = create(typeof mod.createMemoryStore === 'function' ? { store: mod.createMemoryStore() } : {});
+if (!(server instanceof McpServer)) throw new Error(factory + '() did not return an McpServer of the installed SDK');
+const [a, b] = InMemoryTransport.createLinkedPair();
+const client = new Client({ name: 'mcpkit-check-pack', version: '0.0.0' });
+await Promise.all([server.connect(a), client.connect(b)]);
+const { tools } = await client.listTools();
+if (tools.length === 0) throw new Error(factory + '(): no tools listed');
+await client.close();
+await server.close();
+console.log(factory + '(): ' + tools.length + (tools.length === 1 ? ' tool' : ' tools'));
+`;
+
+// Loads the bin's lazy CommonJS chunks (see tsup.server.ts) in a server's own project, where the SDK is not
+// installed: Ajv must validate an elicitation reply, zod 3 + zod-to-json-schema must convert a schema.
+const LAZY_PROBE = `
+const { join } = require('node:path');
+const { readdirSync } = require('node:fs');
+const dist = process.argv[1];
+for (const file of readdirSync(dist).filter((f) => /^cli-lazy-.*\\.cjs$/.test(f))) {
+  const chunk = require(join(dist, file));
+  if (chunk.AjvJsonSchemaValidator) {
+    const check = new chunk.AjvJsonSchemaValidator().getValidator({ type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] });
+    if (!check({ email: 'a@example.com' }).valid || check({ email: 'nope' }).valid) throw new Error(file + ': Ajv does not validate');
+  } else if (chunk.z3 && chunk.zodToJsonSchema) {
+    const schema = chunk.zodToJsonSchema(chunk.z3.object({ a: chunk.z3.string() }));
+    if (schema.properties?.a?.type !== 'string') throw new Error(file + ': zod-to-json-schema gave ' + JSON.stringify(schema));
+  } else {
+    throw new Error(file + ': unknown lazy chunk (exports ' + Object.keys(chunk).join(', ') + '): teach check-pack to probe it');
+  }
+}
+`;
+
+const tarballs = new Map();
+const servers = selection.selected;
 try {
-  const servers = selection.selected;
   const packages = closure(servers.map((s) => s.name));
-  const tarballs = new Map();
 
   for (const pkg of packages) {
     const isServer = servers.some((s) => s.name === pkg.manifest.name);
@@ -268,49 +436,137 @@ try {
       const problems = inspect(join(dir, 'package'), { isServer, sourceDir: pkg.path });
       const count = walk(join(dir, 'package')).length;
       if (problems.length === 0) {
-        console.log(`[pack]   ${relative(tmp, tarballs.get(label))}: ${count} files, no workspace: ranges, everything under dist/`);
+        console.log(
+          `[pack]   ${relative(tmp, tarballs.get(label))}: ${formatSize(statSync(tarballs.get(label)).size)}, ${count} files, no workspace: ranges, everything under dist/, the bin imports only its dependencies`,
+        );
         return true;
       }
       return `\n${problems.map((p) => `      - ${p}`).join('\n')}`;
     });
   }
 
-  // Contents problems are reported above; the install and start still run, so one run shows everything.
-  if (tarballs.size > 0) {
-    const installed = await step(`npm install ${tarballs.size} tarballs into an empty project`, () => {
-      writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'mcpkit-pack-check', private: true }, null, 2)}\n`);
-      const res = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], {
-        cwd: project,
-        timeoutMs: 5 * 60_000,
-      });
-      if (res.status !== 0) return res;
-      // Ours must come from the tarballs, once each, never from the registry.
-      const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
-      const problems = [];
-      for (const [key, entry] of Object.entries(lock.packages ?? {})) {
-        const name = key.replace(/^.*node_modules\//, '');
-        if (!tarballs.has(name)) continue;
-        if (key !== `node_modules/${name}`) problems.push(`${name} installed twice (${key}): a version range does not match the tarball`);
-        if (!String(entry.resolved ?? '').startsWith('file:')) problems.push(`${name} resolved to ${entry.resolved ?? 'the registry'}`);
-      }
-      for (const name of tarballs.keys())
-        if (!existsSync(join(project, 'node_modules', name, 'package.json'))) problems.push(`${name} missing`);
+  // Contents problems are reported above; the installs and starts still run, so one run shows everything.
+  // All installs at once (a few in flight): one project per server, as `npx -y` gets it; the reference
+  // servers, once per run; and the library project (all tarballs plus the SDK and zod).
+  const packed = servers.filter((s) => tarballs.has(s.name) && closure([s.name]).every((p) => tarballs.has(p.manifest.name)));
+  const jobs = packed.map((s) => ({
+    kind: 'server',
+    server: s,
+    dir: emptyProject(s.dir),
+    names: closure([s.name]).map((p) => p.manifest.name),
+  }));
+  const referenceNames = values['no-reference'] ? [] : [...new Set(packed.map((s) => REFERENCE[s.name]?.npm).filter(Boolean))];
+  for (const name of referenceNames)
+    jobs.push({ kind: 'reference', name, dir: emptyProject(`reference-${name.replace(/^@[^/]+\//, '')}`) });
+  const peers = {};
+  for (const s of packed) for (const [dep, range] of Object.entries(s.manifest.peerDependencies ?? {})) peers[dep] ??= range;
+  if (packed.length > 0) jobs.push({ kind: 'library', dir: emptyProject('library'), names: [...tarballs.keys()] });
+
+  const started = Date.now();
+  const results = await mapLimit(jobs, 4, (job) =>
+    npmInstall(
+      job.dir,
+      job.kind === 'server'
+        ? job.names.map((n) => tarballs.get(n))
+        : job.kind === 'reference'
+          ? [job.name]
+          : [...tarballs.values(), ...Object.entries(peers).map(([dep, range]) => `${dep}@${range}`)],
+    ),
+  );
+  console.log(
+    `[pack]   ${jobs.length} npm installs (${jobs.filter((j) => j.kind === 'reference').length} of reference servers) in ${((Date.now() - started) / 1000).toFixed(1)}s`,
+  );
+
+  const reference = new Map();
+  jobs.forEach((job, i) => {
+    if (job.kind !== 'reference') return;
+    const res = results[i];
+    if (res.status !== 0) {
+      reference.set(job.name, `n/a (npm install failed: ${tail(res.output, 3).trim().split('\n').pop()})`);
+      return;
+    }
+    const version = JSON.parse(readFileSync(join(job.dir, 'node_modules', job.name, 'package.json'), 'utf8')).version;
+    const m = measure(job.dir);
+    reference.set(job.name, `${job.name}@${version}: ${formatSize(m.total)} (${m.count} packages)`);
+  });
+  const referenceText = (name) => {
+    const ref = REFERENCE[name];
+    if (ref?.pypi) return `${ref.pypi}: n/a (PyPI package; not measurable offline)`;
+    if (ref?.npm) return reference.get(ref.npm) ?? `${ref.npm}: not measured (--no-reference)`;
+    return 'none';
+  };
+
+  const sizes = [];
+  for (const [i, job] of jobs.entries()) {
+    if (job.kind !== 'server') continue;
+    const { server } = job;
+    const installed = await step(`${server.name}: npm install of its tarballs into an empty project`, () => {
+      if (results[i].status !== 0) return results[i];
+      const problems = checkLock(job.dir, job.names);
       return problems.length === 0 ? true : problems.join('; ');
     });
+    if (!installed) continue;
+    const m = measure(job.dir);
+    const budget = SIZE_BUDGET[server.name] ?? DEFAULT_BUDGET;
+    sizes.push({ server, tarball: statSync(tarballs.get(server.name)).size, ...m, budget });
+    await step(`${server.name}: installed size ${formatSize(m.total)} within its budget of ${formatSize(budget)}`, () =>
+      m.total <= budget
+        ? true
+        : `${formatSize(m.total)} installed, over the ${formatSize(budget)} budget (biggest: ${m.biggest.map(([n, b]) => `${n} ${formatSize(b)}`).join(', ')})`,
+    );
+    const [bin] = binOf(server.manifest);
+    await step(`${server.name}: npx --no-install ${bin} answers initialize and tools/list over stdio`, async () => {
+      const problems = await smoke(job.dir, bin, REFERENCE_SERVER_VERSION[server.name] ?? server.manifest.version);
+      return problems.length === 0 ? true : problems.join('; ');
+    });
+    const dist = join(job.dir, 'node_modules', server.name, 'dist');
+    const lazy = existsSync(dist) ? readdirSync(dist).filter((f) => /^cli-lazy-.*\.cjs$/.test(f)) : [];
+    if (lazy.length > 0) {
+      await step(`${server.name}: the bin's lazy chunks (${lazy.join(', ')}) work with nothing but its dependencies installed`, () =>
+        run(process.execPath, ['-e', LAZY_PROBE, dist], { cwd: job.dir, timeoutMs: 60_000 }),
+      );
+    }
+  }
 
-    if (installed) {
-      for (const server of servers) {
-        if (!tarballs.has(server.name)) continue;
-        const [bin] = binOf(server.manifest);
-        await step(`${server.name}: npx --no-install ${bin} answers initialize and tools/list over stdio`, async () => {
-          const problems = await smoke(bin, REFERENCE_SERVER_VERSION[server.name] ?? server.manifest.version);
-          return problems.length === 0 ? true : problems.join('; ');
+  const libraryIndex = jobs.findIndex((j) => j.kind === 'library');
+  if (libraryIndex >= 0) {
+    const job = jobs[libraryIndex];
+    const ready = await step(
+      `library project: npm install of all tarballs plus ${Object.entries(peers)
+        .map(([d, r]) => `${d}@${r}`)
+        .join(', ')}`,
+      () => {
+        if (results[libraryIndex].status !== 0) return results[libraryIndex];
+        const problems = checkLock(job.dir, job.names);
+        return problems.length === 0 ? true : problems.join('; ');
+      },
+    );
+    if (ready) {
+      writeFileSync(join(job.dir, 'probe.mjs'), LIBRARY_PROBE);
+      for (const server of packed) {
+        await step(`${server.name}: the library entry works with the user's SDK (instanceof McpServer, tools listed)`, async () => {
+          const res = await runAsync(process.execPath, ['probe.mjs', server.name], { cwd: job.dir, timeoutMs: 60_000 });
+          if (res.status === 0) console.log(`[pack]   ${res.stdout.trim()}`);
+          return res;
         });
       }
+    }
+  }
+
+  if (sizes.length > 0) {
+    console.log(
+      '[pack] what `npx -y` downloads: npm install of the packed tarballs into an empty folder, sum of file sizes under node_modules (apparent size)',
+    );
+    const width = Math.max(...sizes.map((s) => s.server.name.length));
+    for (const s of sizes) {
+      console.log(
+        `[pack]   ${s.server.name.padEnd(width)}  tarball ${formatSize(s.tarball).padStart(7)}  installed ${formatSize(s.total).padStart(8)} (${s.count} packages, budget ${formatSize(s.budget)})  reference ${referenceText(s.server.name)}`,
+      );
+      console.log(`[pack]   ${''.padEnd(width)}  biggest: ${s.biggest.map(([n, b]) => `${n} ${formatSize(b)}`).join(', ')}`);
     }
   }
 } finally {
   removeTemp('pack', tmp, values.keep);
 }
 
-conclude(`${selection.selected.map((s) => s.name).join(', ')} start through npx from their packed tarballs`);
+conclude(`${selection.selected.map((s) => s.name).join(', ')} start through npx from their packed tarballs, within their size budgets`);

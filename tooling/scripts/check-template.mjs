@@ -5,14 +5,14 @@
 //   node tooling/scripts/check-template.mjs [--name <probe>] [--keep]
 //
 // 1. copies a pruned repository to a temp dir: the files git tracks (as they are in the working tree) at the root,
-//    in packages/protocol-core, tooling/templates and tooling/scripts, plus untracked files in the last two so an
-//    uncommitted template change is what gets checked. Other packages and apps are left out: a new server needs
+//    in packages/protocol-core, tooling/templates, tooling/scripts and tooling/registry, plus untracked files in the
+//    last three so an uncommitted template change is what gets checked. Other packages and apps are left out: a new server needs
 //    none of them, and their work in progress must not fail this check;
 // 2. checks the template's build/test config files are the model server's (packages/server-sequential-thinking);
 // 3. installs from the pnpm store (--offline; falls back to --prefer-offline, which a new machine needs because
 //    the store lacks registry metadata), runs new-server there, installs again (same fallback) to link it;
 // 4. lints the new files with the repo's Biome config, typechecks, builds it with protocol-core, runs its
-//    unit tests and its stdio smoke test against the built bin;
+//    unit tests and its stdio smoke test against the built bin, and checks its server.json (check-registry.mjs);
 // 5. removes the temp dir (--keep leaves it for inspection). Exits 1 if any step failed.
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,9 +47,12 @@ try {
       run('git', ['ls-files', '-z', ...args])
         .stdout.split('\0')
         .filter(Boolean);
-    const keep = (f) => !/^(packages|apps|tooling)\//.test(f) || /^(packages\/protocol-core|tooling\/templates|tooling\/scripts)\//.test(f);
+    const keep = (f) =>
+      !/^(packages|apps|tooling)\//.test(f) || /^(packages\/protocol-core|tooling\/templates|tooling\/scripts|tooling\/registry)\//.test(f);
     const files = new Set(
-      [...list([]), ...list(['--others', '--exclude-standard', '--', 'tooling/templates', 'tooling/scripts'])].filter(keep),
+      [...list([]), ...list(['--others', '--exclude-standard', '--', 'tooling/templates', 'tooling/scripts', 'tooling/registry'])].filter(
+        keep,
+      ),
     );
     let copied = 0;
     for (const file of files) {
@@ -88,6 +91,7 @@ try {
         'README.md',
         'CHANGELOG.md',
         'LICENSE',
+        'server.json',
         'src/index.ts',
         'src/server.ts',
         'src/config.ts',
@@ -119,6 +123,10 @@ try {
       await step('unit tests (in-process, from source)', () => pnpm(['--filter', pkg, 'run', 'test']));
       const built = await step('build (with protocol-core)', () => pnpm(['--filter', `${pkg}...`, 'run', 'build']));
       if (built) await step('stdio tests (spawn the built bin)', () => pnpm(['--filter', pkg, 'run', 'test:stdio']));
+      if (built)
+        await step('server.json: MCP Registry schema, package.json and the built --help agree (check-registry)', () =>
+          run(process.execPath, ['tooling/scripts/check-registry.mjs'], { cwd: tmp }),
+        );
     }
   }
 } finally {

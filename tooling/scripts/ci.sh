@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole CI job: lint, typecheck, build, unit + stdio tests, the packed-tarball npx check, the
-# template check, interop with the official conformance suite and Inspector, and last the README's test command
-# again on a fresh clone with empty pnpm caches (skipped inside that clone, and when MCPKIT_SKIP_FRESH_CLONE=1).
+# The whole CI job: lint, typecheck, build, the MCP Registry manifests, unit + stdio tests (on Node 20, then on
+# npm's node@22), the packed-tarball npx check, the Claude Desktop bundles, the template check, interop with the
+# official conformance suite and Inspector, and last the README's test command again on a fresh clone with empty
+# pnpm caches (skipped inside that clone, and when MCPKIT_SKIP_FRESH_CLONE=1; the clone skips the Node 22 pass).
 # Run through pnpm (`npx -y pnpm@10.34.8 run ci`) so that pnpm is on PATH for turbo and the scripts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,13 +18,26 @@ npx biome ci .
 step "typecheck and build (turbo)"
 npx turbo run typecheck build --output-logs=full
 
+step "MCP Registry manifests (server.json: registry schema, package.json, each bin's --help)"
+node tooling/scripts/check-registry.mjs
+
 # Two test tasks at a time: each vitest already uses every core, and several timing tests (fetch's
 # conversion deadline, git's comparisons with the CLI) misfire on an oversubscribed 2-core runner.
 step "unit and stdio tests (turbo, two packages at a time)"
 npx turbo run test test:stdio --concurrency=2 --output-logs=full 2>&1 | tee "$log"
 
+if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ]; then
+  step "unit and stdio tests on Node 22: skipped in the fresh clone (the checkout's run did them)"
+else
+  step "unit and stdio tests again on Node 22 (npm's node@22)"
+  bash tooling/scripts/test-node22.sh
+fi
+
 step "published tarballs start through npx (offline from the workspace)"
 bash tooling/scripts/check-pack.sh
+
+step "Claude Desktop bundles (.mcpb): built, validated with the official mcpb CLI, started over stdio"
+bash tooling/scripts/check-mcpb.sh
 
 step "scaffolded server builds and passes its tests"
 bash tooling/scripts/check-template.sh

@@ -1,6 +1,6 @@
 // Helpers shared by the check scripts (plain Node, no dependencies).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +39,97 @@ export function run(cmd, args, { cwd = root, env = quietEnv, input, timeoutMs = 
     output: `${stdout}${stderr}`,
     ms: Date.now() - started,
   };
+}
+
+/**
+ * `run` without blocking: resolves to the same { status, stdout, stderr, output, ms } once the command
+ * ends, so several commands (npm installs) can run at once.
+ */
+export function runAsync(cmd, args, { cwd = root, env = quietEnv, timeoutMs = 10 * 60_000 } = {}) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const done = (status, signal, error) => {
+      clearTimeout(timer);
+      resolve({ status, signal, error, stdout, stderr, output: `${stdout}${stderr}`, ms: Date.now() - started });
+    };
+    child.once('error', (error) => done(127, null, error));
+    child.once('close', (code, signal) => done(code ?? 1, signal, undefined));
+  });
+}
+
+/** Runs `fn` over `items` with at most `limit` calls in flight; resolves to the results in order. */
+export async function mapLimit(items, limit, fn) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * What a folder holds on disk as npm installed it: the sum of its regular files' sizes (apparent size,
+ * symlinks not followed, directory entries not counted) and, for a node_modules folder, the same per
+ * top-level package (`name` or `@scope/name`, its nested node_modules included).
+ */
+export function folderSize(dir) {
+  let total = 0;
+  const walk = (d) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return 0;
+    }
+    let sum = 0;
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) sum += walk(p);
+      else if (e.isFile()) sum += statSync(p).size;
+    }
+    return sum;
+  };
+  const packages = new Map();
+  for (const e of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+    const p = join(dir, e.name);
+    if (!e.isDirectory()) {
+      if (e.isFile()) total += statSync(p).size;
+      continue;
+    }
+    if (e.name.startsWith('@')) {
+      for (const s of readdirSync(p, { withFileTypes: true })) {
+        const size = s.isDirectory() ? walk(join(p, s.name)) : s.isFile() ? statSync(join(p, s.name)).size : 0;
+        if (s.isDirectory()) packages.set(`${e.name}/${s.name}`, size);
+        total += size;
+      }
+    } else {
+      const size = walk(p);
+      if (!e.name.startsWith('.')) packages.set(e.name, size);
+      total += size;
+    }
+  }
+  return { total, packages };
+}
+
+/** A byte count for people: 930 KB, 14.2 MB (1 MB = 1,000,000 bytes, as npm and du --si print them). */
+export function formatSize(bytes) {
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  if (bytes >= 1e3) return `${Math.round(bytes / 1e3)} KB`;
+  return `${bytes} B`;
 }
 
 /** Last `lines` lines of a command's output, without npm's config warnings. */
@@ -123,6 +214,28 @@ export function workspacePackages(base = root) {
     byName.set(manifest.name, { dir: entry, path: join(dir, entry), manifest });
   }
   return byName;
+}
+
+/** The dependency fields that are installed with a package (what a workspace: range there brings along). */
+export const RUNTIME_DEP_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies'];
+
+/**
+ * The named packages plus every workspace package they reach through `workspace:` ranges in their runtime
+ * dependency fields, transitively (`workspace` is `workspacePackages()`).
+ */
+export function workspaceClosure(names, workspace) {
+  const seen = new Map();
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    const pkg = workspace.get(name);
+    if (!pkg) throw new Error(`${name} is not a workspace package`);
+    seen.set(name, pkg);
+    for (const field of RUNTIME_DEP_FIELDS) {
+      for (const [dep, range] of Object.entries(pkg.manifest[field] ?? {})) if (String(range).startsWith('workspace:')) visit(dep);
+    }
+  };
+  for (const n of names) visit(n);
+  return [...seen.values()];
 }
 
 /**

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Scaffolds packages/server-<name> from tooling/templates/server: one working tool (`echo`), its in-process
-// and stdio tests, README, CHANGELOG and LICENSE, plus .changeset/server-<name>-initial.md.
+// and stdio tests, README, CHANGELOG, LICENSE and server.json (MCP Registry), plus .changeset/server-<name>-initial.md.
 //
 //   pnpm new:server <name> [--title "Title"] [--description "One line for npm and --help"]
 //
@@ -83,6 +83,9 @@ const words = name.split('-');
 const title = values.title?.trim() || words.map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
 const description = values.description?.trim() || `${title} MCP server.`;
 if (/[\r\n]/.test(title) || /[\r\n]/.test(description)) fail('--title and --description must be one line', 2);
+// server.json (the MCP Registry manifest) takes both, as "description" and "mcpkit <title>": 100 characters at most.
+if (description.length > 100) fail(`--description is ${description.length} characters; the MCP Registry's server.json allows 100`, 2);
+if (title.length > 93) fail(`--title is ${title.length} characters; the MCP Registry's server.json allows 100 for "mcpkit ${title}"`, 2);
 const tokens = {
   $NAME$: name,
   $PASCAL$: words.map((w) => w[0].toUpperCase() + w.slice(1)).join(''),
@@ -153,4 +156,4 @@ Next steps (prefix pnpm with "npx -y pnpm@10.34.8" if it is not installed):
   pnpm lint && pnpm --filter ${packageName} typecheck
 
 Then replace the echo tool with yours (src/tools/<camelCaseName>.ts, listed in src/tools/index.ts), its flags in
-src/config.ts, its tests, the README sections and the changeset text. CONTRIBUTING.md has the conventions.`);
+src/config.ts (and their variables in server.json: pnpm check:registry), its tests, the README sections and the changeset text. CONTRIBUTING.md has the conventions.`);

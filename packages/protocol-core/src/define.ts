@@ -83,6 +83,12 @@ export function registerTools<Ctx>(
         } catch (error) {
           if (error instanceof ToolError) return errorResult(error.message);
           if (error instanceof McpError) throw error;
+          // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
+          // sends no answer for a cancelled request anyway.
+          if (extra.signal.aborted) {
+            logger.debug(`Tool ${tool.name} cancelled by the client`);
+            return errorResult(`Tool ${tool.name} was cancelled.`);
+          }
           return errorResult(hideUnexpected('Tool', tool.name, error, logger));
         }
       },

@@ -30,6 +30,7 @@ export {
 } from './define.js';
 export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
+export { createProgressReporter, noProgressReporter, type ProgressOptions, type ProgressReporter } from './progress.js';
 export { type RawRequestHandler, setRawRequestHandler } from './rawHandlers.js';
 export { errorResult, structuredResult, type ToolResult, textResult } from './results.js';
 export {

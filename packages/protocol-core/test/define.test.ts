@@ -1,5 +1,7 @@
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createMcpServer, defineTool, registerTools } from '../src/define.js';
 import { createLogger } from '../src/logger.js';
 import { connectInMemory } from '../src/testing/index.js';
 import { createDemoServer } from './fixtures/demoServer.js';
@@ -46,6 +48,47 @@ describe('defineTool / registerTools', () => {
     expect(text).not.toContain('/etc/shadow');
     expect(lines.join('')).toContain('secret internal path /etc/shadow');
     expect(lines.join('')).toContain('demoServer.ts');
+  });
+
+  it('does not report a handler that throws because the client cancelled it as an unexpected failure', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ name: 't', level: 'debug', write: (l) => lines.push(l) });
+    const server = createMcpServer({ name: 'cancel', version: '1.0.0' });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let ended!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    const wait = defineTool({
+      name: 'wait',
+      title: 'Wait',
+      description: 'Waits until cancelled, then fails the way a library does (a plain Error).',
+      input: { ms: z.number() },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      handler: async (_args, _ctx, extra) => {
+        started();
+        try {
+          await new Promise((_, reject) => extra.signal.addEventListener('abort', () => reject(new Error('socket hang up'))));
+        } finally {
+          queueMicrotask(ended);
+        }
+        return { content: [] };
+      },
+    });
+    registerTools(server, {}, [wait], { logger });
+    await using pair = await connectInMemory(server);
+    const controller = new AbortController();
+    const call = pair.client.callTool({ name: 'wait', arguments: { ms: 1 } }, undefined, { signal: controller.signal });
+    await running;
+    controller.abort('user pressed stop');
+    await expect(call).rejects.toThrow();
+    await finished;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(lines.join('')).not.toContain('failed unexpectedly');
+    expect(lines.join('')).toContain('Tool wait cancelled by the client');
   });
 
   it('hands a protocol error to the SDK, which reports it with its code', async () => {

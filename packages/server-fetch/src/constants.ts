@@ -45,3 +45,8 @@ export const URL_REQUIRED = 'URL is required';
 export const DEFAULT_TIMEOUT_MS = 30_000; // the reference's fixed 30 s
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024; // ours: the reference had no cap
 export const DEFAULT_MAX_REDIRECTS = 20; // httpx's default, which the reference uses
+
+/** Ours: the client cancelled the call (`notifications/cancelled`). The SDK sends no result; logs and direct callers see this. */
+export function cancelled(url: string): string {
+  return `Fetching ${url} was cancelled by the client`;
+}

@@ -2,6 +2,7 @@ import { type AllowedHost, createHttpClient, HttpError, parseAllowHost, type Res
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
 import { createTtlCache, type TtlCache } from './cache.js';
 import {
+  cancelled,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_REDIRECTS,
   DEFAULT_TIMEOUT_MS,
@@ -68,17 +69,29 @@ export interface FetchedPage extends Converted {
   contentType: string;
 }
 
+export interface FetchPageOptions {
+  userAgent: string;
+  raw?: boolean;
+  progress?: Progress;
+  signal?: AbortSignal;
+}
+
 export interface Fetcher {
   readonly userAgentAutonomous: string;
   readonly userAgentManual: string;
   readonly ignoreRobotsTxt: boolean;
-  /** Throws a `ToolError` (reference texts) when robots.txt refuses `userAgent` this URL. */
-  checkRobots(url: string, userAgent: string): Promise<void>;
+  /**
+   * Throws a `ToolError` (reference texts) when robots.txt refuses `userAgent` this URL. `signal`
+   * (the request's) stops the robots.txt fetch: it then throws a `ToolError` saying so.
+   */
+  checkRobots(url: string, userAgent: string, signal?: AbortSignal): Promise<void>;
   /**
    * Fetches and converts a page within the timeout; failures are `ToolError`s whose message is the
-   * model-facing text. `progress` hears about the download and the conversion.
+   * model-facing text. `progress` hears about the download and the conversion. When `signal` aborts
+   * (the client cancelled), the download is dropped (its connection closed), a running conversion's
+   * worker is terminated, and it throws a `ToolError` saying so.
    */
-  fetchPage(url: string, options: { userAgent: string; raw?: boolean; progress?: Progress }): Promise<FetchedPage>;
+  fetchPage(url: string, options: FetchPageOptions): Promise<FetchedPage>;
   /** Converted pages kept for `start_index` continuations (tool calls only). */
   readonly pages: TtlCache<FetchedPage>;
   close(): Promise<void>;
@@ -114,19 +127,22 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     sizeOf: (p) => (p.content.length + p.prefix.length) * 2,
   });
 
-  async function fetchPage(
-    url: string,
-    { userAgent, raw = false, progress = noProgress }: { userAgent: string; raw?: boolean; progress?: Progress },
-  ): Promise<FetchedPage> {
+  async function fetchPage(url: string, { userAgent, raw = false, progress = noProgress, signal }: FetchPageOptions): Promise<FetchedPage> {
     const started = performance.now();
     // One deadline for the download and the conversion.
     const deadline = started + timeoutMs;
     let response: Awaited<ReturnType<typeof http.get>>;
     // Validation only (the prompt fetches the URL as given): a clear ToolError for a non-http(s) or invalid URL.
     normalizeUrl(url);
+    if (signal?.aborted) throw new ToolError(cancelled(url));
     try {
-      response = await http.get(url, { userAgent, onBody: (received, total) => progress.downloading(received, total) });
+      response = await http.get(url, {
+        userAgent,
+        onBody: (received, total) => progress.downloading(received, total),
+        ...(signal ? { signal } : {}),
+      });
     } catch (error) {
+      if (signal?.aborted) throw new ToolError(cancelled(url));
       if (error instanceof HttpError) throw new ToolError(`Failed to fetch ${url}: ${error.message}`);
       throw error;
     }
@@ -136,8 +152,12 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     let converted: Converted;
     try {
       progress.converting(`${mimeOf(contentType) || 'an unlabelled response'} (${formatBytes(size)})`);
-      converted = await converter.convert({ body: response.body, contentType, url: response.url, raw }, { deadline, limitMs: timeoutMs });
+      converted = await converter.convert(
+        { body: response.body, contentType, url: response.url, raw },
+        { deadline, limitMs: timeoutMs, ...(signal ? { signal } : {}) },
+      );
     } catch (error) {
+      if (signal?.aborted) throw new ToolError(cancelled(url));
       if (error instanceof UnconvertibleError) throw new ToolError(`Failed to fetch ${url}: ${error.message}`);
       throw error;
     }
@@ -151,7 +171,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     userAgentAutonomous: options.userAgent ?? DEFAULT_USER_AGENT_AUTONOMOUS,
     userAgentManual: options.userAgent ?? DEFAULT_USER_AGENT_MANUAL,
     ignoreRobotsTxt: options.ignoreRobotsTxt ?? false,
-    checkRobots: (url, userAgent) => robots.check(url, userAgent),
+    checkRobots: (url, userAgent, signal) => robots.check(url, userAgent, signal),
     fetchPage,
     pages,
     async close() {

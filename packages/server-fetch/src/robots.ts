@@ -1,7 +1,7 @@
 import { type HttpClient, HttpError } from '@mcpkit/net';
 import { ToolError } from '@mcpkit/protocol-core';
 import { createTtlCache } from './cache.js';
-import { robotsConnectionError, robotsDisallowed, robotsStatusError } from './constants.js';
+import { cancelled, robotsConnectionError, robotsDisallowed, robotsStatusError } from './constants.js';
 
 /** `scheme://host[:port]/robots.txt` of a URL (path, query and fragment dropped), as the reference builds it. */
 export function robotsTxtUrl(url: string): string {
@@ -27,8 +27,11 @@ async function loadParser(): Promise<(url: string, text: string) => Robots> {
 type RobotsRules = { kind: 'allow-all' } | { kind: 'rules'; text: string; isAllowed: (url: string, ua: string) => boolean | undefined };
 
 export interface RobotsChecker {
-  /** Throws a `ToolError` with the reference's text when `userAgent` may not fetch `url`. */
-  check(url: string, userAgent: string): Promise<void>;
+  /**
+   * Throws a `ToolError` with the reference's text when `userAgent` may not fetch `url`. `signal`
+   * aborts the robots.txt fetch (a `ToolError` saying the call was cancelled; nothing is cached).
+   */
+  check(url: string, userAgent: string, signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -53,7 +56,7 @@ export function createRobotsChecker({
     sizeOf: (r) => (r.kind === 'rules' ? r.text.length * 2 : 1),
   });
 
-  async function load(robotsUrl: string, pageUrl: string, userAgent: string): Promise<RobotsRules> {
+  async function load(robotsUrl: string, pageUrl: string, userAgent: string, signal: AbortSignal | undefined): Promise<RobotsRules> {
     let response: Awaited<ReturnType<HttpClient['get']>>;
     try {
       response = await http.get(robotsUrl, {
@@ -62,8 +65,10 @@ export function createRobotsChecker({
         maxBytes: ROBOTS_MAX_BYTES,
         maxRedirects: ROBOTS_MAX_REDIRECTS,
         truncate: true,
+        ...(signal ? { signal } : {}),
       });
     } catch (error) {
+      if (signal?.aborted) throw new ToolError(cancelled(pageUrl));
       if (error instanceof HttpError && error.kind === 'blocked') {
         // The page's own host is refused (robots.txt lives there), or robots.txt redirected somewhere refused.
         const where = error.message.startsWith('redirected') ? `robots.txt ${error.message}` : error.message;
@@ -82,11 +87,11 @@ export function createRobotsChecker({
   }
 
   return {
-    async check(url, userAgent) {
+    async check(url, userAgent, signal) {
       const robotsUrl = robotsTxtUrl(url);
       let rules = cache.get(robotsUrl);
       if (!rules) {
-        rules = await load(robotsUrl, url, userAgent);
+        rules = await load(robotsUrl, url, userAgent, signal);
         cache.set(robotsUrl, rules);
       }
       if (rules.kind === 'rules' && rules.isAllowed(url, userAgent) === false) {

@@ -34,9 +34,11 @@ describe('progress notifications', () => {
     const seen: Progress[] = [];
     const result = await pair.client.callTool({ name: 'fetch', arguments: { url } }, undefined, { onprogress: (p) => seen.push(p) });
     expect(text(result)).toContain(`Contents of ${url}:\n${CHUNK.repeat(2).slice(0, 100)}`);
-    expect(seen.length).toBeGreaterThan(0);
     expectIncreasing(seen);
-    for (const p of seen) {
+    // A busy machine may also send a conversion heartbeat after the download (no total, "Converting …").
+    const downloads = seen.filter((p) => !p.message?.startsWith('Converting'));
+    expect(downloads.length).toBeGreaterThan(0);
+    for (const p of downloads) {
       expect(p.total).toBe(CHUNK.length * CHUNKS);
       expect(p.progress).toBeLessThanOrEqual(CHUNK.length * CHUNKS);
       expect(p.message).toMatch(/^Downloaded (\d+ bytes|[\d.]+ KiB) of 7\.8 KiB$/);

@@ -1,6 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '@mcpkit/protocol-core';
 import { describe, expect, it } from 'vitest';
+import type { GitContext } from '../src/context.js';
+import { revList } from '../src/log/commits.js';
 import { parseGitDate } from '../src/log/dates.js';
+import { createRepoCache, openRepo } from '../src/repo.js';
 import { connect, gitEnv, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
 
 /** Commits with chosen dates and messages (author date = committer date unless given). */
@@ -12,6 +17,18 @@ function commit(fx: RepoFixture, file: string, message: string, date: string, au
     env: gitEnv({ GIT_AUTHOR_DATE: authorDate, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: name }),
   });
   return fx.git('rev-parse', 'HEAD').trim();
+}
+
+/** `n` commits in one line (git fast-import; empty trees), one second apart in November 2023. */
+function linearHistory(n: number): RepoFixture {
+  const fx = gitRepo({ initial: false });
+  const script = Array.from({ length: n }, (_, i) => {
+    const message = `commit ${i}\n`;
+    const from = i > 0 ? `from :${i}\n` : '';
+    return `commit refs/heads/master\nmark :${i + 1}\ncommitter Test User <test@example.com> ${1_700_000_000 + i} +0000\ndata ${message.length}\n${message}${from}\n`;
+  }).join('');
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: fx.repo, env: gitEnv(), input: script });
+  return fx;
 }
 
 /** A history with a merge and out-of-order dates, so rev-list order is not first-parent order. */
@@ -148,6 +165,45 @@ describe('git_log', () => {
     }
     expect(seen).toEqual(wanted);
     expect(wanted.length).toBe(6);
+  });
+
+  it.skipIf(!hasGit)('stops a long walk when the client cancels the call, returning nothing', async () => {
+    using fx = linearHistory(500);
+    const lines: string[] = [];
+    const logger = createLogger({ name: 'git', level: 'info', write: (line) => lines.push(line) });
+    await using pair = await connect({ repositories: [fx.path], logger });
+    // An end_timestamp before every commit: the walk goes through all of them and finds nothing.
+    const args = { repo_path: fx.repo, max_count: 10, end_timestamp: '2001-01-01' };
+    const whole = await pair.client.callTool({ name: 'git_log', arguments: args });
+    expect(text(whole)).toBe('Commit history:\n');
+
+    const errors: Error[] = [];
+    pair.client.onerror = (error) => errors.push(error);
+    const controller = new AbortController();
+    const call = pair.client.callTool({ name: 'git_log', arguments: args }, undefined, { signal: controller.signal });
+    await sleep(1);
+    controller.abort();
+    await expect(call).rejects.toThrow(/abort/i);
+    // The cancelled call says so in the log, and no (partial) result reaches the client.
+    while (!lines.some((l) => l.includes('git_log was cancelled by the client'))) await sleep(10);
+    await pair.client.ping();
+    expect(errors).toEqual([]);
+  });
+
+  it.skipIf(!hasGit)('the history walk ends at the next commit once its signal aborts', async () => {
+    using fx = linearHistory(200);
+    const repo = await openRepo({ roots: { list: async () => [fx.path] }, repoCache: createRepoCache() } as unknown as GitContext, fx.repo);
+    const head = fx.git('rev-parse', 'HEAD').trim();
+    const controller = new AbortController();
+    let walked = 0;
+    for await (const _ of revList(repo, [head], { signal: controller.signal })) {
+      walked++;
+      if (walked === 5) controller.abort();
+    }
+    expect(walked).toBe(5);
+    let all = 0;
+    for await (const _ of revList(repo, [head])) all++;
+    expect(all).toBe(200);
   });
 
   it('says the branch has no commits on an unborn branch', async () => {

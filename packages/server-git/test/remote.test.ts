@@ -1,11 +1,10 @@
 /**
  * git_fetch, git_pull, git_push against a real repository served over smart HTTP on 127.0.0.1
- * (`git http-backend` as CGI behind node:http), through the network policy of @mcpkit/net.
+ * (`git http-backend` as CGI behind node:http, ./gitHttpServer.ts), through the network policy of @mcpkit/net.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { AllowedHost } from '@mcpkit/net';
@@ -13,98 +12,8 @@ import { silentLogger } from '@mcpkit/protocol-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRemoteAccess } from '../src/remote/http.js';
 import type { RemoteAccess } from '../src/server.js';
-import { connect, git, gitEnv, hasGit, type TempDir, tempDir, text, write } from './helpers.js';
-
-interface Seen {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-}
-
-interface GitHttpServer {
-  origin: string;
-  port: number;
-  seen: Seen[];
-  /** `user:password` required with Basic auth, or null for none. */
-  requireAuth: string | null;
-  close(): Promise<void>;
-}
-
-/** Serves the bare repositories under `root` over smart HTTP (`git http-backend`), fetch and push. */
-async function serveGit(root: string): Promise<GitHttpServer> {
-  const seen: Seen[] = [];
-  const state = { requireAuth: null as string | null };
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
-    if (state.requireAuth !== null && req.headers.authorization !== `Basic ${Buffer.from(state.requireAuth).toString('base64')}`) {
-      req.resume();
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end('authentication required');
-      return;
-    }
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const child = spawn('git', ['http-backend'], {
-      env: {
-        ...gitEnv(),
-        GIT_PROJECT_ROOT: root,
-        GIT_HTTP_EXPORT_ALL: '1',
-        REQUEST_METHOD: req.method ?? 'GET',
-        PATH_INFO: decodeURIComponent(url.pathname),
-        QUERY_STRING: url.search.slice(1),
-        CONTENT_TYPE: req.headers['content-type'] ?? '',
-        ...(req.headers['content-length'] ? { CONTENT_LENGTH: req.headers['content-length'] } : {}),
-        ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
-        ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: String(req.headers['content-encoding']) } : {}),
-        REMOTE_USER: 'tester',
-        REMOTE_ADDR: '127.0.0.1',
-      },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    req.pipe(child.stdin);
-    let head = Buffer.alloc(0);
-    let started = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (started) {
-        res.write(chunk);
-        return;
-      }
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      started = true;
-      let status = 200;
-      let message = 'OK';
-      for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
-        const colon = line.indexOf(':');
-        const name = line.slice(0, colon).trim();
-        const value = line.slice(colon + 1).trim();
-        if (name.toLowerCase() === 'status') {
-          status = Number(value.slice(0, 3));
-          message = value.slice(4) || message;
-        } else res.setHeader(name, value);
-      }
-      res.writeHead(status, message);
-      res.write(head.subarray(end + 4));
-    });
-    child.on('close', () => res.end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    seen,
-    get requireAuth() {
-      return state.requireAuth;
-    },
-    set requireAuth(value) {
-      state.requireAuth = value;
-    },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
+import { type GitHttpServer, serveGit } from './gitHttpServer.js';
+import { connect, git, hasGit, type TempDir, tempDir, text, write } from './helpers.js';
 
 const TOKEN = 's3cr3t-t0ken-value-1234';
 

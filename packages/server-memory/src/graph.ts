@@ -1,6 +1,7 @@
 /**
- * The knowledge graph held in memory, with the indexes the reference lacks: entities by name,
- * relations by exact triple and by endpoint, and a lower-cased haystack per entity for search.
+ * The knowledge graph held in memory, with the indexes the reference lacks: entities by name (and
+ * in file order, in the search index), relations by endpoint (`endpoints.ts`, which also finds an
+ * equal relation), and a trigram index for search (`search/`).
  *
  * Semantics follow the reference (`src/memory/index.ts`), with the deviations listed in the README:
  * intra-batch duplicates are dropped (first wins) instead of being stored twice. Everything a file
@@ -10,6 +11,8 @@
  * records to the same graph gives the same graph, and applying them again changes nothing.
  */
 import { ToolError } from '@mcpkit/protocol-core';
+import { EndpointIndex, type RelationRec } from './endpoints.js';
+import { SearchIndex, type SearchIndexOptions } from './search/searchIndex.js';
 
 export interface Entity {
   name: string;
@@ -88,33 +91,17 @@ interface EntityRec {
   name: string;
   entityType: string;
   observations: string[];
-  /** Lower-cased `name \0 entityType \0 obs…`, built on first search, dropped on change. */
-  hay: string | undefined;
+  /** Position in the search index (assigned by it). */
+  sid: number;
 }
 
-interface RelationRec {
-  seq: number;
-  from: string;
-  to: string;
-  relationType: string;
-  key: string;
-}
-
-const SEP = '\u0000';
-const relationKey = (r: Relation) => `${r.from}${SEP}${r.to}${SEP}${r.relationType}`;
+/** How many distinct types are shared (one string for every entity or relation of that type); later ones are kept as given. */
+const MAX_SHARED_TYPES = 4096;
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (!list) return;
-  const i = list.indexOf(value);
-  if (i >= 0) list.splice(i, 1);
-  if (list.length === 0) map.delete(key);
 }
 
 function uniqueStrings(values: readonly string[]): string[] {
@@ -128,16 +115,21 @@ function mutation<T>(value: T, applied: readonly unknown[], record: GraphRecord)
 
 export class Graph {
   private nextSeq = 1;
-  /** Insertion order is file order: records are never re-inserted, so order equals `seq` order. */
-  private readonly entities = new Set<EntityRec>();
   /** The first entity of each name, and (rare: only files written by the reference) later ones. */
   private readonly byName = new Map<string, EntityRec>();
   private readonly moreByName = new Map<string, EntityRec[]>();
+  /** Insertion order is file order: records are never re-inserted, so order equals `seq` order. */
   private readonly relations = new Set<RelationRec>();
-  private readonly byKey = new Map<string, RelationRec>();
-  private readonly moreByKey = new Map<string, RelationRec[]>();
-  /** Relations by `from` and by `to` (a self-relation once). */
-  private readonly byEndpoint = new Map<string, RelationRec[]>();
+  /** Relations by `from` and by `to`; also how an equal relation is found. */
+  private readonly byEndpoint = new EndpointIndex();
+  /** The entities in file order (by `sid`), and the search over them. */
+  private readonly index: SearchIndex<EntityRec>;
+  private readonly types = new Map<string, string>();
+
+  /** `search` tunes the search index (tests use it to reach every path with small graphs). */
+  constructor(search?: SearchIndexOptions) {
+    this.index = new SearchIndex(search);
+  }
 
   // -------------------------------------------------------------------------------------------
   // Loading (file order, duplicates kept) and serialising
@@ -145,8 +137,14 @@ export class Graph {
 
   /** Appends an entity as loaded from a file, even if its name exists (a reference file may hold both). */
   loadEntity(e: Entity): void {
-    const rec: EntityRec = { seq: this.nextSeq++, name: e.name, entityType: e.entityType, observations: e.observations, hay: undefined };
-    this.entities.add(rec);
+    const rec: EntityRec = {
+      seq: this.nextSeq++,
+      name: e.name,
+      entityType: this.sharedType(e.entityType),
+      observations: e.observations,
+      sid: -1,
+    };
+    this.index.add(rec);
     if (this.byName.has(rec.name)) pushTo(this.moreByName, rec.name, rec);
     else this.byName.set(rec.name, rec);
   }
@@ -158,7 +156,7 @@ export class Graph {
 
   /** Every entity then every relation, in file order (the shape of the reference's file). */
   *entityList(): IterableIterator<Entity> {
-    for (const e of this.entities) yield { name: e.name, entityType: e.entityType, observations: e.observations };
+    for (const e of this.index.entities()) yield { name: e.name, entityType: e.entityType, observations: e.observations };
   }
 
   *relationList(): IterableIterator<Relation> {
@@ -185,7 +183,7 @@ export class Graph {
   createRelations(input: readonly Relation[]): Mutation<Relation[]> {
     const created: Relation[] = [];
     for (const r of input) {
-      if (this.byKey.has(relationKey(r))) continue;
+      if (this.byEndpoint.equal(r).length > 0) continue;
       const relation: Relation = { from: r.from, to: r.to, relationType: r.relationType };
       this.addRelation(relation);
       created.push(relation);
@@ -213,7 +211,7 @@ export class Graph {
       const added = uniqueStrings(o.contents).filter((c) => !existing.has(c));
       if (added.length) {
         rec.observations.push(...added);
-        rec.hay = undefined;
+        this.index.grew(rec, added);
         applied.push({ entityName: o.entityName, contents: added });
       }
       results.push({ entityName: o.entityName, addedObservations: added });
@@ -226,18 +224,15 @@ export class Graph {
     const deleted: string[] = [];
     for (const name of uniqueStrings(names)) {
       const rec = this.byName.get(name);
-      const touching = this.byEndpoint.get(name);
+      const touching = this.byEndpoint.has(name);
       if (!rec && !touching) continue;
       if (rec) {
-        this.entities.delete(rec);
-        for (const more of this.moreByName.get(name) ?? []) this.entities.delete(more);
+        this.index.remove(rec);
+        for (const more of this.moreByName.get(name) ?? []) this.index.remove(more);
         this.byName.delete(name);
         this.moreByName.delete(name);
       }
-      if (touching) {
-        this.byEndpoint.delete(name);
-        for (const r of touching) this.removeRelation(r);
-      }
+      if (touching) for (const r of this.byEndpoint.touching(name)) this.removeRelation(r);
       deleted.push(name);
     }
     return mutation(undefined, deleted, { op: 'deleteEntities', names: deleted });
@@ -254,7 +249,7 @@ export class Graph {
       if (kept.length === rec.observations.length) continue;
       const removed = uniqueStrings(rec.observations.filter((o) => drop.has(o)));
       rec.observations = kept;
-      rec.hay = undefined;
+      this.index.shrank(rec);
       applied.push({ entityName: d.entityName, observations: removed });
     }
     return mutation(undefined, applied, { op: 'deleteObservations', deletions: applied });
@@ -264,11 +259,10 @@ export class Graph {
   deleteRelations(input: readonly Relation[]): Mutation<void> {
     const removed: Relation[] = [];
     for (const r of input) {
-      const key = relationKey(r);
-      const rec = this.byKey.get(key);
-      if (!rec) continue;
-      for (const more of this.moreByKey.get(key) ?? []) this.removeRelation(more);
-      this.removeRelation(rec);
+      // A file written by the reference may hold equal relations: all go.
+      const equal = this.byEndpoint.equal(r);
+      if (equal.length === 0) continue;
+      for (const rec of equal) this.removeRelation(rec);
       removed.push({ from: r.from, to: r.to, relationType: r.relationType });
     }
     return mutation(undefined, removed, { op: 'deleteRelations', relations: removed });
@@ -298,7 +292,7 @@ export class Graph {
 
   /** The whole graph in file order, optionally one page of it. */
   read(page?: PageRequest): GraphPage {
-    return this.slice(this.entities, this.entities.size, this.relations, this.relations.size, page);
+    return this.slice(this.index.entities(), this.index.size, this.relations, this.relations.size, page);
   }
 
   /**
@@ -306,31 +300,14 @@ export class Graph {
    * reference's `toLowerCase().includes`), plus the relations with either endpoint among them.
    */
   search(query: string, page?: PageRequest): GraphPage {
-    const q = query.toLowerCase();
-    const matched: EntityRec[] = [];
-    if (q.includes(SEP)) {
-      // The separator cannot be used to join fields; compare field by field.
-      for (const e of this.entities) {
-        if (
-          e.name.toLowerCase().includes(q) ||
-          e.entityType.toLowerCase().includes(q) ||
-          e.observations.some((o) => o.toLowerCase().includes(q))
-        )
-          matched.push(e);
-      }
-    } else {
-      for (const e of this.entities) {
-        let hay = e.hay;
-        if (hay === undefined) {
-          hay = `${e.name.toLowerCase()}${SEP}${e.entityType.toLowerCase()}`;
-          for (const o of e.observations) hay += SEP + o.toLowerCase();
-          e.hay = hay;
-        }
-        if (hay.includes(q)) matched.push(e);
-      }
-    }
+    const matched = this.index.search(query);
     const relations = this.relationsTouching(matched);
     return this.slice(matched, matched.length, relations, relations.length, page);
+  }
+
+  /** Builds the search index now instead of on the first search (for an idle moment after a load). */
+  prepareSearch(): void {
+    this.index.prepare();
   }
 
   /** Entities with exactly these names (file order), plus the relations with either endpoint among them. */
@@ -353,30 +330,33 @@ export class Graph {
   // -------------------------------------------------------------------------------------------
 
   private addRelation(r: Relation): void {
-    const rec: RelationRec = { seq: this.nextSeq++, from: r.from, to: r.to, relationType: r.relationType, key: relationKey(r) };
+    // Endpoints share the entity's name string when there is one (a loaded file repeats each name in its relations).
+    const from = this.byName.get(r.from)?.name ?? r.from;
+    const to = this.byName.get(r.to)?.name ?? r.to;
+    const rec: RelationRec = {
+      seq: this.nextSeq++,
+      from,
+      to,
+      relationType: this.sharedType(r.relationType),
+      nextFrom: undefined,
+      prevFrom: undefined,
+      nextTo: undefined,
+      prevTo: undefined,
+    };
     this.relations.add(rec);
-    if (this.byKey.has(rec.key)) pushTo(this.moreByKey, rec.key, rec);
-    else this.byKey.set(rec.key, rec);
-    pushTo(this.byEndpoint, rec.from, rec);
-    if (rec.to !== rec.from) pushTo(this.byEndpoint, rec.to, rec);
+    this.byEndpoint.add(rec);
   }
 
-  /** Drops a relation from every index (an endpoint list already dropped as a whole is skipped). */
   private removeRelation(rec: RelationRec): void {
-    if (!this.relations.delete(rec)) return;
-    if (this.byKey.get(rec.key) === rec) {
-      const more = this.moreByKey.get(rec.key);
-      if (more?.length) {
-        this.byKey.set(rec.key, more.shift()!);
-        if (more.length === 0) this.moreByKey.delete(rec.key);
-      } else {
-        this.byKey.delete(rec.key);
-      }
-    } else {
-      removeFrom(this.moreByKey, rec.key, rec);
-    }
-    removeFrom(this.byEndpoint, rec.from, rec);
-    if (rec.to !== rec.from) removeFrom(this.byEndpoint, rec.to, rec);
+    if (this.relations.delete(rec)) this.byEndpoint.remove(rec);
+  }
+
+  /** One string per type for the first `MAX_SHARED_TYPES` types (types repeat across thousands of items). */
+  private sharedType(type: string): string {
+    const shared = this.types.get(type);
+    if (shared !== undefined) return shared;
+    if (this.types.size < MAX_SHARED_TYPES) this.types.set(type, type);
+    return type;
   }
 
   /** Relations with `from` or `to` among the names of `matched`, in file order. */
@@ -385,7 +365,7 @@ export class Graph {
     // Few matches: walk the endpoint index; many: one pass over all relations is cheaper.
     if (matched.length * 8 < this.relations.size) {
       const found = new Set<RelationRec>();
-      for (const e of matched) for (const r of this.byEndpoint.get(e.name) ?? []) found.add(r);
+      for (const e of matched) for (const r of this.byEndpoint.touching(e.name)) found.add(r);
       return [...found].sort((a, b) => a.seq - b.seq);
     }
     const names = new Set(matched.map((e) => e.name));

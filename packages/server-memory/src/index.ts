@@ -24,12 +24,13 @@ await runCli({
     );
     let store: Awaited<ReturnType<typeof openFileStore>>;
     try {
-      // Never wait for another process's lock here: `initialize` is answered at once, the first call waits.
+      // Never wait for the load or another process's lock here: `initialize` is answered at once, calls wait for the graph.
       store = await openFileStore({
         path,
         logger,
         lockStaleMs: config.lockStale,
         lockTimeoutMs: config.lockTimeout,
+        load: 'background',
         openWhenLocked: 'defer',
       });
     } catch (error) {
@@ -55,6 +56,9 @@ on macOS. The resolved file is printed on stderr at start.
 Several processes may share one memory file: writes are locked and every process sees the others' changes.
 A lock left by a process that is gone (dead, or its pid now used by another program) is taken over at once; start-up
 never waits for a lock, a tool call waits up to --lock-timeout. A symbolic link is followed: the target is written.
-The file keeps the reference's JSONL format; recent changes of a large graph sit in <file>.wal until they are folded in
-(a few seconds after the last write, and on exit). Unreadable lines are moved to <file>.corrupt, never dropped.`,
+The graph loads in the background: initialize is answered at once, and the first tool call waits for the load
+(with notifications/progress when the call asks for them).
+The file keeps the reference's JSONL format. Every change is first appended to <file>.wal (one fsync), then folded
+into the file two seconds after the last write, as soon as the journal is large, and on exit; a program that reads
+only the file (the reference) sees changes that late. Unreadable lines are moved to <file>.corrupt, never dropped.`,
 });

@@ -1,9 +1,11 @@
 import { createMcpServer, enableSubscriptions, type Logger, registerResources, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterLoad } from './awaitLoad.js';
+import type { MemoryContext } from './context.js';
 import { KNOWLEDGE_GRAPH_URI, resources } from './resources/knowledgeGraph.js';
 import type { GraphStore } from './store/types.js';
-import { DEFAULT_LIMITS, type Limits, type MemoryContext } from './tools/context.js';
 import { tools } from './tools/index.js';
+import { DEFAULT_LIMITS, type Limits } from './tools/limits.js';
 import { VERSION } from './version.js';
 
 export interface MemoryServerOptions {
@@ -20,9 +22,10 @@ export interface MemoryServerOptions {
  * other processes'), sending `notifications/resources/updated` to its client when subscribed.
  */
 export function createMemoryServer({ store, limits, logger = silentLogger }: MemoryServerOptions): McpServer {
-  const server = createMcpServer({ name: 'memory-server', version: VERSION });
+  const server = createMcpServer({ name: 'memory-server', version: VERSION, title: 'Knowledge Graph Memory' });
   const ctx: MemoryContext = { store, limits: { ...DEFAULT_LIMITS, ...limits } };
-  registerTools(server, ctx, tools, { logger });
+  // A call that comes while the graph loads waits for it, with progress and cancellation (`awaitLoad.ts`).
+  registerTools(server, ctx, tools.map(afterLoad), { logger });
   registerResources(server, ctx, resources);
 
   // The store is watched for other processes' writes only while this session is subscribed.
@@ -47,6 +50,7 @@ export function createMemoryServer({ store, limits, logger = silentLogger }: Mem
   return server;
 }
 
+export type { MemoryContext } from './context.js';
 export type {
   Entity,
   EntitySummary,
@@ -62,6 +66,6 @@ export { defaultMemoryPath, migrateLegacyFile, platformDataDir, type ResolvedMem
 export { KNOWLEDGE_GRAPH_URI } from './resources/knowledgeGraph.js';
 export { type FileStoreOptions, ForeignFileError, openFileStore } from './store/fileStore.js';
 export { createMemoryStore } from './store/memoryStore.js';
-export type { GraphChange, GraphStore } from './store/types.js';
-export { DEFAULT_LIMITS, type Limits } from './tools/context.js';
+export type { GraphChange, GraphStore, LoadProgress, ReadyOptions } from './store/types.js';
+export { DEFAULT_LIMITS, type Limits } from './tools/limits.js';
 export { VERSION };

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +79,57 @@ describe('FileLock', () => {
     expect(id).toBe(processStart(process.pid)!.id);
     expect(id).toMatch(new RegExp(`^${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:\\d+$`));
     lock.release();
+  });
+});
+
+describe('FileLock: taken by linking an owner file (no new inode or data block per lock)', () => {
+  it('writes its owner file once, links it as the lock, unlinks the lock on release and the owner file on dispose', () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'm.lock');
+    const lock = new FileLock(path, { staleMs: 10_000, timeoutMs: 100 });
+    expect(lock.tryAcquire()).toBe(true);
+    const owners = readdirSync(dir.path).filter((n) => /^m\.lock\.[0-9a-f]{16}\.owner$/.test(n));
+    expect(owners).toHaveLength(1);
+    const owner = join(dir.path, owners[0]!);
+    expect(statSync(path).ino).toBe(statSync(owner).ino);
+    expect(statSync(path).nlink).toBe(2);
+    lock.release();
+    expect(existsSync(path)).toBe(false);
+    expect(lock.tryAcquire()).toBe(true);
+    expect(statSync(path).ino).toBe(statSync(owner).ino);
+    lock.dispose();
+    expect(readdirSync(dir.path)).toEqual([]);
+  });
+
+  it('the lock’s age is the time it was taken (its mtime), not when the owner file was written', () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'm.lock');
+    const lock = new FileLock(path, { staleMs: 10_000, timeoutMs: 100 });
+    expect(lock.tryAcquire()).toBe(true);
+    lock.release();
+    const owner = readdirSync(dir.path).find((n) => n.endsWith('.owner'))!;
+    utimesSync(join(dir.path, owner), hourAgo(), hourAgo());
+    expect(lock.tryAcquire()).toBe(true);
+    expect(Date.now() - statSync(path).mtimeMs).toBeLessThan(5000);
+    // Another FileLock of this process judges it by that age: held, not stale.
+    expect(new FileLock(path, { staleMs: 10_000, timeoutMs: 100 }).tryAcquire()).toBe(false);
+    const since = new RegExp(`^process ${process.pid} since (\\S+)$`).exec(lock.holder())?.[1];
+    expect(Date.now() - Date.parse(since!)).toBeLessThan(5000);
+    lock.dispose();
+  });
+
+  it('removes the owner files of processes that are gone, not those of live ones', () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'm.lock');
+    const dead = join(dir.path, 'm.lock.0123456789abcdef.owner');
+    const live = join(dir.path, 'm.lock.fedcba9876543210.owner');
+    writeFileSync(dead, owner(Number(deadPid())));
+    writeFileSync(live, owner(process.ppid));
+    const lock = new FileLock(path, { staleMs: 10_000, timeoutMs: 100 });
+    expect(lock.tryAcquire()).toBe(true);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    lock.dispose();
   });
 });
 

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
@@ -210,6 +210,41 @@ describe.runIf(process.platform !== 'win32')('a lock held by another process at 
       expect(ms).toBeLessThan(3000);
     }
     expect(referenceLoad(readFileSync(path, 'utf8')).entities).toHaveLength(variants.length);
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('the graph loads in the background', () => {
+  it('initialize and tools/list come at once; a call waiting for the load hears its progress, a cancelled one stops waiting', async () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'memory.jsonl');
+    writeFileSync(path, bigGraph(20_000));
+    const size = statSync(path).size;
+    const mib = (size / 1024 / 1024).toFixed(1);
+    // Held by this test process (a genuine owner): the snapshot is read, the journal waits for the lock.
+    const lock = new FileLock(`${path}.lock`, { staleMs: 60_000, timeoutMs: 1000 });
+    expect(lock.tryAcquire()).toBe(true);
+    try {
+      await using proc = await spawnStdio(bin, { args: ['--memory-path', path], env: { MEMORY_LOCK_TIMEOUT: '30s' } });
+      expect((await proc.client.listTools()).tools).toHaveLength(9);
+      const progress: { progress: number; total?: number; message?: string }[] = [];
+      const call = proc.client.callTool({ name: 'open_nodes', arguments: { names: ['Big7'] } }, undefined, {
+        onprogress: (p) => progress.push(p),
+      });
+      const stop = new AbortController();
+      const cancelled = proc.client.callTool({ name: 'read_graph', arguments: { limit: 1 } }, undefined, { signal: stop.signal });
+      await new Promise((r) => setTimeout(r, 700));
+      stop.abort();
+      await expect(cancelled).rejects.toThrow();
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress.at(-1)).toEqual({ progress: size, total: size, message: `loading the knowledge graph: ${mib} of ${mib} MiB` });
+      lock.release();
+      const res = await call;
+      expect((res.structuredContent as { entities: { name: string }[] }).entities.map((e) => e.name)).toEqual(['Big7']);
+      const all = await proc.client.callTool({ name: 'read_graph', arguments: { limit: 1 } });
+      expect(all.structuredContent).toMatchObject({ total: { entities: 20_000, relations: 0 } });
+    } finally {
+      lock.release();
+    }
   });
 });
 

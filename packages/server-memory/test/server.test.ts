@@ -4,7 +4,15 @@ import { connectInMemory, startHttp } from '@mcpkit/protocol-core/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createMemoryServer, createMemoryStore, type GraphStore, KNOWLEDGE_GRAPH_URI, type Limits, openFileStore } from '../src/server.js';
+import {
+  createMemoryServer,
+  createMemoryStore,
+  type GraphStore,
+  KNOWLEDGE_GRAPH_URI,
+  type Limits,
+  openFileStore,
+  VERSION,
+} from '../src/server.js';
 import { referenceLoad, tempDir } from './helpers.js';
 
 async function session(store: GraphStore = createMemoryStore(), limits?: Partial<Limits>) {
@@ -45,6 +53,13 @@ const relation = {
   },
   required: ['from', 'to', 'relationType'],
 };
+
+describe('initialize', () => {
+  it('names the server as the reference does, with its version and a title', async () => {
+    await using s = await session();
+    expect(s.client.getServerVersion()).toEqual({ name: 'memory-server', version: VERSION, title: 'Knowledge Graph Memory' });
+  });
+});
 
 describe('tools/list (drop-in contract, §3.5)', () => {
   it('lists the nine tools in reference order with titles, descriptions and annotations', async () => {

@@ -368,6 +368,24 @@ export function testStore(name: string, open: () => Promise<StoreFixture>): void
       });
     });
 
+    describe('ready (optional)', () => {
+      it('resolves once the graph is loaded, with its progress complete; calls work after it', async () => {
+        await using f = await open();
+        if (!f.store.ready) return;
+        await f.store.createEntities([alice]);
+        const seen: { loaded: number; total: number }[] = [];
+        await f.store.ready({ onProgress: (p) => seen.push(p), signal: new AbortController().signal });
+        for (const p of seen) expect(p.loaded).toBeLessThanOrEqual(p.total);
+        expect((await f.store.readGraph()).entities).toEqual([alice]);
+        const again = await f.reopen?.();
+        if (again) {
+          await again.ready!();
+          expect((await again.readGraph()).entities).toEqual([alice]);
+          await again.close();
+        }
+      });
+    });
+
     describe('concurrent calls', () => {
       it('keeps every one of 200 concurrent creates', async () => {
         await using f = await open();

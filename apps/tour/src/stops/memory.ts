@@ -30,8 +30,17 @@ export const memory = defineStop({
     t.note('A failing call changes nothing and says why:');
     await callTool(client, t, 'add_observations', { observations: [{ entityName: 'Nobody', contents: ['x'] }] });
     await callTool(client, t, 'open_nodes', { names: ['Scheduler'] });
-    const file = await readFile(path, 'utf8').catch(() => '');
-    t.note(`The file is the reference's JSONL format, one record a line (${file.split('\n').filter(Boolean).length} lines):`);
+    // Each write is one append to memory.jsonl.wal (fsynced before the call answers); the journal is folded into
+    // memory.jsonl 2 s after the last write (and on exit). Wait for that, at most 10 s.
+    let file = '';
+    for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+      file = await readFile(path, 'utf8').catch(() => '');
+      if (file.includes('"relationType":"maintains"')) break;
+    }
+    t.note('Each write was appended to memory.jsonl.wal and fsynced before its call answered; 2 s after the last write');
+    t.note(
+      `the journal is folded into memory.jsonl, the reference's JSONL format, one record a line (${file.split('\n').filter(Boolean).length} lines):`,
+    );
     t.reply(file.split('\n').filter(Boolean).slice(0, 3).join('\n'));
   },
 });

@@ -30,6 +30,11 @@ export interface ConversionDeadline {
   deadline: number;
   /** The configured limit (`--timeout`), for the error message. */
   limitMs: number;
+  /**
+   * The request's signal: when it aborts (the client cancelled), a waiting conversion leaves the queue
+   * and a running one takes its worker with it, as at the deadline; `convert` rejects at once.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Converter {
@@ -60,10 +65,26 @@ function builtWorker(): URL | undefined {
   }
 }
 
+/** What a cancelled conversion rejects with (the caller, which aborted, has its own message). */
+function cancelledError(): UnconvertibleError {
+  return new UnconvertibleError('the conversion was cancelled');
+}
+
 function inProcess(): Converter {
   const html = createHtmlConverter();
   return {
-    convert: (job) => convertBody(job.body, job.contentType, job.url, { raw: job.raw, html }),
+    // Nothing to stop here (the conversion runs on this thread); a cancel only stops the wait for it.
+    convert: (job, { signal }) => {
+      if (signal?.aborted) return Promise.reject(cancelledError());
+      const converted = convertBody(job.body, job.contentType, job.url, { raw: job.raw, html });
+      if (!signal) return converted;
+      let onAbort = () => {};
+      const aborted = new Promise<never>((_resolve, reject) => {
+        onAbort = () => reject(cancelledError());
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      return Promise.race([converted, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+    },
     async close() {},
   };
 }
@@ -80,6 +101,8 @@ interface Task {
   resolve: (value: Converted) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout | undefined;
+  /** Removes the abort listener from the request's signal. */
+  release: () => void;
 }
 
 interface Slot {
@@ -112,6 +135,7 @@ export function createConverter(options: ConverterOptions = {}): Converter {
 
   function settle(task: Task, outcome: { result: Converted } | { error: Error }): void {
     clearTimeout(task.timer);
+    task.release();
     if ('result' in outcome) task.resolve(outcome.result);
     else task.reject(outcome.error);
   }
@@ -179,30 +203,45 @@ export function createConverter(options: ConverterOptions = {}): Converter {
     }
   }
 
-  /** The deadline passed: a waiting task leaves the queue, a running one takes its worker with it. */
-  function expire(task: Task, limitMs: number): void {
+  /**
+   * The deadline passed or the request was cancelled (`why`): a waiting task leaves the queue, a
+   * running one takes its worker with it.
+   */
+  function stop(task: Task, why: 'at the deadline' | 'on cancel', error: Error): void {
     const queued = queue.indexOf(task);
     if (queued >= 0) queue.splice(queued, 1);
     for (const slot of slots) {
       if (slot.task !== task) continue;
       slot.task = undefined;
       retire(slot);
-      logger.debug(`conversion of ${task.job.url} stopped at the deadline; its worker was terminated`);
+      logger.debug(`conversion of ${task.job.url} stopped ${why}; its worker was terminated`);
     }
-    settle(task, {
-      error: new UnconvertibleError(
-        `the response arrived, but converting it to text did not finish within the ${formatDuration(limitMs)} limit (raise it with --timeout)`,
-      ),
-    });
+    settle(task, { error });
     dispatch();
   }
 
   return {
-    convert(job, { deadline, limitMs }) {
+    convert(job, { deadline, limitMs, signal }) {
       if (closed) return Promise.reject(new UnconvertibleError('the server is shutting down'));
+      if (signal?.aborted) return Promise.reject(cancelledError());
       return new Promise<Converted>((resolve, reject) => {
-        const task: Task = { id: ++nextId, job, resolve, reject, timer: undefined };
-        task.timer = setTimeout(() => expire(task, limitMs), Math.max(0, deadline - performance.now()));
+        const task: Task = { id: ++nextId, job, resolve, reject, timer: undefined, release: () => {} };
+        task.timer = setTimeout(
+          () =>
+            stop(
+              task,
+              'at the deadline',
+              new UnconvertibleError(
+                `the response arrived, but converting it to text did not finish within the ${formatDuration(limitMs)} limit (raise it with --timeout)`,
+              ),
+            ),
+          Math.max(0, deadline - performance.now()),
+        );
+        if (signal) {
+          const onAbort = () => stop(task, 'on cancel', cancelledError());
+          signal.addEventListener('abort', onAbort, { once: true });
+          task.release = () => signal.removeEventListener('abort', onAbort);
+        }
         queue.push(task);
         dispatch();
       });

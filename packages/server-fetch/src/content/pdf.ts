@@ -13,13 +13,16 @@ interface TextItem {
 }
 
 /**
- * The text of a PDF, page by page (pages separated by a blank line), with Mozilla's pdf.js
- * (`pdfjs-dist` legacy build, which runs on Node 20). Loaded on first use: it is the heaviest
+ * The text of a PDF, page by page (pages separated by a blank line), with Mozilla's pdf.js in the
+ * text-only build that `unpdf` ships (`unpdf/pdfjs`: pdf.js and its worker in one ~1.7 MB file, no
+ * canvas, so no native `@napi-rs/canvas` download; `pdfjs-dist` itself is ~38 MB installed and pulls
+ * that 33 MB addon in as an optional dependency). The document is parsed in this thread (pdf.js's
+ * "fake worker"), which is already a conversion worker thread. Loaded on first use: it is the heaviest
  * dependency and most fetches never need it. Warnings are silenced (`verbosity: 0`) because pdf.js
  * prints them with `console.log`, and stdout belongs to the protocol.
  */
 export async function pdfToText(bytes: Uint8Array): Promise<PdfText> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdfjs = await import('unpdf/pdfjs');
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes),
     verbosity: 0,
@@ -61,6 +64,7 @@ export async function pdfToText(bytes: Uint8Array): Promise<PdfText> {
     const title = typeof info?.Title === 'string' && info.Title.trim() ? info.Title.trim() : null;
     return { text: pages.filter(Boolean).join('\n\n'), title };
   } finally {
-    await doc.destroy().catch(() => {});
+    // The loading task owns the document (pdf.js 6 drops `PDFDocumentProxy.destroy`).
+    await task.destroy().catch(() => {});
   }
 }

@@ -52,10 +52,13 @@ export const fetchTool = defineTool({
     // A continuation reuses the page converted by the call that returned its start_index.
     let page = start_index > 0 ? fetcher.pages.get(key) : undefined;
     if (!page) {
-      if (!fetcher.ignoreRobotsTxt) await fetcher.checkRobots(normalized, fetcher.userAgentAutonomous);
+      // The request's signal: a cancelled call (notifications/cancelled) stops robots.txt, redirects,
+      // the download and the conversion; the SDK then sends no result.
+      const { signal } = extra;
+      if (!fetcher.ignoreRobotsTxt) await fetcher.checkRobots(normalized, fetcher.userAgentAutonomous, signal);
       const progress = createProgress(extra);
       try {
-        page = await fetcher.fetchPage(normalized, { userAgent: fetcher.userAgentAutonomous, raw, progress });
+        page = await fetcher.fetchPage(normalized, { userAgent: fetcher.userAgentAutonomous, raw, progress, signal });
       } finally {
         progress.end();
       }

@@ -1,8 +1,9 @@
 /** The implementation of `gitFetch` (loaded on its first call; the definition is in ../tools). */
 
-import { structuredResult } from '@mcpkit/protocol-core';
+import { type RequestExtra, structuredResult } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { cancelledError, startRemoteCall } from '../remote/call.js';
 import {
   authCallbacks,
   configuredRemote,
@@ -18,7 +19,17 @@ import { openRepo } from '../repo.js';
 import type { gitFetchInput } from '../tools/gitFetch.js';
 import type { ToolArgs } from './types.js';
 
-export async function run({ repo_path, remote: remoteName, ref, prune, tags }: ToolArgs<typeof gitFetchInput>, ctx: GitContext) {
+/**
+ * A cancelled fetch (the client sent `notifications/cancelled`) aborts the HTTP request in flight and
+ * leaves every ref as it was (remote-tracking branches, tags, FETCH_HEAD, shallow): the ref files are
+ * put back, also when the cancel arrives after the download, while the pack is indexed (which cannot
+ * be interrupted). Objects already stored stay in .git/objects, unreferenced (git gc removes them).
+ */
+export async function run(
+  { repo_path, remote: remoteName, ref, prune, tags }: ToolArgs<typeof gitFetchInput>,
+  ctx: GitContext,
+  extra?: RequestExtra,
+) {
   const repo = await openRepo(ctx, repo_path);
   const access = requireRemote(ctx);
   if (ref !== null) guardName('ref', ref);
@@ -26,10 +37,12 @@ export async function run({ repo_path, remote: remoteName, ref, prune, tags }: T
   const before = await trackingRefs(repo, remote.name, tags);
   const auth = authCallbacks(access, remote);
   const restoreRefs = await saveFetchRefs(repo, remote.name);
+  const call = startRemoteCall(access.http, extra);
   try {
     await git.fetch({
       ...repo.git,
-      http: access.http,
+      http: call.http,
+      onProgress: call.onProgress,
       url: remote.url,
       remote: remote.name,
       ...(ref !== null ? { ref, singleBranch: true } : {}),
@@ -38,10 +51,13 @@ export async function run({ repo_path, remote: remoteName, ref, prune, tags }: T
       onAuth: auth.onAuth,
       onAuthFailure: auth.onAuthFailure,
     });
+    if (call.cancelled) throw new Error('cancelled');
   } catch (error) {
     await restoreRefs().catch((e: unknown) => ctx.logger.warn('could not restore the refs after a failed fetch', e));
+    if (call.cancelled) throw cancelledError(ctx.logger, 'Fetch from', remote, 'no ref was changed');
     throw remoteError(access, error, remote, 'Fetch from', auth, ref);
   } finally {
+    call.end();
     // New packs (and possibly refs) on disk: cached pack indexes and derived data are stale.
     ctx.repoCache.drop(repo.gitdir);
   }

@@ -1,6 +1,6 @@
 /** The implementation of `gitLog` (loaded on its first call; the definition is in ../tools). */
 
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
+import { type RequestExtra, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import type { GitContext } from '../context.js';
 import { type CommitInfo, type Person, revList } from '../log/commits.js';
 import { parseGitDate } from '../log/dates.js';
@@ -50,10 +50,22 @@ async function startCommit(repo: Repo, state: CursorState | null, cmdline: strin
   throw new ToolError(`Reference at '${branch}' does not exist`);
 }
 
+/**
+ * A walk over a long history (a date filter that matches little, a far cursor) stops between commits
+ * when the client cancels the call (`notifications/cancelled`); nothing is returned for it.
+ */
 export async function run(
   { repo_path, max_count, start_timestamp, end_timestamp, max_bytes, cursor: given }: ToolArgs<typeof gitLogInput>,
   ctx: GitContext,
+  extra?: RequestExtra,
 ) {
+  const signal = extra?.signal;
+  /** After a walk: a cancelled one ended early, and its partial page must not be returned. */
+  const stopIfCancelled = () => {
+    if (!signal?.aborted) return;
+    ctx.logger.info('git_log was cancelled by the client');
+    throw new ToolError('git_log was cancelled by the client');
+  };
   const repo = await openRepo(ctx, repo_path);
   const state = given ? decodeCursor(given) : null;
   const skip = state?.skip ?? 0;
@@ -76,10 +88,11 @@ export async function run(
     // Entry k uses lines 4k..4k+3 of 5 lines a commit: enough commits for that many entries.
     const needed = Math.max(entryLimit, Math.ceil((4 * entryLimit + 4) / 5));
     const commits: CommitInfo[] = [];
-    for await (const c of revList(repo, [start], { since, until })) {
+    for await (const c of revList(repo, [start], { since, until, ...(signal ? { signal } : {}) })) {
       commits.push(c);
       if (commits.length >= needed) break;
     }
+    stopIfCancelled();
     const entries = dateFilteredEntries(dateFilteredLines(commits), entryLimit);
     const rest = entries.slice(skip);
     const n = fitEntries(header, rest, '\n', budget);
@@ -103,7 +116,7 @@ export async function run(
   let next: string | undefined;
   let index = 0;
   if (limit > 0) {
-    for await (const c of revList(repo, [start])) {
+    for await (const c of revList(repo, [start], signal ? { signal } : {})) {
       if (index >= limit) break;
       if (index++ < skip) continue;
       const entry = pythonEntry(c);
@@ -116,6 +129,7 @@ export async function run(
       entries.push(entry);
       commits.push(c);
     }
+    stopIfCancelled();
   }
   const data = { commits: commits.map(commitData), ...(next ? { next_cursor: next } : {}) };
   return structuredResult(data, header + entries.join('\n') + (next ? continueNotice(next, entries.length, 'commits') : ''));

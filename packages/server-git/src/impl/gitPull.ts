@@ -1,12 +1,13 @@
 /** The implementation of `gitPull` (loaded on its first call; the definition is in ../tools). */
 
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
+import { type RequestExtra, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git, { Errors } from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { allConfigs, configValue } from '../git/gitConfig.js';
 import { treeFiles } from '../git/snapshot.js';
 import { identityFor } from '../refs/identity.js';
 import { readHead } from '../refs/revision.js';
+import { cancelledError, startRemoteCall } from '../remote/call.js';
 import {
   authCallbacks,
   configuredRemote,
@@ -64,7 +65,15 @@ async function assertClean(repo: Repo, paths: readonly string[]): Promise<void> 
   }
 }
 
-export async function run({ repo_path, remote: remoteName, branch }: ToolArgs<typeof gitPullInput>, ctx: GitContext) {
+/**
+ * A cancelled pull (the client sent `notifications/cancelled`) changes nothing, as long as the cancel
+ * arrives before the work tree update begins: the HTTP request in flight is aborted, the
+ * remote-tracking refs are put back (also when the fetch had finished), the branch, index and work
+ * tree are untouched (a merge commit already made is an unreferenced object, git gc removes it). Once
+ * the work tree update has begun (local and short, after every check passed), the pull completes:
+ * stopping between the files and the branch would leave a half-updated work tree.
+ */
+export async function run({ repo_path, remote: remoteName, branch }: ToolArgs<typeof gitPullInput>, ctx: GitContext, extra?: RequestExtra) {
   let repo = await openRepo(ctx, repo_path);
   const access = requireRemote(ctx);
   if (branch !== null) guardName('branch', branch);
@@ -84,11 +93,20 @@ export async function run({ repo_path, remote: remoteName, branch }: ToolArgs<ty
   const before = await trackingRefs(repo, remote.name, false);
   const auth = authCallbacks(access, remote);
   const restoreRefs = await saveFetchRefs(repo, remote.name);
+  const call = startRemoteCall(access.http, extra);
+  const restore = () => restoreRefs().catch((e: unknown) => ctx.logger.warn('could not restore the refs after a failed fetch', e));
+  /** Before each step that changes something: a cancelled call puts the refs back and stops. */
+  const stopIfCancelled = async () => {
+    if (!call.cancelled) return;
+    await restore();
+    throw cancelledError(ctx.logger, 'Pull from', remote, 'nothing was changed');
+  };
   let theirs: string | null;
   try {
     const result = await git.fetch({
       ...repo.git,
-      http: access.http,
+      http: call.http,
+      onProgress: call.onProgress,
       url: remote.url,
       remote: remote.name,
       ref: remoteBranch,
@@ -98,11 +116,14 @@ export async function run({ repo_path, remote: remoteName, branch }: ToolArgs<ty
     });
     theirs = result.fetchHead;
   } catch (error) {
-    await restoreRefs().catch((e: unknown) => ctx.logger.warn('could not restore the refs after a failed fetch', e));
+    await restore();
+    if (call.cancelled) throw cancelledError(ctx.logger, 'Pull from', remote, 'nothing was changed');
     throw remoteError(access, error, remote, 'Pull from', auth, remoteBranch);
   } finally {
+    call.end();
     ctx.repoCache.drop(repo.gitdir);
   }
+  await stopIfCancelled();
   // Fresh isomorphic-git caches: the fetch wrote a new pack.
   repo = await openRepo(ctx, repo_path);
   const fetched = diffRefs(before, await trackingRefs(repo, remote.name, false), remote.name);
@@ -150,6 +171,8 @@ export async function run({ repo_path, remote: remoteName, branch }: ToolArgs<ty
   }
   const files = await changedPaths(repo, ours, target);
   await assertClean(repo, files);
+  // The last point a cancel is honoured: from here on the work tree and the branch are updated together.
+  await stopIfCancelled();
   if (files.length > 0) {
     // Only the files that change are touched; other local changes stay. Conflicts are found before any write.
     await git.checkout({ ...repo.git, ref: target, filepaths: files, noUpdateHead: true });

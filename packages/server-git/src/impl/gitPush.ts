@@ -5,6 +5,7 @@ import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git, { Errors } from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { readHead } from '../refs/revision.js';
+import { cancelledError, startRemoteCall } from '../remote/call.js';
 import { authCallbacks, configuredRemote, guardName, remoteError, requireRemote, short } from '../remote/ops.js';
 import { openRepo } from '../repo.js';
 import type { gitPushInput } from '../tools/gitPush.js';
@@ -12,6 +13,13 @@ import type { ToolArgs } from './types.js';
 
 const ZERO = '0000000000000000000000000000000000000000';
 
+/**
+ * A cancelled push (the client sent `notifications/cancelled`) aborts the HTTP request in flight.
+ * Whether the remote branch moved is the remote's decision, as when git's own push is interrupted: a
+ * pack that did not arrive whole changes nothing there, one that did may already be applied. Locally
+ * nothing changes, unless the remote's answer had already arrived: then the push completed and the
+ * remote-tracking branch records it, as after any push (the result is dropped).
+ */
 export async function run(
   { repo_path, remote: remoteName, branch, force }: ToolArgs<typeof gitPushInput>,
   ctx: GitContext,
@@ -40,10 +48,12 @@ export async function run(
   const remote = await configuredRemote(repo, access, remoteName, true);
   const auth = authCallbacks(access, remote);
   let old: string | null = null;
+  const call = startRemoteCall(access.http, extra);
   try {
     await git.push({
       ...repo.git,
-      http: access.http,
+      http: call.http,
+      onProgress: call.onProgress,
       url: remote.url,
       remote: remote.name,
       ref: fullRef,
@@ -57,7 +67,10 @@ export async function run(
       },
       signal: extra.signal,
     });
+    // The remote's answer had arrived when the cancel came: the push is done (the result goes nowhere).
+    if (call.cancelled) ctx.logger.info(`Push to '${remote.name}' (${remote.display}) completed before the client's cancel took effect`);
   } catch (error) {
+    if (call.cancelled) throw cancelledError(ctx.logger, 'Push to', remote, 'the remote may or may not have applied it');
     if (error instanceof Errors.PushRejectedError) {
       throw new ToolError(
         `Push to '${remote.name}' rejected: ${remote.name}/${local} has commits that ${local} does not (non-fast-forward). Pull first (git_pull), or push with force: true to overwrite them.`,
@@ -69,6 +82,7 @@ export async function run(
     }
     throw remoteError(access, error, remote, 'Push to', auth);
   } finally {
+    call.end();
     ctx.repoCache.drop(repo.gitdir);
   }
   const before = old as string | null;

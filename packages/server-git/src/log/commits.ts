@@ -95,6 +95,8 @@ export interface WalkOptions {
   since?: number;
   /** Skip commits with a committer date after this (seconds), still walking their parents (`--until`). */
   until?: number;
+  /** The walk ends early (as if the history ended) once this aborts: the caller tells a cancel from the end. */
+  signal?: AbortSignal;
 }
 
 interface Queued {
@@ -157,6 +159,7 @@ export async function* revList(repo: Repo, starts: readonly string[], options: W
     queue.push(await readCommitInfo(repo, oid));
   }
   while (queue.size > 0) {
+    if (options.signal?.aborted) return;
     const commit = queue.pop()!;
     const date = commit.committer.timestamp;
     // git stops a line at the first commit older than --since (its parents are not looked at).

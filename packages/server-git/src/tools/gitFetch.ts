@@ -35,5 +35,5 @@ export const gitFetch = defineTool({
     updated: z.array(refUpdateSchema).describe('Refs that changed, in name order'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitFetch.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext, extra) => (await import('../impl/gitFetch.js')).run(args, ctx, extra),
 });

@@ -45,5 +45,5 @@ export const gitLog = defineTool({
     next_cursor: z.string().optional().describe('Pass as cursor to get the next page; absent on the last page'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitLog.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext, extra) => (await import('../impl/gitLog.js')).run(args, ctx, extra),
 });

@@ -33,5 +33,5 @@ export const gitPull = defineTool({
     fetched: z.array(refUpdateSchema).describe('Remote-tracking refs the fetch changed'),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitPull.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext, extra) => (await import('../impl/gitPull.js')).run(args, ctx, extra),
 });

@@ -1,5 +1,5 @@
 import { defineResource } from '@mcpkit/protocol-core';
-import type { MemoryContext } from '../tools/context.js';
+import type { MemoryContext } from '../context.js';
 
 export const KNOWLEDGE_GRAPH_URI = 'memory://knowledge-graph';
 

@@ -2,6 +2,8 @@
  * The reference's file format, line for line (`src/memory/index.ts` `loadGraph`/`saveGraph`):
  * one JSON object per line, entities first then relations, keys in this order, lines joined with
  * `\n` and no trailing newline. We read a trailing newline and `\r\n` too.
+ *
+ * Reading is line by line (`GraphFileReader`), so a file can be fed in chunks and never held whole.
  */
 import type { Entity, Relation } from '../graph.js';
 
@@ -37,52 +39,100 @@ export interface ParsedGraphFile {
   lines: number;
 }
 
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isStringArray = (v: unknown): v is string[] => {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (typeof x !== 'string') return false;
+  return true;
+};
 
-/** Parses a memory file into `into`. Never throws: a line that does not parse or lacks a field is reported in `corrupt`. */
-export function parseGraphFile(text: string, into: GraphSink): ParsedGraphFile {
-  const out: ParsedGraphFile = { records: 0, foreignRecords: [], corrupt: [], lines: 0 };
-  const rows = text.split('\n');
-  for (let i = 0; i < rows.length; i++) {
-    let raw = rows[i]!;
+/** Copies a string that may be a slice of a large chunk, so keeping it does not keep the chunk alive. */
+const own = (s: string): string => (s.length > 0 ? JSON.parse(JSON.stringify(s)) : s);
+
+/**
+ * Parses a memory file line by line into a sink. Never throws: a line that does not parse or lacks
+ * a field is reported in `result.corrupt`. Feed it with `lines` (text made of whole lines, each
+ * ending with `\n`) and finish with `last` (what follows the final `\n`, possibly empty).
+ */
+export class GraphFileReader {
+  readonly result: ParsedGraphFile = { records: 0, foreignRecords: [], corrupt: [], lines: 0 };
+  private lineNo = 0;
+
+  constructor(private readonly into: GraphSink) {}
+
+  /**
+   * Reads the lines of `text` (whole lines, each ending with `\n`) from index `from`, and stops at
+   * the first line boundary past `deadline` (a `performance.now()` time). Returns where it stopped
+   * (`text.length`: all read).
+   */
+  lines(text: string, from = 0, deadline = Number.POSITIVE_INFINITY): number {
+    let start = from;
+    let count = 0;
+    for (let nl = text.indexOf('\n', start); nl >= 0; nl = text.indexOf('\n', start)) {
+      this.line(text.slice(start, nl));
+      start = nl + 1;
+      if ((++count & 63) === 0 && performance.now() > deadline) return start;
+    }
+    return text.length;
+  }
+
+  /** The text after the last `\n` of the file (the reference writes no trailing newline). */
+  last(text: string): void {
+    if (text !== '') this.line(text);
+  }
+
+  private line(raw: string): void {
+    this.lineNo++;
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
-    if (raw.trim() === '') continue;
+    if (raw.charCodeAt(0) !== 123 /* { */ && raw.trim() === '') return;
+    const out = this.result;
     out.lines++;
     let item: unknown;
     try {
       item = JSON.parse(raw);
     } catch (error) {
-      out.corrupt.push({ line: i + 1, text: raw, reason: error instanceof Error ? error.message : 'not JSON' });
-      continue;
+      out.corrupt.push({ line: this.lineNo, text: own(raw), reason: error instanceof Error ? error.message : 'not JSON' });
+      return;
     }
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      out.corrupt.push({ line: i + 1, text: raw, reason: 'not a JSON object' });
-      continue;
+      out.corrupt.push({ line: this.lineNo, text: own(raw), reason: 'not a JSON object' });
+      return;
     }
     const rec = item as Record<string, unknown>;
     if (rec.type === 'entity') {
       // `observations` missing or null is the shape that crashed the reference's search (servers#1818): read as [].
       const observations = rec.observations ?? [];
       if (typeof rec.name !== 'string' || typeof rec.entityType !== 'string' || !isStringArray(observations)) {
-        out.corrupt.push({ line: i + 1, text: raw, reason: 'entity without a string name, string entityType and string observations' });
-        continue;
+        out.corrupt.push({
+          line: this.lineNo,
+          text: own(raw),
+          reason: 'entity without a string name, string entityType and string observations',
+        });
+        return;
       }
-      into.entity({ name: rec.name, entityType: rec.entityType, observations });
+      this.into.entity({ name: rec.name, entityType: rec.entityType, observations });
       out.records++;
     } else if (rec.type === 'relation') {
       if (typeof rec.from !== 'string' || typeof rec.to !== 'string' || typeof rec.relationType !== 'string') {
-        out.corrupt.push({ line: i + 1, text: raw, reason: 'relation without string from, to and relationType' });
-        continue;
+        out.corrupt.push({ line: this.lineNo, text: own(raw), reason: 'relation without string from, to and relationType' });
+        return;
       }
-      into.relation({ from: rec.from, to: rec.to, relationType: rec.relationType });
+      this.into.relation({ from: rec.from, to: rec.to, relationType: rec.relationType });
       out.records++;
     } else if (typeof rec.type === 'string') {
-      out.foreignRecords.push(raw);
+      out.foreignRecords.push(own(raw));
     } else {
-      out.corrupt.push({ line: i + 1, text: raw, reason: 'no "type" field' });
+      out.corrupt.push({ line: this.lineNo, text: own(raw), reason: 'no "type" field' });
     }
   }
-  return out;
+}
+
+/** Parses a whole memory file held in memory into `into` (see `GraphFileReader`). */
+export function parseGraphFile(text: string, into: GraphSink): ParsedGraphFile {
+  const reader = new GraphFileReader(into);
+  const end = text.lastIndexOf('\n') + 1;
+  reader.lines(text.slice(0, end));
+  reader.last(text.slice(end));
+  return reader.result;
 }
 
 /**
@@ -92,4 +142,14 @@ export function parseGraphFile(text: string, into: GraphSink): ParsedGraphFile {
  */
 export function looksLikeGraphFile(parsed: ParsedGraphFile): boolean {
   return parsed.lines === 0 || parsed.records + parsed.foreignRecords.length > 0;
+}
+
+/** Whether one line is a record (a JSON object with a string `type`): enough to call the file a memory graph. */
+export function isRecordLine(line: string): boolean {
+  try {
+    const item = JSON.parse(line) as unknown;
+    return typeof item === 'object' && item !== null && !Array.isArray(item) && typeof (item as { type?: unknown }).type === 'string';
+  } catch {
+    return false;
+  }
 }

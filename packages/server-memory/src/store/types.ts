@@ -5,6 +5,19 @@ export interface GraphChange {
   source: 'local' | 'external';
 }
 
+/** How far a load is: `loaded` of `total` bytes of the memory file read. */
+export interface LoadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface ReadyOptions {
+  /** Told how far the load is, at once and then as it goes (about every 50 ms). */
+  onProgress?: (progress: LoadProgress) => void;
+  /** Stops waiting (the promise rejects with the signal's reason); the load itself goes on for other calls. */
+  signal?: AbortSignal;
+}
+
 /**
  * Where the knowledge graph lives. Every implementation passes the shared suite in
  * `test/storeSuite.ts`. Mutations are durable when their promise resolves; a rejected mutation
@@ -29,6 +42,13 @@ export interface GraphStore {
    * call) while the returned handle is held. Stores without outside writers return a no-op.
    */
   watch(): () => void;
+  /**
+   * Resolves once the graph is loaded (at once when it is). Every other method waits for the load
+   * itself; a caller calls this first to hear the progress of a load running in the background, or
+   * to stop waiting for it (`signal`). Rejects as the method would when the load fails (a clear
+   * `ToolError`: the file is locked too long, or is not a memory graph). Stores that load nothing omit it.
+   */
+  ready?(options?: ReadyOptions): Promise<void>;
   /** Finishes pending writes and releases files and timers. */
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { checkCount, checkObservations, type MemoryContext } from './context.js';
+import type { MemoryContext } from '../context.js';
+import { checkCount, checkObservations } from './limits.js';
 
 export const addObservations = defineTool({
   name: 'add_observations',

@@ -1,6 +1,8 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { checkCount, checkName, checkObservations, EntitySchema, type MemoryContext } from './context.js';
+import type { MemoryContext } from '../context.js';
+import { checkCount, checkName, checkObservations } from './limits.js';
+import { EntitySchema } from './schemas.js';
 
 export const createEntities = defineTool({
   name: 'create_entities',

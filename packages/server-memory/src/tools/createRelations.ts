@@ -1,6 +1,8 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { checkCount, checkName, type MemoryContext, RelationSchema } from './context.js';
+import type { MemoryContext } from '../context.js';
+import { checkCount, checkName } from './limits.js';
+import { RelationSchema } from './schemas.js';
 
 export const createRelations = defineTool({
   name: 'create_relations',

@@ -1,6 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { type MemoryContext, successOutput } from './context.js';
+import type { MemoryContext } from '../context.js';
+import { successOutput } from './schemas.js';
 
 const MESSAGE = 'Entities deleted successfully';
 

@@ -1,6 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { type MemoryContext, RelationSchema, successOutput } from './context.js';
+import type { MemoryContext } from '../context.js';
+import { RelationSchema, successOutput } from './schemas.js';
 
 const MESSAGE = 'Relations deleted successfully';
 

@@ -8,7 +8,7 @@ import { openNodes } from './openNodes.js';
 import { readGraph } from './readGraph.js';
 import { searchNodes } from './searchNodes.js';
 
-/** In the reference's `tools/list` order. */
+/** Every tool of this server, in the order `tools/list` shows them (the reference's). */
 export const tools = [
   createEntities,
   createRelations,

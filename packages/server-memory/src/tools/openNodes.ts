@@ -1,6 +1,8 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { graphOutput, type MemoryContext, pageInput, pageRequest, pageResult } from './context.js';
+import type { MemoryContext } from '../context.js';
+import { pageRequest, pageResult } from './paging.js';
+import { graphOutput, pageInput } from './schemas.js';
 
 export const openNodes = defineTool({
   name: 'open_nodes',

@@ -1,5 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
-import { graphOutput, type MemoryContext, pageInput, pageRequest, pageResult } from './context.js';
+import type { MemoryContext } from '../context.js';
+import { pageRequest, pageResult } from './paging.js';
+import { graphOutput, pageInput } from './schemas.js';
 
 export const readGraph = defineTool({
   name: 'read_graph',

@@ -1,4 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fdatasyncSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -7,7 +18,9 @@ import {
   binPath,
   type Cell,
   callOk,
+  coldStarts,
   connectStdio,
+  floorSpec,
   latency,
   mib,
   ms,
@@ -19,6 +32,7 @@ import {
   type StdioConnection,
   type Suite,
   stats,
+  versus,
   withTimeout,
 } from '../harness.js';
 
@@ -27,10 +41,31 @@ import {
  * stdio in this run, each on its own copy of the same graph file (reference JSONL: N entities with
  * 3 observations each, 1 relation per entity). The reference re-reads the whole file on every call
  * and rewrites it on every mutation, so at 100k it gets few calls and a time budget per operation.
+ *
+ * Floors measured in the same run, on the same disk: an append + `fdatasync` of a record like the
+ * one each mutation writes (what a durable write cannot go below), a `tools/call` round trip to a
+ * bare Node process (`floor.mjs`: the client and the pipe), and, for the load, reading the file and
+ * `JSON.parse` of each line (in this process, interleaved with our store loading the same file).
  */
 
-/** Targets from the issue. */
-const TARGET = { mutationVsRef10k: 50, openVsRef10k: 50, searchVsRef10k: 20, mutation100kMs: 5, search100kMs: 50, load100kMs: 1000 };
+/** Targets: issue 3 (vs the reference at 10k, absolute at 100k) and issue 11 (floors, cold start, load, RSS). */
+const TARGET = {
+  mutationVsRef10k: 50,
+  openVsRef10k: 50,
+  searchVsRef10k: 20,
+  mutation100kMs: 5,
+  search100kMs: 50,
+  load100kMs: 1000,
+  /** Every mutation ≤ this × the append+fdatasync floor of its record, at every size. */
+  mutationVsDiskFloor: 2,
+  /** Every mutation ≥ this × faster than the reference at 1k. */
+  mutationVsRef1k: 10,
+  /** `initialize` and `tools/list` with the file ≤ this × with an empty file. */
+  coldVsEmpty: 1.2,
+  /** Our load ≤ this × reading the file and parsing each line, at 100k. */
+  loadVsParse100k: 1.5,
+  peakRss100kMiB: 400,
+};
 
 const SIZES = (process.env.BENCH_MEMORY_SIZES ?? '1000,10000,100000').split(',').map(Number);
 
@@ -61,6 +96,8 @@ type Side = 'ours' | 'reference';
 interface OpSpec {
   key: string;
   label: string;
+  /** A mutation: the record it appends to the journal (for its disk floor). */
+  record?: 'small' | 'batch';
   /** Calls for ours and for the reference at this size. */
   calls: (side: Side, n: number) => number;
   run: (conn: StdioConnection, i: number, side: Side, n: number) => Promise<unknown>;
@@ -68,6 +105,8 @@ interface OpSpec {
 
 let unique = 0;
 const newEntity = (tag: string) => ({ name: `new-${tag}-${unique++}`, entityType: 'bench', observations: ['a', 'b', 'c'] });
+/** Names create_entities (1) made at the current size, for delete_entities (1) to remove. */
+const createdOne: Record<Side, string[]> = { ours: [], reference: [] };
 
 /** The reference re-reads (and on mutations rewrites) a ~29 MB file per call at 100k: allow it time. */
 const call = (conn: StdioConnection, name: string, args: Record<string, unknown>) => callOk(conn, name, args, { timeoutMs: 600_000 });
@@ -82,21 +121,65 @@ function ops(ctx: BenchContext): OpSpec[] {
     {
       key: 'create1',
       label: 'create_entities (1)',
+      record: 'small',
       calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(60, 10), ctx.scale(20, 5), ctx.scale(5, 2))),
-      run: (c, i, s) => call(c, 'create_entities', { entities: [newEntity(`${s}1-${i}`)] }),
+      run: (c, i, s) => {
+        const e = newEntity(`${s}1-${i}`);
+        createdOne[s].push(e.name);
+        return call(c, 'create_entities', { entities: [e] });
+      },
     },
     {
       key: 'create100',
       label: 'create_entities (100)',
+      record: 'batch',
       calls: (s, n) => (s === 'ours' ? ctx.scale(60, 10) : refCalls(n, ctx.scale(30, 5), ctx.scale(10, 3), ctx.scale(3, 2))),
       run: (c, i, s) => call(c, 'create_entities', { entities: Array.from({ length: 100 }, () => newEntity(`${s}100-${i}`)) }),
     },
     {
       key: 'addObs',
       label: 'add_observations (1)',
+      record: 'small',
       calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(60, 10), ctx.scale(20, 5), ctx.scale(5, 2))),
       run: (c, i, s, n) =>
         call(c, 'add_observations', { observations: [{ entityName: `entity-${(i * 7919) % n}`, contents: [`added by ${s} ${i}`] }] }),
+    },
+    {
+      key: 'createRel',
+      label: 'create_relations (1)',
+      record: 'small',
+      calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(30, 5), ctx.scale(10, 3), ctx.scale(3, 2))),
+      run: (c, i, s, n) =>
+        call(c, 'create_relations', {
+          relations: [{ from: `entity-${(i * 7919) % n}`, to: `entity-${i % n}`, relationType: `knows-${s}-${i}` }],
+        }),
+    },
+    {
+      key: 'delObs',
+      label: 'delete_observations (1)',
+      record: 'small',
+      calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(30, 5), ctx.scale(10, 3), ctx.scale(3, 2))),
+      // Removes what add_observations added (same entity and text for the same i).
+      run: (c, i, s, n) =>
+        call(c, 'delete_observations', { deletions: [{ entityName: `entity-${(i * 7919) % n}`, observations: [`added by ${s} ${i}`] }] }),
+    },
+    {
+      key: 'delRel',
+      label: 'delete_relations (1)',
+      record: 'small',
+      calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(30, 5), ctx.scale(10, 3), ctx.scale(3, 2))),
+      run: (c, i, s, n) =>
+        call(c, 'delete_relations', {
+          relations: [{ from: `entity-${(i * 7919) % n}`, to: `entity-${i % n}`, relationType: `knows-${s}-${i}` }],
+        }),
+    },
+    {
+      key: 'delEnt',
+      label: 'delete_entities (1)',
+      record: 'small',
+      calls: (s, n) => (s === 'ours' ? oursCalls : refCalls(n, ctx.scale(30, 5), ctx.scale(10, 3), ctx.scale(3, 2))),
+      // One of the entities create_entities (1) made at this size, in order (as many calls as it made).
+      run: (c, _i, s) => call(c, 'delete_entities', { entityNames: [createdOne[s].shift() ?? 'none'] }),
     },
     {
       key: 'searchHit',
@@ -139,18 +222,162 @@ function ops(ctx: BenchContext): OpSpec[] {
 /** A cursor deep into the graph per size, so paginated reads are not all page 1. */
 const pageCursor: Record<number, string> = {};
 
-/** Spawn → connected → first open_nodes answered: what a user waits for when the file exists. */
-async function firstAnswer(spec: SpawnSpec): Promise<number> {
+/** Spawn → connected → first open_nodes answered: what a user waits for when the file exists; and the RSS then. */
+async function firstAnswer(spec: SpawnSpec): Promise<{ ms: number; rss: number | undefined }> {
   const t0 = performance.now();
   const conn = await connectStdio(spec, { timeoutMs: 120_000 });
   try {
     await call(conn, 'open_nodes', { names: ['entity-1'] });
-    return performance.now() - t0;
+    return { ms: performance.now() - t0, rss: peakRss(conn.pid)?.current };
   } catch (error) {
     throw new Error(`${spec.label}: ${error instanceof Error ? error.message : String(error)}; stderr: ${conn.stderr().slice(-1500)}`);
   } finally {
     await conn.close();
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floors
+// ---------------------------------------------------------------------------------------------
+
+/** The journal record of one small mutation, and of create_entities with 100 entities, as our server writes them. */
+const RECORDS = {
+  small: `${JSON.stringify({ op: 'addObservations', observations: [{ entityName: 'entity-12345', contents: ['added by ours 123'] }] })}\n`,
+  batch: `${JSON.stringify({
+    op: 'createEntities',
+    entities: Array.from({ length: 100 }, (_, i) => ({ name: `new-ours100-12-${i}`, entityType: 'bench', observations: ['a', 'b', 'c'] })),
+  })}\n`,
+};
+
+interface Floors {
+  /**
+   * Per mutation (op key): append + fdatasync of its record (`RECORDS`) to a file in the bench folder
+   * (the disk of the memory files), one sample right after each of our calls, so both see the same disk.
+   */
+  disk: Record<string, Stats>;
+  /** The same in a tight loop, before the calls (the issue's figure: what the disk can do at best). */
+  tight: Record<'small' | 'batch', Stats>;
+  /** A tools/call round trip to floor.mjs (a bare Node process answering `echo`) over the SDK client. */
+  call: Stats;
+}
+
+/** Append + fdatasync of `record` to an open file: one floor sample (ms). */
+function appendSample(fd: number, record: string): number {
+  const t0 = performance.now();
+  writeSync(fd, record);
+  fdatasyncSync(fd);
+  return performance.now() - t0;
+}
+
+function tightFloor(dir: string, record: string, n: number): Stats {
+  const path = join(dir, 'floor.wal');
+  const fd = openSync(path, 'a');
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < n + 20; i++) {
+      const t = appendSample(fd, record);
+      if (i >= 20) samples.push(t);
+    }
+  } finally {
+    closeSync(fd);
+    unlinkSync(path);
+  }
+  return stats(samples);
+}
+
+async function measureFloors(ctx: BenchContext, dir: string): Promise<Floors> {
+  const conn = await connectStdio(floorSpec());
+  let callFloor: Stats;
+  try {
+    callFloor = await latency(() => callOk(conn, 'echo', { message: 'hi' }), ctx.scale(300, 50), { warmup: 30 });
+  } finally {
+    await conn.close();
+  }
+  const n = ctx.scale(300, 60);
+  return { disk: {}, tight: { small: tightFloor(dir, RECORDS.small, n), batch: tightFloor(dir, RECORDS.batch, n) }, call: callFloor };
+}
+
+/**
+ * `latency` for one of our mutations, with a disk-floor sample (append + fdatasync of `record`)
+ * taken right after each call: the two figures see the same moments of the disk.
+ */
+async function latencyWithFloor(
+  fn: () => Promise<unknown>,
+  n: number,
+  warmup: number,
+  dir: string,
+  record: string,
+): Promise<{ lat: Stats; floor: Stats }> {
+  const path = join(dir, 'floor-interleaved.wal');
+  const fd = openSync(path, 'a');
+  const lat: number[] = [];
+  const floor: number[] = [];
+  try {
+    for (let i = 0; i < warmup + n; i++) {
+      const t0 = performance.now();
+      await fn();
+      const t = performance.now() - t0;
+      const f = appendSample(fd, record);
+      if (i < warmup) continue;
+      lat.push(t);
+      floor.push(f);
+    }
+  } finally {
+    closeSync(fd);
+    unlinkSync(path);
+  }
+  return { lat: stats(lat), floor: stats(floor) };
+}
+
+/** Reading the file and `JSON.parse` of each line: what any loader of this format pays. */
+function parseFloor(path: string): number {
+  const t0 = performance.now();
+  const text = readFileSync(path, 'utf8');
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+    JSON.parse(text.slice(start, nl));
+    start = nl + 1;
+  }
+  if (start < text.length) JSON.parse(text.slice(start));
+  return performance.now() - t0;
+}
+
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+
+interface LoadFigures {
+  parse: Stats;
+  load: Stats;
+  /** Heap held after the load (after a full GC), bytes: the graph and the store. */
+  heap: number | undefined;
+}
+
+/** Our store loading `path` in this process (`openFileStore`, `load: 'wait'`), interleaved with the parse floor. */
+async function loadVsParse(path: string, runs: number): Promise<LoadFigures> {
+  const { openFileStore } = await import('@mcpkit/server-memory');
+  const parse: number[] = [];
+  const load: number[] = [];
+  const heaps: number[] = [];
+  for (let r = 0; r < runs + 1; r++) {
+    gc();
+    const p = parseFloor(path);
+    gc();
+    const t0 = performance.now();
+    let store: Awaited<ReturnType<typeof openFileStore>> | undefined = await openFileStore({ path, compactDelayMs: 3_600_000 });
+    const t = performance.now() - t0;
+    gc();
+    const loaded = process.memoryUsage().heapUsed;
+    await store.close();
+    store = undefined;
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    // What the store held: the heap with it loaded, less the heap once it is gone.
+    const held = loaded - process.memoryUsage().heapUsed;
+    if (r === 0) continue; // warm-up (page cache, code)
+    parse.push(p);
+    load.push(t);
+    heaps.push(held);
+  }
+  return { parse: stats(parse), load: stats(load), heap: heaps.length > 0 ? stats(heaps).median : undefined };
 }
 
 const suite: Suite = {
@@ -164,6 +391,9 @@ const suite: Suite = {
     const sizes = ctx.quick ? SIZES.slice(0, 2) : SIZES;
     const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-memory-'));
     const figures: Record<string, Record<string, Record<Side, Stats | undefined>>> = {};
+    const floors: Record<string, Floors> = {};
+    const handshakes: Record<string, Handshake> = {};
+    const loads: Record<string, LoadFigures> = {};
     try {
       for (const n of sizes) {
         const text = graphFile(n);
@@ -176,18 +406,37 @@ const suite: Suite = {
         writeFileSync(files.reference, text);
         ctx.print(`\n--- ${n.toLocaleString('en')} entities (${(text.length / 1024 / 1024).toFixed(1)} MiB file)`);
 
-        // Cold start with the file present, interleaved.
+        // Cold start → first answer with the file present, interleaved.
         const coldRuns = ctx.scale(n >= 100_000 ? 3 : 5, 2);
         const cold: Record<Side, number[]> = { ours: [], reference: [] };
+        const loadedRss: Record<Side, number[]> = { ours: [], reference: [] };
         for (let r = 0; r < coldRuns + 1; r++) {
           for (const side of ['ours', 'reference'] as const) {
-            const t = await withTimeout(firstAnswer(specs[side]), 180_000, `${side} first answer`);
-            if (r > 0) cold[side].push(t);
+            const { ms: t, rss } = await withTimeout(firstAnswer(specs[side]), 180_000, `${side} first answer`);
+            if (r === 0) continue;
+            cold[side].push(t);
+            if (rss !== undefined) loadedRss[side].push(rss);
           }
         }
         const sizeFig: Record<string, Record<Side, Stats | undefined>> = {
           cold: { ours: stats(cold.ours), reference: stats(cold.reference) },
+          loadedRss: { ours: statsOrUndefined(loadedRss.ours), reference: statsOrUndefined(loadedRss.reference) },
         };
+
+        // initialize and tools/list: ours with this file against ours with an empty file (and the reference with this file).
+        const pristine = join(dir, `pristine-${n}.jsonl`);
+        writeFileSync(pristine, text);
+        const handshake = await coldHandshake(ctx, dir, oursBin, refBin, pristine, n);
+        handshakes[String(n)] = handshake;
+
+        // Our load in this process against reading + parsing the file, interleaved.
+        const loadFig = await loadVsParse(pristine, ctx.scale(n >= 100_000 ? 5 : 7, 2));
+        loads[String(n)] = loadFig;
+
+        const floorsN = await measureFloors(ctx, dir);
+        floors[String(n)] = floorsN;
+        createdOne.ours.length = 0;
+        createdOne.reference.length = 0;
 
         const conns: Record<Side, StdioConnection> = {
           ours: await connectStdio(specs.ours, { timeoutMs: 120_000 }),
@@ -204,11 +453,15 @@ const suite: Suite = {
               if (calls === 0) continue;
               let i = 0;
               const warmup = side === 'ours' ? Math.min(20, Math.ceil(calls / 10)) : 1;
-              const lat = await withTimeout(
-                latency(() => op.run(conns[side], i++, side, n), calls, { warmup }),
-                240_000,
-                `${side} ${op.label} at ${n}`,
-              ).catch((error: unknown) => {
+              const run = () => op.run(conns[side], i++, side, n);
+              const measured =
+                side === 'ours' && op.record
+                  ? latencyWithFloor(run, calls, warmup, dir, RECORDS[op.record]).then(({ lat, floor }) => {
+                      floorsN.disk[op.key] = floor;
+                      return lat;
+                    })
+                  : latency(run, calls, { warmup });
+              const lat = await withTimeout(measured, 240_000, `${side} ${op.label} at ${n}`).catch((error: unknown) => {
                 throw new Error(
                   `${side} ${op.label} at ${n}: ${error instanceof Error ? error.message : String(error)}; stderr: ${conns[side].stderr().slice(-1500)}`,
                 );
@@ -228,32 +481,42 @@ const suite: Suite = {
 
         const rows: Cell[][] = [['cold start → first open_nodes', ...cells(sizeFig.cold!)]];
         for (const op of ops(ctx)) rows.push([op.label, ...cells(sizeFig[op.key]!)]);
-        const rss = sizeFig.rss!;
-        rows.push([
-          'peak RSS',
-          mib(rss.ours?.median),
-          mib(rss.reference?.median),
-          rss.ours && rss.reference ? ratio(rss.ours.median, rss.reference.median) : 'n/a',
-          '',
-        ]);
+        for (const [label, key] of [
+          ['RSS at the first answer', 'loadedRss'],
+          ['peak RSS (end of the run)', 'rss'],
+        ] as const) {
+          const rss = sizeFig[key]!;
+          rows.push([
+            label,
+            mib(rss.ours?.median),
+            mib(rss.reference?.median),
+            rss.ours && rss.reference ? ratio(rss.ours.median, rss.reference.median) : 'n/a',
+            '',
+          ]);
+        }
         ctx.table({
           title: `memory @ ${n.toLocaleString('en')} entities: median per call (ours n / reference n)`,
           headers: ['operation', 'ours', 'reference', 'ours/ref', 'ref/ours (× faster)'],
           rows,
           notes: [
-            'cold start: spawn → initialize → first open_nodes answered, with the file present (ours loads it at start; the reference on each call)',
+            'cold start: spawn → initialize → first open_nodes answered, with the file present (ours loads it in the background from the start; the reference on each call)',
             n >= 100_000
               ? "reference at 100k: 2-5 calls per operation (each re-reads ~29 MB, and rewrites it on mutations). read_graph (full) not run: its ~67 MB answer exceeds the SDK stdio client's 10 MB message limit, for both servers (what limit/namesOnly are for)"
               : 'reference: fewer calls than ours (each re-reads, and on mutations rewrites, the whole file)',
             'read_graph (limit 100) is ours only (the reference has no pagination)',
           ],
         });
+        printFloors(ctx, n, sizeFig, floorsN, handshake, loadFig);
         // Sanity: our file still loads in the reference's parser after the run.
         const ourText = readFileSync(files.ours, 'utf8');
         for (const line of ourText.split('\n')) if (line.trim()) JSON.parse(line);
       }
       ctx.record('figures', figures);
+      ctx.record('floors', floors);
+      ctx.record('handshakes', handshakes);
+      ctx.record('loads', loads);
       judge(ctx, figures);
+      judgeFloors(ctx, figures, floors, handshakes, loads);
       await concurrency(ctx, dir, oursBin, refBin);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -263,6 +526,166 @@ const suite: Suite = {
 
 function rssStats(bytes: number | undefined): Stats | undefined {
   return bytes === undefined ? undefined : stats([bytes]);
+}
+
+function statsOrUndefined(samples: number[]): Stats | undefined {
+  return samples.length > 0 ? stats(samples) : undefined;
+}
+
+type HandshakeSide = 'empty' | 'file' | 'reference';
+
+interface Handshake {
+  /** Spawn → `initialize` answered; spawn → `tools/list` answered. */
+  initialize: Record<HandshakeSide, Stats>;
+  toolsList: Record<HandshakeSide, Stats>;
+}
+
+/**
+ * Cold starts until `initialize` and until `tools/list` are answered (raw stdio, interleaved): ours
+ * with an empty file, ours with the graph file, the reference with the graph file. Ours loads the
+ * graph in the background, so the file's size should not matter.
+ */
+async function coldHandshake(ctx: BenchContext, dir: string, oursBin: string, refBin: string, file: string, n: number): Promise<Handshake> {
+  const empty = join(dir, `empty-${n}.jsonl`);
+  writeFileSync(empty, '');
+  const refFile = join(dir, `handshake-ref-${n}.jsonl`);
+  copyFileSync(file, refFile);
+  const specs = [
+    nodeSpec('empty', oursBin, ['--log-level', 'warn'], { MEMORY_FILE_PATH: empty }),
+    nodeSpec('file', oursBin, ['--log-level', 'warn'], { MEMORY_FILE_PATH: file }),
+    nodeSpec('reference', refBin, [], { MEMORY_FILE_PATH: refFile }),
+  ];
+  const runs = ctx.scale(n >= 100_000 ? 8 : 10, 3);
+  const byLabel = (results: { label: string; stats: Stats }[]) =>
+    Object.fromEntries(results.map((r) => [r.label, r.stats])) as Record<HandshakeSide, Stats>;
+  return {
+    initialize: byLabel(await coldStarts(specs, runs, { until: 'initialize' })),
+    toolsList: byLabel(await coldStarts(specs, runs, { until: 'tools/list' })),
+  };
+}
+
+const MUTATIONS = ['create1', 'create100', 'addObs', 'createRel', 'delObs', 'delRel', 'delEnt'] as const;
+
+function printFloors(
+  ctx: BenchContext,
+  n: number,
+  sizeFig: Record<string, Record<Side, Stats | undefined>>,
+  floors: Floors,
+  handshake: Handshake,
+  load: LoadFigures,
+): void {
+  const rows: Cell[][] = [];
+  for (const op of ops(ctx)) {
+    const ours = sizeFig[op.key]?.ours;
+    if (!op.record || !ours) continue;
+    const disk = floors.disk[op.key] ?? floors.tight[op.record];
+    rows.push([
+      op.label,
+      ms(ours.median),
+      ms(disk.median),
+      ratio(ours.median, disk.median),
+      ms(disk.median + floors.call.median),
+      ratio(ours.median, disk.median + floors.call.median),
+    ]);
+  }
+  ctx.table({
+    title: `memory @ ${n.toLocaleString('en')}: mutations against the floors (medians)`,
+    headers: ['mutation', 'ours', 'disk floor', 'ours/disk', 'disk + call floor', 'ours/(disk+call)'],
+    rows,
+    notes: [
+      `disk floor: append + fdatasync of the record the mutation journals (${RECORDS.small.length} B for one item, ${RECORDS.batch.length} B for 100 entities), same disk, one sample right after each of our calls; in a tight loop before them: ${ms(floors.tight.small.median)} and ${ms(floors.tight.batch.median)}`,
+      `call floor: tools/call round trip to a bare Node process over the SDK stdio client, ${ms(floors.call.median)}; it is in every figure of ours, not in the disk floor`,
+    ],
+  });
+  const h = handshake;
+  const row = (label: string, f: Record<HandshakeSide, Stats>): Cell[] => [
+    label,
+    ms(f.empty.median),
+    ms(f.file.median),
+    ratio(f.file.median, f.empty.median),
+    ms(f.reference.median),
+  ];
+  ctx.table({
+    title: `memory @ ${n.toLocaleString('en')}: answered before the graph is loaded; the load against the parse floor`,
+    headers: ['cold start (median)', 'ours, empty file', 'ours, this file', 'file/empty', 'reference, this file'],
+    rows: [row('spawn → initialize', h.initialize), row('spawn → tools/list', h.toolsList)],
+    notes: [
+      `load (in this process: openFileStore until the graph is loaded): ${ms(load.load.median)}; parse floor (read the file + JSON.parse of each line): ${ms(load.parse.median)}; load/floor ${ratio(load.load.median, load.parse.median)}`,
+      `heap held by the loaded graph and store (after a full GC): ${mib(load.heap)}`,
+    ],
+  });
+}
+
+function judgeFloors(
+  ctx: BenchContext,
+  figures: Record<string, Record<string, Record<Side, Stats | undefined>>>,
+  floors: Record<string, Floors>,
+  handshakes: Record<string, Handshake>,
+  loads: Record<string, LoadFigures>,
+): void {
+  const records = Object.fromEntries(ops(ctx).map((op) => [op.key, op.record])) as Record<string, 'small' | 'batch' | undefined>;
+  for (const [size, fig] of Object.entries(figures)) {
+    const n = Number(size);
+    const label = n >= 1000 ? `${n / 1000}k` : size;
+    const floor = floors[size]!;
+    const measured = MUTATIONS.map((key) => ({
+      key,
+      ours: fig[key]?.ours,
+      floor: floor.disk[key] ?? floor.tight[records[key] ?? 'small'],
+    })).filter((m): m is { key: (typeof MUTATIONS)[number]; ours: Stats; floor: Stats } => m.ours !== undefined);
+    if (measured.length > 0) {
+      const over = measured.filter((m) => m.ours.median > TARGET.mutationVsDiskFloor * m.floor.median);
+      const worst = measured.reduce((a, b) => (b.ours.median / b.floor.median > a.ours.median / a.floor.median ? b : a));
+      ctx.check(
+        `${label}: every mutation ≤ ${TARGET.mutationVsDiskFloor}× the append+fdatasync floor`,
+        over.length === 0,
+        `worst ${worst.key} ${versus(worst.ours.median, worst.floor.median)}${over.length > 1 ? `; over: ${over.map((m) => m.key).join(', ')}` : ''}; against disk + call floor (${ms(floor.call.median)}): ${ratio(worst.ours.median, worst.floor.median + floor.call.median)}`,
+      );
+    }
+    const h = handshakes[size];
+    if (h) {
+      for (const [what, f] of [
+        ['initialize', h.initialize],
+        ['tools/list', h.toolsList],
+      ] as const) {
+        ctx.check(
+          `${label}: ${what} with the file ≤ ${TARGET.coldVsEmpty}× with an empty file`,
+          f.file.median <= TARGET.coldVsEmpty * f.empty.median,
+          `${versus(f.file.median, f.empty.median)}; reference with the file ${ms(f.reference.median)}`,
+        );
+      }
+    }
+  }
+  const at1k = figures['1000'];
+  if (at1k) {
+    const measured = MUTATIONS.flatMap((key) => {
+      const f = at1k[key];
+      return f?.ours && f.reference ? [{ key, ours: f.ours, reference: f.reference, speedup: f.reference.median / f.ours.median }] : [];
+    });
+    if (measured.length > 0) {
+      const slowest = measured.reduce((a, b) => (b.speedup < a.speedup ? b : a));
+      ctx.check(
+        `1k: every mutation ≥ ${TARGET.mutationVsRef1k}× faster than the reference`,
+        measured.every((m) => m.speedup >= TARGET.mutationVsRef1k),
+        `slowest ${slowest.key} ${slowest.speedup.toFixed(1)}× (${ms(slowest.ours.median)} vs ${ms(slowest.reference.median)}); ${measured.map((m) => `${m.key} ${m.speedup.toFixed(0)}×`).join(', ')}`,
+      );
+    }
+  }
+  const load = loads['100000'];
+  if (load) {
+    ctx.check(
+      `100k: load ≤ ${TARGET.loadVsParse100k}× the parse floor (read + JSON.parse of each line)`,
+      load.load.median <= TARGET.loadVsParse100k * load.parse.median,
+      `${versus(load.load.median, load.parse.median)}; heap held after the load ${mib(load.heap)}`,
+    );
+    const at100k = figures['100000'];
+    const peak = at100k?.rss?.ours?.median;
+    ctx.check(
+      `100k: peak RSS ≤ ${TARGET.peakRss100kMiB} MiB`,
+      peak !== undefined && peak <= TARGET.peakRss100kMiB * 1024 * 1024,
+      `${mib(peak)} at the end of the run, ${mib(at100k?.loadedRss?.ours?.median)} at the first answer; reference ${mib(at100k?.rss?.reference?.median)}`,
+    );
+  }
 }
 
 function cells(f: Record<Side, Stats | undefined>): Cell[] {

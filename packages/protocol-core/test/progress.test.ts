@@ -1,0 +1,152 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Progress, ProgressNotificationSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createMcpServer, defineTool, registerTools } from '../src/define.js';
+import { createProgressReporter, type ProgressOptions } from '../src/progress.js';
+import { textResult } from '../src/results.js';
+import { connectInMemory } from '../src/testing/index.js';
+
+/** A server whose `work` tool reports `steps` measured steps, `gapMs` apart, then `beats` of unmeasured work. */
+function progressServer(options: ProgressOptions = {}) {
+  const server = createMcpServer({ name: 'progress-test', version: '0.0.0' });
+  const work = defineTool({
+    name: 'work',
+    title: 'Work',
+    description: 'Reports progress',
+    input: { steps: z.number().int(), gapMs: z.number().int(), workingMs: z.number().int().default(0) },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async ({ steps, gapMs, workingMs }, _ctx: unknown, extra) => {
+      const progress = createProgressReporter(extra, options);
+      try {
+        for (let i = 1; i <= steps; i++) {
+          progress.update(i, steps, () => `step ${i} of ${steps}`);
+          if (gapMs > 0) await sleep(gapMs);
+        }
+        if (workingMs > 0) {
+          const since = performance.now();
+          progress.working(() => `working for ${Math.round(performance.now() - since)} ms`);
+          await sleep(workingMs);
+        }
+        return textResult(`did ${steps} steps`);
+      } finally {
+        progress.end();
+      }
+    },
+  });
+  registerTools(server, {}, [work]);
+  return server;
+}
+
+function expectIncreasing(seen: Progress[]): void {
+  for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+}
+
+describe('createProgressReporter', () => {
+  it('sends measured progress with its total and message, increasing, throttled to one per interval', async () => {
+    await using pair = await connectInMemory(progressServer({ delayMs: 0, intervalMs: 100 }));
+    const seen: Progress[] = [];
+    const started = performance.now();
+    await pair.client.callTool({ name: 'work', arguments: { steps: 60, gapMs: 10 } }, undefined, { onprogress: (p) => seen.push(p) });
+    const elapsed = performance.now() - started;
+    expect(seen.length).toBeGreaterThan(0);
+    expectIncreasing(seen);
+    for (const p of seen) {
+      expect(p.total).toBe(60);
+      expect(p.message).toBe(`step ${p.progress} of 60`);
+    }
+    // Never more than one per interval (however slow the machine): far fewer than the 60 updates.
+    expect(seen.length).toBeLessThanOrEqual(Math.floor(elapsed / 100) + 1);
+  });
+
+  it('sends nothing for a call that is over within the delay', async () => {
+    await using pair = await connectInMemory(progressServer());
+    const seen: unknown[] = [];
+    const res = await pair.client.callTool({ name: 'work', arguments: { steps: 1000, gapMs: 0 } }, undefined, {
+      onprogress: (p) => seen.push(p),
+    });
+    expect(res.content).toEqual([{ type: 'text', text: 'did 1000 steps' }]);
+    expect(seen).toEqual([]);
+  });
+
+  it('sends a heartbeat while unmeasured work runs, one above the last progress each time', async () => {
+    await using pair = await connectInMemory(progressServer({ delayMs: 0, intervalMs: 50 }));
+    const seen: Progress[] = [];
+    await pair.client.callTool({ name: 'work', arguments: { steps: 5, gapMs: 0, workingMs: 400 } }, undefined, {
+      onprogress: (p) => seen.push(p),
+    });
+    const beats = seen.filter((p) => p.message?.startsWith('working for'));
+    expect(beats.length).toBeGreaterThan(1);
+    expectIncreasing(seen);
+    for (const beat of beats) expect(beat.total).toBeUndefined();
+    // Consecutive heartbeats count up by one.
+    for (let i = 1; i < beats.length; i++) expect(beats[i]!.progress).toBe(beats[i - 1]!.progress + 1);
+  });
+
+  it('sends nothing without a progressToken', async () => {
+    await using pair = await connectInMemory(progressServer({ delayMs: 0, intervalMs: 20 }));
+    const seen: unknown[] = [];
+    pair.client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+      seen.push(n);
+    });
+    await pair.client.callTool({ name: 'work', arguments: { steps: 10, gapMs: 20, workingMs: 100 } });
+    expect(seen).toEqual([]);
+  });
+
+  it('stops when the request is aborted or ended', async () => {
+    const sent: ServerNotification[] = [];
+    const controller = new AbortController();
+    const extra = {
+      _meta: { progressToken: 'tok' },
+      signal: controller.signal,
+      sendNotification: async (n: ServerNotification) => {
+        sent.push(n);
+      },
+    };
+    const progress = createProgressReporter(extra, { delayMs: 0, intervalMs: 10 });
+    expect(progress.active).toBe(true);
+    progress.working(() => 'busy');
+    await sleep(60);
+    expect(sent.length).toBeGreaterThan(0);
+    controller.abort();
+    const count = sent.length;
+    progress.working(() => 'still busy');
+    progress.update(1_000);
+    await sleep(60);
+    expect(sent.length).toBe(count);
+    expect(sent[0]).toEqual({ method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, message: 'busy' } });
+
+    const ended = createProgressReporter({ ...extra, signal: new AbortController().signal }, { delayMs: 0, intervalMs: 10 });
+    ended.update(5, 10, 'half');
+    ended.end();
+    await sleep(40);
+    expect(sent.length).toBe(count);
+    // Already cancelled: inactive from the start.
+    expect(createProgressReporter(extra).active).toBe(false);
+    expect(createProgressReporter({ ...extra, _meta: {} }).active).toBe(false);
+  });
+
+  it('drops a total below the progress and values not above the last one sent', async () => {
+    const sent: Progress[] = [];
+    const progress = createProgressReporter(
+      {
+        _meta: { progressToken: 7 },
+        sendNotification: async (n: ServerNotification) => {
+          sent.push(n.params as Progress);
+        },
+      },
+      { delayMs: 0, intervalMs: 20 },
+    );
+    progress.update(10, 5, 'ten');
+    await sleep(40);
+    progress.update(8, 20, 'eight');
+    await sleep(40);
+    progress.update(12, 20, 'twelve');
+    await sleep(40);
+    progress.end();
+    expect(sent).toEqual([
+      { progressToken: 7, progress: 10, message: 'ten' },
+      { progressToken: 7, progress: 12, total: 20, message: 'twelve' },
+    ]);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The graph's relations against a plain array model of the same semantics: relations are found by
+ * their endpoints (no key strings), so equal relations, self-relations, hubs and relations loaded
+ * twice from a reference-written file must all behave as a list scan would.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Graph, type Relation } from '../src/graph.js';
+
+const node = fc.constantFrom('a', 'b', 'c', 'hub');
+const relation: fc.Arbitrary<Relation> = fc.record({ from: node, to: node, relationType: fc.constantFrom('r', 's') });
+const same = (a: Relation, b: Relation) => a.from === b.from && a.to === b.to && a.relationType === b.relationType;
+
+type Op =
+  | { kind: 'create'; relations: Relation[] }
+  | { kind: 'delete'; relations: Relation[] }
+  | { kind: 'deleteEntities'; names: string[] };
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('create' as const), relations: fc.array(relation, { maxLength: 4 }) }),
+  fc.record({ kind: fc.constant('delete' as const), relations: fc.array(relation, { maxLength: 3 }) }),
+  fc.record({ kind: fc.constant('deleteEntities' as const), names: fc.array(node, { maxLength: 1 }) }),
+);
+
+describe('Graph relations', () => {
+  it('create, delete and entity deletion behave as a list scan, duplicates from a file included', () => {
+    fc.assert(
+      fc.property(fc.array(relation, { maxLength: 12 }), fc.array(op, { maxLength: 20 }), (loaded, ops) => {
+        const graph = new Graph();
+        for (const name of ['a', 'b', 'c', 'hub']) graph.loadEntity({ name, entityType: 't', observations: [] });
+        for (const r of loaded) graph.loadRelation(r);
+        let model = [...loaded];
+        for (const o of ops) {
+          if (o.kind === 'create') {
+            const created: Relation[] = [];
+            for (const r of o.relations) {
+              if (model.some((m) => same(m, r))) continue;
+              model.push(r);
+              created.push(r);
+            }
+            expect(graph.createRelations(o.relations).value).toEqual(created);
+          } else if (o.kind === 'delete') {
+            const removed = o.relations.filter((r) => {
+              const found = model.some((m) => same(m, r));
+              model = model.filter((m) => !same(m, r));
+              return found;
+            });
+            expect(graph.deleteRelations(o.relations).records).toEqual(
+              removed.length ? [{ op: 'deleteRelations', relations: removed }] : [],
+            );
+          } else {
+            graph.deleteEntities(o.names);
+            model = model.filter((m) => !o.names.includes(m.from) && !o.names.includes(m.to));
+          }
+          expect(graph.read().relations).toEqual(model);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds an existing relation from either end of a hub', () => {
+    const graph = new Graph();
+    for (let i = 0; i < 500; i++) graph.loadRelation({ from: `n${i}`, to: 'hub', relationType: 'r' });
+    expect(graph.createRelations([{ from: 'n7', to: 'hub', relationType: 'r' }]).changed).toBe(false);
+    expect(graph.createRelations([{ from: 'hub', to: 'n7', relationType: 'r' }]).changed).toBe(true);
+    graph.deleteRelations([{ from: 'n7', to: 'hub', relationType: 'r' }]);
+    const relations = graph.read().relations;
+    expect(relations).toHaveLength(500);
+    expect(relations.filter((r) => r.from === 'n7' || r.to === 'n7')).toEqual([{ from: 'hub', to: 'n7', relationType: 'r' }]);
+  });
+});
