@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// Checks that every package README has the sections CONTRIBUTING.md ("README sections") lists, word for word and
+// in that order, so a user finds the same thing in the same place on every package page:
+//
+//   node tooling/scripts/check-readmes.mjs          (pnpm check:readmes)
+//
+// - servers (packages/server-*/README.md) and the template (tooling/templates/server/README.md): exactly the
+//   SERVER_SECTIONS `##` headings, in order, nothing else at that level; under `## Use it`, the USE_IT `###`
+//   subsections in order (other `###` subsections may follow or sit between them);
+// - libraries (packages/* other than server-*): the LIBRARY_SECTIONS `##` headings in order, the optional ones
+//   only where they apply; apps/agent-cli: the APP_SECTIONS.
+// Each of those subsections must name the package of the README's `#` title (its `npx -y @mcpkit/server-<name>`
+// snippet). Headings inside fenced code blocks don't count. Plain Node, no dependencies. Exits 1 naming each file and
+// each missing, misordered or unknown heading.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const SERVER_SECTIONS = [
+  'Use it',
+  'Tools',
+  'Configuration',
+  'Security',
+  'What differs from the reference, and why',
+  'Libraries',
+  'Performance',
+  'Conformance and interop',
+];
+export const USE_IT = ['Claude Desktop', 'VS Code', 'Cursor', 'Windows (`cmd /c`)', 'MCP Inspector', 'HTTP'];
+/** `optional: true` sections may be left out; the others are required. */
+export const LIBRARY_SECTIONS = [
+  { name: 'Install' },
+  { name: 'Use' },
+  { name: 'API' },
+  { name: 'Security' },
+  { name: 'Libraries' },
+  { name: 'Performance', optional: true },
+  { name: 'Tests' },
+];
+export const APP_SECTIONS = [{ name: 'Install' }, { name: 'Use' }, { name: 'Options' }, { name: 'Security' }, { name: 'Tests' }];
+
+/** `{ level, text, line }` for every ATX heading outside fenced code blocks. */
+export function headings(markdown) {
+  const out = [];
+  let fence = null;
+  markdown.split(/\r?\n/).forEach((text, i) => {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(text);
+    if (open) {
+      if (fence === null) fence = open[1];
+      else if (open[1][0] === fence[0] && open[1].length >= fence.length && text.trim() === open[1]) fence = null;
+      return;
+    }
+    if (fence !== null) return;
+    const h = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(text);
+    if (h) out.push({ level: h[1].length, text: h[2], line: i + 1 });
+  });
+  return out;
+}
+
+/**
+ * Problems with `found` (headings, in document order) against `expected` (`{ name, optional }`, in order):
+ * unknown headings, duplicates, missing required ones, and ones out of order. `label` renders a heading.
+ */
+function compare(found, expected, label, { allowOthers = false } = {}) {
+  const problems = [];
+  const names = expected.map((e) => e.name);
+  const seen = new Set();
+  const known = [];
+  for (const h of found) {
+    if (!names.includes(h.text)) {
+      if (!allowOthers) {
+        problems.push(
+          `line ${h.line}: ${label(h.text)} is not one of the sections (${names.map(label).join(', ')}); rename it or make it a subsection of one`,
+        );
+      }
+      continue;
+    }
+    if (seen.has(h.text)) {
+      problems.push(`line ${h.line}: ${label(h.text)} appears twice`);
+      continue;
+    }
+    seen.add(h.text);
+    known.push(h);
+  }
+  for (const [i, e] of expected.entries()) {
+    if (e.optional || seen.has(e.name)) continue;
+    const before = expected
+      .slice(0, i)
+      .reverse()
+      .find((p) => seen.has(p.name));
+    problems.push(`missing ${label(e.name)}${before ? ` (expected after ${label(before.name)})` : ' (expected first)'}`);
+  }
+  let last = -1;
+  for (const h of known) {
+    const at = names.indexOf(h.text);
+    if (at < last) {
+      problems.push(`line ${h.line}: ${label(h.text)} is out of order: it belongs before ${label(names[last])}`);
+    } else {
+      last = at;
+    }
+  }
+  return problems;
+}
+
+/** Problems of one README; `kind` is `server`, `library` or `app`. */
+export function checkReadme(markdown, kind) {
+  const all = headings(markdown);
+  const problems = [];
+  if (all.filter((h) => h.level === 1).length !== 1) problems.push('expected exactly one `#` title');
+  const h2 = all.filter((h) => h.level === 2);
+  const label2 = (t) => `\`## ${t}\``;
+  if (kind === 'library') return [...problems, ...compare(h2, LIBRARY_SECTIONS, label2)];
+  if (kind === 'app') return [...problems, ...compare(h2, APP_SECTIONS, label2)];
+
+  problems.push(
+    ...compare(
+      h2,
+      SERVER_SECTIONS.map((name) => ({ name })),
+      label2,
+    ),
+  );
+  const useIt = all.findIndex((h) => h.level === 2 && h.text === 'Use it');
+  if (useIt !== -1) {
+    const end = all.findIndex((h, i) => i > useIt && h.level <= 2);
+    const sub = all.slice(useIt + 1, end === -1 ? undefined : end).filter((h) => h.level === 3);
+    const sections = compare(
+      sub,
+      USE_IT.map((name) => ({ name })),
+      (t) => `\`### ${t}\``,
+      { allowOthers: true },
+    );
+    problems.push(...sections.map((p) => `under \`## Use it\`: ${p}`));
+    // Each client's snippet starts the package itself: `npx -y @mcpkit/server-<name>` (the title names it).
+    const title = all.find((h) => h.level === 1)?.text.replace(/`/g, '');
+    if (title?.startsWith('@mcpkit/')) {
+      const lines = markdown.split(/\r?\n/);
+      const stop = end === -1 ? lines.length : all[end].line - 1;
+      for (const [i, h] of sub.entries()) {
+        if (!USE_IT.includes(h.text)) continue;
+        const body = lines.slice(h.line, i + 1 < sub.length ? sub[i + 1].line - 1 : stop).join('\n');
+        if (!body.includes(title)) problems.push(`line ${h.line}: \`### ${h.text}\` (under \`## Use it\`) never names ${title}`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The READMEs this check covers, as `{ file, kind }` with `file` relative to the repository root. */
+export function readmes() {
+  const list = [];
+  for (const entry of readdirSync(join(root, 'packages')).sort()) {
+    const file = join('packages', entry, 'README.md');
+    if (!existsSync(join(root, 'packages', entry, 'package.json'))) continue;
+    list.push({ file, kind: entry.startsWith('server-') ? 'server' : 'library' });
+  }
+  list.push({ file: join('tooling', 'templates', 'server', 'README.md'), kind: 'server' });
+  list.push({ file: join('apps', 'agent-cli', 'README.md'), kind: 'app' });
+  return list;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  let failed = 0;
+  const list = readmes();
+  for (const { file, kind } of list) {
+    const path = join(root, file);
+    const problems = existsSync(path) ? checkReadme(readFileSync(path, 'utf8'), kind) : ['the file is missing'];
+    if (problems.length === 0) continue;
+    failed++;
+    for (const p of problems) console.error(`${relative(process.cwd(), path) || file}: ${p}`);
+  }
+  if (failed > 0) {
+    console.error(`[readmes] ${failed} of ${list.length} READMEs lack the sections CONTRIBUTING.md lists ("README sections")`);
+    process.exit(1);
+  }
+  console.log(
+    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.length}, Use it: ${USE_IT.length} subsections)`,
+  );
+}
