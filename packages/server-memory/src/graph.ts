@@ -11,7 +11,7 @@
  * records to the same graph gives the same graph, and applying them again changes nothing.
  */
 import { ToolError } from '@mcpkit/protocol-core';
-import { EndpointIndex, type RelationRec } from './endpoints.js';
+import { chainInsert, EndpointIndex, type RelationRec } from './endpoints.js';
 import { SearchIndex, type SearchIndexOptions } from './search/searchIndex.js';
 
 export interface Entity {
@@ -93,6 +93,8 @@ interface EntityRec {
   observations: string[];
   /** Position in the search index (assigned by it). */
   sid: number;
+  /** While a file loads: the head of the chain of relations touching this name, not yet in the endpoint index. */
+  ends: RelationRec | undefined;
 }
 
 /** How many distinct types are shared (one string for every entity or relation of that type); later ones are kept as given. */
@@ -108,6 +110,49 @@ function uniqueStrings(values: readonly string[]): string[] {
   return values.length < 2 ? [...values] : [...new Set(values)];
 }
 
+/**
+ * The relations in insertion order: an array with holes where relations were removed (each knows
+ * its slot), closed up once the holes outnumber the live ones. Cheaper to fill than a `Set`.
+ */
+class RelationList {
+  private slots: (RelationRec | undefined)[] = [];
+  size = 0;
+
+  add(r: RelationRec): void {
+    r.at = this.slots.length;
+    this.slots.push(r);
+    this.size++;
+  }
+
+  /** Removes `r`; false if it was not in the list. */
+  delete(r: RelationRec): boolean {
+    if (r.at < 0 || this.slots[r.at] !== r) return false;
+    this.slots[r.at] = undefined;
+    r.at = -1;
+    this.size--;
+    if (this.slots.length - this.size > Math.max(1024, this.size)) this.closeUp();
+    return true;
+  }
+
+  *[Symbol.iterator](): IterableIterator<RelationRec> {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) {
+      const r = slots[i];
+      if (r) yield r;
+    }
+  }
+
+  private closeUp(): void {
+    const live: RelationRec[] = [];
+    for (const r of this.slots) {
+      if (!r) continue;
+      r.at = live.length;
+      live.push(r);
+    }
+    this.slots = live;
+  }
+}
+
 /** A mutation that applied `applied` items: it changed the graph, and `record` replays it, only if there was at least one. */
 function mutation<T>(value: T, applied: readonly unknown[], record: GraphRecord): Mutation<T> {
   return applied.length > 0 ? { value, changed: true, records: [record] } : { value, changed: false, records: [] };
@@ -119,9 +164,11 @@ export class Graph {
   private readonly byName = new Map<string, EntityRec>();
   private readonly moreByName = new Map<string, EntityRec[]>();
   /** Insertion order is file order: records are never re-inserted, so order equals `seq` order. */
-  private readonly relations = new Set<RelationRec>();
+  private readonly relations = new RelationList();
   /** Relations by `from` and by `to`; also how an equal relation is found. */
   private readonly byEndpoint = new EndpointIndex();
+  /** Entities holding a chain of loaded relations (`ends`) that the endpoint index has not adopted yet. */
+  private pendingEnds: EntityRec[] = [];
   /** The entities in file order (by `sid`), and the search over them. */
   private readonly index: SearchIndex<EntityRec>;
   private readonly types = new Map<string, string>();
@@ -143,15 +190,29 @@ export class Graph {
       entityType: this.sharedType(e.entityType),
       observations: e.observations,
       sid: -1,
+      ends: undefined,
     };
     this.index.add(rec);
     if (this.byName.has(rec.name)) pushTo(this.moreByName, rec.name, rec);
     else this.byName.set(rec.name, rec);
   }
 
-  /** Appends a relation as loaded from a file, even if an equal one exists. */
+  /**
+   * Appends a relation as loaded from a file, even if an equal one exists. An end that names an
+   * entity is linked on that entity (no map lookup); `endLoad` (or the next use of the endpoint
+   * index) hands those chains to the index.
+   */
   loadRelation(r: Relation): void {
-    this.addRelation(r);
+    const fromEntity = this.byName.get(r.from);
+    const toEntity = this.byName.get(r.to);
+    const rec = this.newRelation(fromEntity?.name ?? r.from, toEntity?.name ?? r.to, r.relationType);
+    this.linkLoaded(rec.from, rec, fromEntity);
+    if (rec.to !== rec.from) this.linkLoaded(rec.to, rec, toEntity);
+  }
+
+  /** The file is read: the relations loaded go into the endpoint index. (Any use of that index does it too.) */
+  endLoad(): void {
+    this.endpoints();
   }
 
   /** Every entity then every relation, in file order (the shape of the reference's file). */
@@ -183,7 +244,7 @@ export class Graph {
   createRelations(input: readonly Relation[]): Mutation<Relation[]> {
     const created: Relation[] = [];
     for (const r of input) {
-      if (this.byEndpoint.equal(r).length > 0) continue;
+      if (this.endpoints().equal(r).length > 0) continue;
       const relation: Relation = { from: r.from, to: r.to, relationType: r.relationType };
       this.addRelation(relation);
       created.push(relation);
@@ -224,7 +285,7 @@ export class Graph {
     const deleted: string[] = [];
     for (const name of uniqueStrings(names)) {
       const rec = this.byName.get(name);
-      const touching = this.byEndpoint.has(name);
+      const touching = this.endpoints().has(name);
       if (!rec && !touching) continue;
       if (rec) {
         this.index.remove(rec);
@@ -260,7 +321,7 @@ export class Graph {
     const removed: Relation[] = [];
     for (const r of input) {
       // A file written by the reference may hold equal relations: all go.
-      const equal = this.byEndpoint.equal(r);
+      const equal = this.endpoints().equal(r);
       if (equal.length === 0) continue;
       for (const rec of equal) this.removeRelation(rec);
       removed.push({ from: r.from, to: r.to, relationType: r.relationType });
@@ -333,18 +394,50 @@ export class Graph {
     // Endpoints share the entity's name string when there is one (a loaded file repeats each name in its relations).
     const from = this.byName.get(r.from)?.name ?? r.from;
     const to = this.byName.get(r.to)?.name ?? r.to;
+    this.endpoints().add(this.newRelation(from, to, r.relationType));
+  }
+
+  /** A relation record appended to `relations` (not linked by endpoint yet). */
+  private newRelation(from: string, to: string, relationType: string): RelationRec {
     const rec: RelationRec = {
       seq: this.nextSeq++,
+      at: -1,
       from,
       to,
-      relationType: this.sharedType(r.relationType),
+      relationType: this.sharedType(relationType),
       nextFrom: undefined,
       prevFrom: undefined,
       nextTo: undefined,
       prevTo: undefined,
     };
     this.relations.add(rec);
-    this.byEndpoint.add(rec);
+    return rec;
+  }
+
+  /** Links a loaded relation at its end `name`: on `entity` (the one holding that name) when there is one, else in the index. */
+  private linkLoaded(name: string, rec: RelationRec, entity: EntityRec | undefined): void {
+    if (!entity) {
+      this.byEndpoint.link(name, rec);
+      return;
+    }
+    const head = entity.ends;
+    chainInsert(name, rec, head);
+    if (!head) {
+      entity.ends = rec;
+      this.pendingEnds.push(entity);
+    }
+  }
+
+  /** The endpoint index, once it holds every relation (chains held by entities since a load are handed over first). */
+  private endpoints(): EndpointIndex {
+    if (this.pendingEnds.length > 0) {
+      for (const e of this.pendingEnds) {
+        this.byEndpoint.adopt(e.name, e.ends!);
+        e.ends = undefined;
+      }
+      this.pendingEnds = [];
+    }
+    return this.byEndpoint;
   }
 
   private removeRelation(rec: RelationRec): void {
@@ -365,7 +458,8 @@ export class Graph {
     // Few matches: walk the endpoint index; many: one pass over all relations is cheaper.
     if (matched.length * 8 < this.relations.size) {
       const found = new Set<RelationRec>();
-      for (const e of matched) for (const r of this.byEndpoint.touching(e.name)) found.add(r);
+      const ends = this.endpoints();
+      for (const e of matched) for (const r of ends.touching(e.name)) found.add(r);
       return [...found].sort((a, b) => a.seq - b.seq);
     }
     const names = new Set(matched.map((e) => e.name));

@@ -58,6 +58,78 @@ describe('Graph relations', () => {
     );
   });
 
+  it('relations loaded before, after or without their entity, and loads after changes, behave as a list scan', () => {
+    type Step = { kind: 'entity'; name: string } | { kind: 'relation'; relation: Relation };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.record({ kind: fc.constant('entity' as const), name: fc.constantFrom('a', 'b', 'c') }),
+      fc.record({ kind: fc.constant('relation' as const), relation }),
+      fc.record({ kind: fc.constant('relation' as const), relation }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 16 }),
+        fc.boolean(),
+        fc.array(op, { maxLength: 6 }),
+        fc.array(step, { maxLength: 8 }),
+        fc.array(op, { maxLength: 6 }),
+        (first, endLoad, ops, second, moreOps) => {
+          const graph = new Graph();
+          let model: Relation[] = [];
+          const entities = new Set<string>();
+          const load = (steps: Step[]) => {
+            for (const s of steps) {
+              if (s.kind === 'entity') {
+                graph.loadEntity({ name: s.name, entityType: 't', observations: [] });
+                entities.add(s.name);
+              } else {
+                graph.loadRelation({ ...s.relation });
+                model.push(s.relation);
+              }
+            }
+          };
+          const check = () => {
+            expect(graph.read().relations).toEqual(model);
+            for (const name of ['a', 'b', 'c', 'hub']) {
+              const touching = entities.has(name) ? model.filter((m) => m.from === name || m.to === name) : [];
+              expect(graph.open([name]).relations).toEqual(touching);
+            }
+          };
+          const run = (o: Op) => {
+            if (o.kind === 'create') {
+              const created: Relation[] = [];
+              for (const r of o.relations) {
+                if (model.some((m) => same(m, r))) continue;
+                model.push(r);
+                created.push(r);
+              }
+              expect(graph.createRelations(o.relations).value).toEqual(created);
+            } else if (o.kind === 'delete') {
+              const removed = o.relations.filter((r) => {
+                const found = model.some((m) => same(m, r));
+                model = model.filter((m) => !same(m, r));
+                return found;
+              });
+              expect(graph.deleteRelations(o.relations).changed).toBe(removed.length > 0);
+            } else {
+              graph.deleteEntities(o.names);
+              model = model.filter((m) => !o.names.includes(m.from) && !o.names.includes(m.to));
+              for (const n of o.names) entities.delete(n);
+            }
+            check();
+          };
+          load(first);
+          if (endLoad) graph.endLoad();
+          check();
+          for (const o of ops) run(o);
+          load(second);
+          check();
+          for (const o of moreOps) run(o);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('finds an existing relation from either end of a hub', () => {
     const graph = new Graph();
     for (let i = 0; i < 500; i++) graph.loadRelation({ from: `n${i}`, to: 'hub', relationType: 'r' });

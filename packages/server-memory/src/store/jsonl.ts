@@ -23,7 +23,7 @@ export interface CorruptLine {
   reason: string;
 }
 
-/** Where parsed records go. */
+/** Where parsed records go. The objects may carry more fields (the parsed line's `type`): read the ones named, keep none of them. */
 export interface GraphSink {
   entity(e: Entity): void;
   relation(r: Relation): void;
@@ -109,14 +109,17 @@ export class GraphFileReader {
         });
         return;
       }
-      this.into.entity({ name: rec.name, entityType: rec.entityType, observations });
+      // The parsed object is an entity already (the sink copies the fields it keeps): no copy when it has its observations.
+      this.into.entity(
+        observations === rec.observations ? (rec as unknown as Entity) : { name: rec.name, entityType: rec.entityType, observations },
+      );
       out.records++;
     } else if (rec.type === 'relation') {
       if (typeof rec.from !== 'string' || typeof rec.to !== 'string' || typeof rec.relationType !== 'string') {
         out.corrupt.push({ line: this.lineNo, text: own(raw), reason: 'relation without string from, to and relationType' });
         return;
       }
-      this.into.relation({ from: rec.from, to: rec.to, relationType: rec.relationType });
+      this.into.relation(rec as unknown as Relation);
       out.records++;
     } else if (typeof rec.type === 'string') {
       out.foreignRecords.push(own(raw));

@@ -115,6 +115,7 @@ function* readSteps(path: string, fd: number, graph: Graph, out: { read?: Snapsh
     if (text === '') yield [position, Math.max(total, position)];
   }
   reader.last(chunker.rest());
+  graph.endLoad();
   out.read = finish(path, idOf(st), position, reader.result);
 }
 
