@@ -260,6 +260,7 @@ describe('mcp-agent (built bin)', () => {
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
+    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
     try {
       const url = await new Promise<string>((resolveUrl, reject) => {
         let err = '';
@@ -276,10 +277,12 @@ describe('mcp-agent (built bin)', () => {
       const run = await runAgent([...modelArgs(model.baseUrl, await tmp.config({ remote: { url } })), '--yes', '-p', 'save']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toBe('saved remotely\n');
-      expect(await readFile(join(tmp.dir, 'h.jsonl'), 'utf8')).toContain('Ada');
     } finally {
       server.kill();
+      // Until it has exited the server may still be writing in tmp.dir (closing the store folds its journal in).
+      await exited;
     }
+    expect(await readFile(join(tmp.dir, 'h.jsonl'), 'utf8')).toContain('Ada');
   });
 
   it('fetch reads a loopback page (private network allowed in the config)', async () => {
