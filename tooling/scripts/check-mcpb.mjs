@@ -26,7 +26,7 @@ import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildBundles, bundlePath, folderSize, formatSize, isFresh, manifestPath, mcpb, selectBundles } from './build-mcpb.mjs';
-import { createSteps, quietEnv, removeTemp, root, tail } from './lib.mjs';
+import { createSteps, onJsonLines, quietEnv, removeTemp, root, tail } from './lib.mjs';
 
 const TAG = 'check-mcpb';
 const { values, positionals } = parseArgs({
@@ -64,7 +64,6 @@ function startSession(command, args, { env, cwd }) {
   const pending = new Map();
   const problems = [];
   let stderr = '';
-  let buffer = '';
   let nextId = 1;
   let exited;
   const exit = new Promise((resolve) => {
@@ -79,29 +78,18 @@ function startSession(command, args, { env, cwd }) {
   child.stderr.on('data', (c) => {
     stderr += c;
   });
-  child.stdout.on('data', (chunk) => {
-    buffer += chunk;
-    let nl = buffer.indexOf('\n');
-    while (nl >= 0) {
-      const line = buffer.slice(0, nl).trim();
-      buffer = buffer.slice(nl + 1);
-      nl = buffer.indexOf('\n');
-      if (!line) continue;
-      let msg;
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        problems.push(`non-JSON line on stdout: ${line.slice(0, 200)}`);
-        continue;
-      }
+  onJsonLines(
+    child.stdout,
+    (msg) => {
       const waiter = pending.get(msg.id);
       if (waiter && (msg.result !== undefined || msg.error !== undefined)) {
         pending.delete(msg.id);
         if (msg.error) waiter.reject(new Error(`${waiter.method}: JSON-RPC error ${msg.error.code} ${msg.error.message}`));
         else waiter.resolve(msg.result);
       }
-    }
-  });
+    },
+    (line) => problems.push(`non-JSON line on stdout: ${line.slice(0, 200)}`),
+  );
   const kill = () => {
     try {
       if (process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');

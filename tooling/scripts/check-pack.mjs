@@ -42,6 +42,7 @@ import {
   folderSize,
   formatSize,
   mapLimit,
+  onJsonLines,
   PNPM,
   quietEnv,
   removeTemp,
@@ -266,7 +267,6 @@ function smoke(project, bin, expectedVersion) {
     };
     let stdout = '';
     let stderr = '';
-    let buffer = '';
     let initialized = false;
     let listed = false;
     let finished = false;
@@ -288,20 +288,10 @@ function smoke(project, bin, expectedVersion) {
     });
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      buffer += chunk;
-      let nl = buffer.indexOf('\n');
-      while (nl >= 0) {
-        const line = buffer.slice(0, nl).trim();
-        buffer = buffer.slice(nl + 1);
-        nl = buffer.indexOf('\n');
-        if (!line) continue;
-        let msg;
-        try {
-          msg = JSON.parse(line);
-        } catch {
-          problems.push(`wrote a non-JSON line to stdout: ${line.slice(0, 200)}`);
-          continue;
-        }
+    });
+    onJsonLines(
+      child.stdout,
+      (msg, line) => {
         if (msg.jsonrpc !== '2.0') problems.push(`wrote a non-JSON-RPC message to stdout: ${line.slice(0, 200)}`);
         if (msg.id === 1) {
           const info = msg.result?.serverInfo;
@@ -317,8 +307,9 @@ function smoke(project, bin, expectedVersion) {
           }
           child.stdin.end(); // a stdio server exits 0 when its client goes away
         }
-      }
-    });
+      },
+      (line) => problems.push(`wrote a non-JSON line to stdout: ${line.slice(0, 200)}`),
+    );
     child.once('exit', (code, signal) => {
       if (!initialized) return finish(`exited (${signal ?? code}) before answering initialize\n  stderr: ${tail(stderr, 30)}`);
       if (code !== 0) return finish(`exited with ${signal ?? code} after stdin closed, expected 0\n  stderr: ${tail(stderr, 30)}`);

@@ -216,6 +216,32 @@ export function workspacePackages(base = root) {
   return byName;
 }
 
+/**
+ * Calls `onMessage(msg, line)` for every JSON line a stdio server writes on `stream` (blank lines skipped),
+ * and `onBadLine(line)` for a line that is not JSON.
+ */
+export function onJsonLines(stream, onMessage, onBadLine) {
+  let buffer = '';
+  stream.on('data', (chunk) => {
+    buffer += chunk;
+    let nl = buffer.indexOf('\n');
+    while (nl >= 0) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      nl = buffer.indexOf('\n');
+      if (!line) continue;
+      let msg;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        onBadLine(line);
+        continue;
+      }
+      onMessage(msg, line);
+    }
+  });
+}
+
 /** The dependency fields that are installed with a package (what a workspace: range there brings along). */
 export const RUNTIME_DEP_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies'];
 

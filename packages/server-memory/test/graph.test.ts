@@ -21,6 +21,34 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('deleteEntities' as const), names: fc.array(node, { maxLength: 1 }) }),
 );
 
+/**
+ * Applies `o` to the graph and to the list model, checking the graph's answer against the model's;
+ * returns the new model. A deletion's journal records must name exactly the relations that were there.
+ */
+function applyOp(graph: Graph, model: Relation[], o: Op): Relation[] {
+  if (o.kind === 'create') {
+    const created: Relation[] = [];
+    for (const r of o.relations) {
+      if (model.some((m) => same(m, r))) continue;
+      model = [...model, r];
+      created.push(r);
+    }
+    expect(graph.createRelations(o.relations).value).toEqual(created);
+    return model;
+  }
+  if (o.kind === 'delete') {
+    const removed = o.relations.filter((r) => {
+      const found = model.some((m) => same(m, r));
+      model = model.filter((m) => !same(m, r));
+      return found;
+    });
+    expect(graph.deleteRelations(o.relations).records).toEqual(removed.length ? [{ op: 'deleteRelations', relations: removed }] : []);
+    return model;
+  }
+  graph.deleteEntities(o.names);
+  return model.filter((m) => !o.names.includes(m.from) && !o.names.includes(m.to));
+}
+
 describe('Graph relations', () => {
   it('create, delete and entity deletion behave as a list scan, duplicates from a file included', () => {
     fc.assert(
@@ -30,27 +58,7 @@ describe('Graph relations', () => {
         for (const r of loaded) graph.loadRelation(r);
         let model = [...loaded];
         for (const o of ops) {
-          if (o.kind === 'create') {
-            const created: Relation[] = [];
-            for (const r of o.relations) {
-              if (model.some((m) => same(m, r))) continue;
-              model.push(r);
-              created.push(r);
-            }
-            expect(graph.createRelations(o.relations).value).toEqual(created);
-          } else if (o.kind === 'delete') {
-            const removed = o.relations.filter((r) => {
-              const found = model.some((m) => same(m, r));
-              model = model.filter((m) => !same(m, r));
-              return found;
-            });
-            expect(graph.deleteRelations(o.relations).records).toEqual(
-              removed.length ? [{ op: 'deleteRelations', relations: removed }] : [],
-            );
-          } else {
-            graph.deleteEntities(o.names);
-            model = model.filter((m) => !o.names.includes(m.from) && !o.names.includes(m.to));
-          }
+          model = applyOp(graph, model, o);
           expect(graph.read().relations).toEqual(model);
         }
       }),
@@ -95,26 +103,8 @@ describe('Graph relations', () => {
             }
           };
           const run = (o: Op) => {
-            if (o.kind === 'create') {
-              const created: Relation[] = [];
-              for (const r of o.relations) {
-                if (model.some((m) => same(m, r))) continue;
-                model.push(r);
-                created.push(r);
-              }
-              expect(graph.createRelations(o.relations).value).toEqual(created);
-            } else if (o.kind === 'delete') {
-              const removed = o.relations.filter((r) => {
-                const found = model.some((m) => same(m, r));
-                model = model.filter((m) => !same(m, r));
-                return found;
-              });
-              expect(graph.deleteRelations(o.relations).changed).toBe(removed.length > 0);
-            } else {
-              graph.deleteEntities(o.names);
-              model = model.filter((m) => !o.names.includes(m.from) && !o.names.includes(m.to));
-              for (const n of o.names) entities.delete(n);
-            }
+            model = applyOp(graph, model, o);
+            if (o.kind === 'deleteEntities') for (const n of o.names) entities.delete(n);
             check();
           };
           load(first);

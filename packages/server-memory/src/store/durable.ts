@@ -140,20 +140,27 @@ export function replaceFile(target: string, chunks: Iterable<string>, mode: numb
   return stat;
 }
 
-/** Temp files beside `target` left by a killed process. Call it only while no one can be writing one (under the lock). */
-export function removeStaleTemps(target: string): void {
+/**
+ * The paths beside `target` named `<target's name>.<something>` where the name matches `pattern`
+ * (temp files, lock owner files); none when the folder cannot be read.
+ */
+export function siblingsOf(target: string, pattern: RegExp): string[] {
   const dir = dirname(target);
   const prefix = `${basename(target)}.`;
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return;
+    return [];
   }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !/\.[0-9a-f]{16}\.tmp$/.test(name)) continue;
+  return names.filter((name) => name.startsWith(prefix) && pattern.test(name)).map((name) => join(dir, name));
+}
+
+/** Temp files beside `target` left by a killed process. Call it only while no one can be writing one (under the lock). */
+export function removeStaleTemps(target: string): void {
+  for (const path of siblingsOf(target, /\.[0-9a-f]{16}\.tmp$/)) {
     try {
-      unlinkSync(join(dir, name));
+      unlinkSync(path);
     } catch {}
   }
 }

@@ -35,21 +35,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fstatSync,
-  futimesSync,
-  linkSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fstatSync, futimesSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { siblingsOf } from './durable.js';
 
 export interface FileLockOptions {
   /** A lock this old is taken over when its owner cannot be checked. */
@@ -298,17 +286,7 @@ export class FileLock {
    */
   private sweepOwnerFiles(): void {
     this.swept = true;
-    const dir = dirname(this.path);
-    const prefix = `${basename(this.path)}.`;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (!name.startsWith(prefix) || !OWNER_FILE.test(name)) continue;
-      const path = join(dir, name);
+    for (const path of siblingsOf(this.path, OWNER_FILE)) {
       if (this.owner && path === this.owner.path) continue;
       try {
         const st = statSync(path);
