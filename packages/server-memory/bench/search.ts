@@ -102,7 +102,7 @@ for (const n of process.argv.slice(2).map(Number).filter(Boolean).length ? proce
   list = [...graph.entityList()];
   const scan = linearScan(list);
   // Matching alone, index against scan (graph.search adds the relations and the copy of each result).
-  const index = new SearchIndex<Entity & { sid: number }>();
+  const index = new SearchIndex<Entity & { sid: number }>((e) => e.observations);
   for (const e of list) index.add({ ...e, sid: -1 });
   index.prepare();
   const rounds = n >= 100_000 ? 200 : 1000;

@@ -1,12 +1,11 @@
 /**
  * Relations by endpoint, without a list object per name: each relation is linked into a chain for
- * its `from` and one for its `to` (a self-relation into one), and a map holds each chain's head.
- * Adding and removing are O(1); no key string is built per relation. An equal relation is found by
+ * its `from` and one for its `to` (a self-relation into one). The head of a name's chain is held by
+ * the entity of that name (`ChainHolder`: the graph finds it by name anyway), or, for a name no
+ * entity has (a dangling relation), in a map here. Adding and removing are O(1); no key string is
+ * built per relation, and loading a file adds no map entry per entity. An equal relation is found by
  * walking the two chains of its ends side by side: it lies in both, so the walk stops when the
  * shorter one ends (a hub with 100k relations costs nothing when the other end has 2).
- *
- * A chain can also be built outside the map (`chainInsert`; the graph does so on each entity while
- * a file loads, saving a map lookup per end) and handed over later (`adopt`).
  */
 import type { Relation } from './graph.js';
 
@@ -19,6 +18,11 @@ export interface RelationRec extends Relation {
   prevFrom: RelationRec | undefined;
   nextTo: RelationRec | undefined;
   prevTo: RelationRec | undefined;
+}
+
+/** What holds the head of a name's chain: the entity of that name. */
+export interface ChainHolder {
+  ends: RelationRec | undefined;
 }
 
 const sameRelation = (a: Relation, b: Relation) => a.from === b.from && a.to === b.to && a.relationType === b.relationType;
@@ -41,7 +45,7 @@ function setPrev(r: RelationRec, name: string, prev: RelationRec | undefined): v
  * chain of its own (the caller records it as the head); else `r` goes right after the head. Chain
  * order carries no meaning, and this way the head never changes: an existing chain costs no map write.
  */
-export function chainInsert(name: string, r: RelationRec, head: RelationRec | undefined): void {
+function chainInsert(name: string, r: RelationRec, head: RelationRec | undefined): void {
   setPrev(r, name, head);
   if (!head) {
     setNext(r, name, undefined);
@@ -54,12 +58,11 @@ export function chainInsert(name: string, r: RelationRec, head: RelationRec | un
 }
 
 export class EndpointIndex {
-  private readonly heads = new Map<string, RelationRec>();
+  /** Heads of the chains of names that no entity holds. */
+  private readonly loose = new Map<string, RelationRec>();
 
-  add(r: RelationRec): void {
-    this.link(r.from, r);
-    if (r.to !== r.from) this.link(r.to, r);
-  }
+  /** `holderOf(name)`: the entity holding `name`'s chain, if there is one. */
+  constructor(private readonly holderOf: (name: string) => ChainHolder | undefined) {}
 
   remove(r: RelationRec): void {
     this.unlink(r.from, r);
@@ -67,20 +70,20 @@ export class EndpointIndex {
   }
 
   has(name: string): boolean {
-    return this.heads.has(name);
+    return this.head(name) !== undefined;
   }
 
   /** The relations with `name` at either end (in no particular order). */
   touching(name: string): RelationRec[] {
     const out: RelationRec[] = [];
-    for (let r = this.heads.get(name); r; r = nextIn(r, name)) out.push(r);
+    for (let r = this.head(name); r; r = nextIn(r, name)) out.push(r);
     return out;
   }
 
   /** The stored relations equal to `r` on all three fields. */
   equal(r: Relation): RelationRec[] {
-    let a = this.heads.get(r.from);
-    let b = this.heads.get(r.to);
+    let a = this.head(r.from);
+    let b = this.head(r.to);
     const inA: RelationRec[] = [];
     const inB: RelationRec[] = [];
     for (;;) {
@@ -94,30 +97,35 @@ export class EndpointIndex {
     }
   }
 
-  /** Puts `r` in `name`'s chain (see `chainInsert`). */
-  link(name: string, r: RelationRec): void {
-    const head = this.heads.get(name);
-    if (!head) this.heads.set(name, r);
+  /** Puts `r` in `name`'s chain, held by `holder` (the entity of that name; none: a dangling end). */
+  link(name: string, r: RelationRec, holder: ChainHolder | undefined): void {
+    const head = holder ? holder.ends : this.loose.get(name);
+    if (!head) {
+      if (holder) holder.ends = r;
+      else this.loose.set(name, r);
+    }
     chainInsert(name, r, head);
   }
 
-  /**
-   * Makes `head`, a chain built with `chainInsert` outside the map, `name`'s chain; when `name` has
-   * one already, the two are joined (the new one after the head of the old one).
-   */
-  adopt(name: string, head: RelationRec): void {
-    const mine = this.heads.get(name);
-    if (!mine) {
-      this.heads.set(name, head);
-      return;
-    }
-    let tail = head;
-    for (let n = nextIn(tail, name); n; n = nextIn(n, name)) tail = n;
-    const after = nextIn(mine, name);
-    setNext(tail, name, after);
-    if (after) setPrev(after, name, tail);
-    setNext(mine, name, head);
-    setPrev(head, name, mine);
+  /** `holder` is now the entity of `name`: it takes the chain of relations that named it before it existed. */
+  held(name: string, holder: ChainHolder): void {
+    if (this.loose.size === 0) return;
+    const head = this.loose.get(name);
+    if (!head) return;
+    holder.ends = head;
+    this.loose.delete(name);
+  }
+
+  private head(name: string): RelationRec | undefined {
+    const holder = this.holderOf(name);
+    return holder ? holder.ends : this.loose.get(name);
+  }
+
+  private setHead(name: string, r: RelationRec | undefined): void {
+    const holder = this.holderOf(name);
+    if (holder) holder.ends = r;
+    else if (r) this.loose.set(name, r);
+    else this.loose.delete(name);
   }
 
   private unlink(name: string, r: RelationRec): void {
@@ -127,10 +135,8 @@ export class EndpointIndex {
     if (prev) {
       if (prev.from === name) prev.nextFrom = next;
       else prev.nextTo = next;
-    } else if (next) {
-      this.heads.set(name, next);
     } else {
-      this.heads.delete(name);
+      this.setHead(name, next);
     }
     if (next) {
       if (next.from === name) next.prevFrom = prev;

@@ -9,9 +9,14 @@
  *
  * Every mutation returns the journal records that replay it (`GraphRecord`); applying the same
  * records to the same graph gives the same graph, and applying them again changes nothing.
+ *
+ * An entity loaded from a plain line of a file (`plainLines.ts`: nearly all of them) keeps its
+ * observations in that line until a change needs them as an array; reads parse them out of the
+ * line, and writing the file back writes the line as it is.
  */
 import { ToolError } from '@mcpkit/protocol-core';
-import { chainInsert, EndpointIndex, type RelationRec } from './endpoints.js';
+import { EndpointIndex, type RelationRec } from './endpoints.js';
+import { plainObservations } from './plainLines.js';
 import { SearchIndex, type SearchIndexOptions } from './search/searchIndex.js';
 
 export interface Entity {
@@ -90,15 +95,32 @@ interface EntityRec {
   seq: number;
   name: string;
   entityType: string;
-  observations: string[];
+  /** Undefined while they are still in `line` (see `observationsOf`). */
+  observations: string[] | undefined;
+  /** A plain line of the file this entity was loaded from, holding its observations until a change needs them. */
+  line: string | undefined;
   /** Position in the search index (assigned by it). */
   sid: number;
-  /** While a file loads: the head of the chain of relations touching this name, not yet in the endpoint index. */
+  /** The head of the chain of relations with this name at an end (`endpoints.ts`); on the first entity of a name only. */
   ends: RelationRec | undefined;
 }
 
 /** How many distinct types are shared (one string for every entity or relation of that type); later ones are kept as given. */
 const MAX_SHARED_TYPES = 4096;
+
+/** The observations of `e`: parsed from its line (a new array each time) while they are still there. */
+function observationsOf(e: EntityRec): string[] {
+  return e.observations ?? plainObservations(e.line!);
+}
+
+/** The observations of `e`, to change: parsed out of its line once and kept. */
+function ownObservations(e: EntityRec): string[] {
+  if (e.observations === undefined) {
+    e.observations = plainObservations(e.line!);
+    e.line = undefined;
+  }
+  return e.observations;
+}
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -165,17 +187,15 @@ export class Graph {
   private readonly moreByName = new Map<string, EntityRec[]>();
   /** Insertion order is file order: records are never re-inserted, so order equals `seq` order. */
   private readonly relations = new RelationList();
-  /** Relations by `from` and by `to`; also how an equal relation is found. */
-  private readonly byEndpoint = new EndpointIndex();
-  /** Entities holding a chain of loaded relations (`ends`) that the endpoint index has not adopted yet. */
-  private pendingEnds: EntityRec[] = [];
+  /** Relations by `from` and by `to` (each chain's head held by the entity of that name); also how an equal relation is found. */
+  private readonly byEndpoint = new EndpointIndex((name) => this.byName.get(name));
   /** The entities in file order (by `sid`), and the search over them. */
   private readonly index: SearchIndex<EntityRec>;
   private readonly types = new Map<string, string>();
 
   /** `search` tunes the search index (tests use it to reach every path with small graphs). */
   constructor(search?: SearchIndexOptions) {
-    this.index = new SearchIndex(search);
+    this.index = new SearchIndex(observationsOf, search);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -184,40 +204,48 @@ export class Graph {
 
   /** Appends an entity as loaded from a file, even if its name exists (a reference file may hold both). */
   loadEntity(e: Entity): void {
+    this.addEntityRec(e.name, e.entityType, e.observations, undefined);
+  }
+
+  /** `loadEntity` for a plain line (`plainLines.ts`): its observations stay in `line` until something needs them. */
+  loadPlainEntity(name: string, entityType: string, line: string): void {
+    this.addEntityRec(name, entityType, undefined, line);
+  }
+
+  private addEntityRec(name: string, entityType: string, observations: string[] | undefined, line: string | undefined): void {
     const rec: EntityRec = {
       seq: this.nextSeq++,
-      name: e.name,
-      entityType: this.sharedType(e.entityType),
-      observations: e.observations,
+      name,
+      entityType: this.sharedType(entityType),
+      observations,
+      line,
       sid: -1,
       ends: undefined,
     };
     this.index.add(rec);
-    if (this.byName.has(rec.name)) pushTo(this.moreByName, rec.name, rec);
-    else this.byName.set(rec.name, rec);
+    if (this.byName.has(name)) {
+      pushTo(this.moreByName, name, rec);
+    } else {
+      this.byName.set(name, rec);
+      this.byEndpoint.held(name, rec);
+    }
   }
 
-  /**
-   * Appends a relation as loaded from a file, even if an equal one exists. An end that names an
-   * entity is linked on that entity (no map lookup); `endLoad` (or the next use of the endpoint
-   * index) hands those chains to the index.
-   */
+  /** Appends a relation as loaded from a file, even if an equal one exists. */
   loadRelation(r: Relation): void {
-    const fromEntity = this.byName.get(r.from);
-    const toEntity = this.byName.get(r.to);
-    const rec = this.newRelation(fromEntity?.name ?? r.from, toEntity?.name ?? r.to, r.relationType);
-    this.linkLoaded(rec.from, rec, fromEntity);
-    if (rec.to !== rec.from) this.linkLoaded(rec.to, rec, toEntity);
-  }
-
-  /** The file is read: the relations loaded go into the endpoint index. (Any use of that index does it too.) */
-  endLoad(): void {
-    this.endpoints();
+    this.addRelation(r);
   }
 
   /** Every entity then every relation, in file order (the shape of the reference's file). */
   *entityList(): IterableIterator<Entity> {
-    for (const e of this.index.entities()) yield { name: e.name, entityType: e.entityType, observations: e.observations };
+    for (const e of this.index.entities()) yield { name: e.name, entityType: e.entityType, observations: observationsOf(e) };
+  }
+
+  /** Every entity as a line of the file, in file order: `format` of it, or the plain line it was loaded from (the same text). */
+  *entityLines(format: (e: Entity) => string): IterableIterator<string> {
+    for (const e of this.index.entities()) {
+      yield e.line ?? format({ name: e.name, entityType: e.entityType, observations: e.observations! });
+    }
   }
 
   *relationList(): IterableIterator<Relation> {
@@ -244,7 +272,7 @@ export class Graph {
   createRelations(input: readonly Relation[]): Mutation<Relation[]> {
     const created: Relation[] = [];
     for (const r of input) {
-      if (this.endpoints().equal(r).length > 0) continue;
+      if (this.byEndpoint.equal(r).length > 0) continue;
       const relation: Relation = { from: r.from, to: r.to, relationType: r.relationType };
       this.addRelation(relation);
       created.push(relation);
@@ -268,10 +296,10 @@ export class Graph {
     for (const o of input) {
       const rec = this.byName.get(o.entityName);
       if (!rec) continue;
-      const existing = new Set(rec.observations);
+      const existing = new Set(observationsOf(rec));
       const added = uniqueStrings(o.contents).filter((c) => !existing.has(c));
       if (added.length) {
-        rec.observations.push(...added);
+        ownObservations(rec).push(...added);
         this.index.grew(rec, added);
         applied.push({ entityName: o.entityName, contents: added });
       }
@@ -285,15 +313,16 @@ export class Graph {
     const deleted: string[] = [];
     for (const name of uniqueStrings(names)) {
       const rec = this.byName.get(name);
-      const touching = this.endpoints().has(name);
-      if (!rec && !touching) continue;
+      const touching = this.byEndpoint.touching(name);
+      if (!rec && touching.length === 0) continue;
+      // The relations first: the entity holds the head of their chain.
+      for (const r of touching) this.removeRelation(r);
       if (rec) {
         this.index.remove(rec);
         for (const more of this.moreByName.get(name) ?? []) this.index.remove(more);
         this.byName.delete(name);
         this.moreByName.delete(name);
       }
-      if (touching) for (const r of this.byEndpoint.touching(name)) this.removeRelation(r);
       deleted.push(name);
     }
     return mutation(undefined, deleted, { op: 'deleteEntities', names: deleted });
@@ -306,10 +335,12 @@ export class Graph {
       const rec = this.byName.get(d.entityName);
       if (!rec) continue;
       const drop = new Set(d.observations);
-      const kept = rec.observations.filter((o) => !drop.has(o));
-      if (kept.length === rec.observations.length) continue;
-      const removed = uniqueStrings(rec.observations.filter((o) => drop.has(o)));
+      const observations = observationsOf(rec);
+      const kept = observations.filter((o) => !drop.has(o));
+      if (kept.length === observations.length) continue;
+      const removed = uniqueStrings(observations.filter((o) => drop.has(o)));
       rec.observations = kept;
+      rec.line = undefined;
       this.index.shrank(rec);
       applied.push({ entityName: d.entityName, observations: removed });
     }
@@ -321,7 +352,7 @@ export class Graph {
     const removed: Relation[] = [];
     for (const r of input) {
       // A file written by the reference may hold equal relations: all go.
-      const equal = this.endpoints().equal(r);
+      const equal = this.byEndpoint.equal(r);
       if (equal.length === 0) continue;
       for (const rec of equal) this.removeRelation(rec);
       removed.push({ from: r.from, to: r.to, relationType: r.relationType });
@@ -391,10 +422,12 @@ export class Graph {
   // -------------------------------------------------------------------------------------------
 
   private addRelation(r: Relation): void {
+    const fromEntity = this.byName.get(r.from);
+    const toEntity = this.byName.get(r.to);
     // Endpoints share the entity's name string when there is one (a loaded file repeats each name in its relations).
-    const from = this.byName.get(r.from)?.name ?? r.from;
-    const to = this.byName.get(r.to)?.name ?? r.to;
-    this.endpoints().add(this.newRelation(from, to, r.relationType));
+    const rec = this.newRelation(fromEntity?.name ?? r.from, toEntity?.name ?? r.to, r.relationType);
+    this.byEndpoint.link(rec.from, rec, fromEntity);
+    if (rec.to !== rec.from) this.byEndpoint.link(rec.to, rec, toEntity);
   }
 
   /** A relation record appended to `relations` (not linked by endpoint yet). */
@@ -412,32 +445,6 @@ export class Graph {
     };
     this.relations.add(rec);
     return rec;
-  }
-
-  /** Links a loaded relation at its end `name`: on `entity` (the one holding that name) when there is one, else in the index. */
-  private linkLoaded(name: string, rec: RelationRec, entity: EntityRec | undefined): void {
-    if (!entity) {
-      this.byEndpoint.link(name, rec);
-      return;
-    }
-    const head = entity.ends;
-    chainInsert(name, rec, head);
-    if (!head) {
-      entity.ends = rec;
-      this.pendingEnds.push(entity);
-    }
-  }
-
-  /** The endpoint index, once it holds every relation (chains held by entities since a load are handed over first). */
-  private endpoints(): EndpointIndex {
-    if (this.pendingEnds.length > 0) {
-      for (const e of this.pendingEnds) {
-        this.byEndpoint.adopt(e.name, e.ends!);
-        e.ends = undefined;
-      }
-      this.pendingEnds = [];
-    }
-    return this.byEndpoint;
   }
 
   private removeRelation(rec: RelationRec): void {
@@ -458,8 +465,7 @@ export class Graph {
     // Few matches: walk the endpoint index; many: one pass over all relations is cheaper.
     if (matched.length * 8 < this.relations.size) {
       const found = new Set<RelationRec>();
-      const ends = this.endpoints();
-      for (const e of matched) for (const r of ends.touching(e.name)) found.add(r);
+      for (const e of matched) for (const r of this.byEndpoint.touching(e.name)) found.add(r);
       return [...found].sort((a, b) => a.seq - b.seq);
     }
     const names = new Set(matched.map((e) => e.name));
@@ -487,7 +493,7 @@ export class Graph {
           outEntities.push(
             page.namesOnly
               ? { name: e.name, entityType: e.entityType }
-              : { name: e.name, entityType: e.entityType, observations: [...e.observations] },
+              : { name: e.name, entityType: e.entityType, observations: e.observations ? [...e.observations] : plainObservations(e.line!) },
           );
         i++;
       }

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Graph, type Relation } from '../src/graph.js';
+import { entityLine } from '../src/store/jsonl.js';
 
 const node = fc.constantFrom('a', 'b', 'c', 'hub');
 const relation: fc.Arbitrary<Relation> = fc.record({ from: node, to: node, relationType: fc.constantFrom('r', 's') });
@@ -66,7 +67,7 @@ describe('Graph relations', () => {
     );
   });
 
-  it('relations loaded before, after or without their entity, and loads after changes, behave as a list scan', () => {
+  it('relations loaded before, after or without their entity (from plain lines or not), and loads after changes, behave as a list scan', () => {
     type Step = { kind: 'entity'; name: string } | { kind: 'relation'; relation: Relation };
     const step: fc.Arbitrary<Step> = fc.oneof(
       fc.record({ kind: fc.constant('entity' as const), name: fc.constantFrom('a', 'b', 'c') }),
@@ -80,14 +81,16 @@ describe('Graph relations', () => {
         fc.array(op, { maxLength: 6 }),
         fc.array(step, { maxLength: 8 }),
         fc.array(op, { maxLength: 6 }),
-        (first, endLoad, ops, second, moreOps) => {
+        (first, plain, ops, second, moreOps) => {
           const graph = new Graph();
           let model: Relation[] = [];
           const entities = new Set<string>();
           const load = (steps: Step[]) => {
             for (const s of steps) {
               if (s.kind === 'entity') {
-                graph.loadEntity({ name: s.name, entityType: 't', observations: [] });
+                const entity = { name: s.name, entityType: 't', observations: [] };
+                if (plain) graph.loadPlainEntity(entity.name, entity.entityType, entityLine(entity));
+                else graph.loadEntity(entity);
                 entities.add(s.name);
               } else {
                 graph.loadRelation({ ...s.relation });
@@ -108,7 +111,6 @@ describe('Graph relations', () => {
             check();
           };
           load(first);
-          if (endLoad) graph.endLoad();
           check();
           for (const o of ops) run(o);
           load(second);

@@ -11,6 +11,8 @@ import { type Entity, Graph, type GraphPage, type Relation } from '../src/graph.
 import { BasePostings } from '../src/search/postings.js';
 import type { SearchIndexOptions } from '../src/search/searchIndex.js';
 import { bucketOf } from '../src/search/trigrams.js';
+import { entityLine, parseGraphFile, relationLine } from '../src/store/jsonl.js';
+import { graphSink } from '../src/store/snapshot.js';
 
 /** Characters whose lower case is tricky: longer ('İ'), context-dependent ('Σ'), astral, the separator. */
 const unit = fc.constantFrom(
@@ -129,9 +131,10 @@ function apply(graph: Graph, w: Write, pick: number): void {
 
 function load(entities: Entity[], relations: Relation[], options: SearchIndexOptions): Graph {
   const graph = new Graph(options);
-  // As a reference-written file can hold them: repeated names and relations are all kept.
-  for (const e of entities) graph.loadEntity({ ...e, observations: [...e.observations] });
-  for (const r of relations) graph.loadRelation(r);
+  // Read from a file as a reference-written one can be: repeated names and relations are all kept,
+  // and entities come from plain lines (observations kept in the line) and from escaped ones.
+  const file = [...entities.map(entityLine), ...relations.map(relationLine)].join('\n');
+  parseGraphFile(file, graphSink(graph));
   return graph;
 }
 

@@ -20,11 +20,10 @@
 import { BasePostings, DeltaPostings, type IndexText } from './postings.js';
 import { bucketsOf, SEP, tableBits } from './trigrams.js';
 
-/** What the index reads from an entity; `sid` is the index's own (assigned by `add`). */
+/** What the index reads from an entity (its observations through `observationsOf`); `sid` is the index's own (assigned by `add`). */
 export interface Searchable {
   name: string;
   entityType: string;
-  observations: readonly string[];
   sid: number;
 }
 
@@ -51,9 +50,9 @@ interface Base {
 }
 
 /** An entity's searchable text: its lower-cased fields joined by `\0`. */
-function textOf(e: Searchable): string {
+function textOf(e: Searchable, observations: readonly string[]): string {
   let text = `${e.name.toLowerCase()}${SEP}${e.entityType.toLowerCase()}`;
-  for (const o of e.observations) text += SEP + o.toLowerCase();
+  for (const o of observations) text += SEP + o.toLowerCase();
   return text;
 }
 
@@ -72,7 +71,11 @@ export class SearchIndex<T extends Searchable> {
   private delta = new DeltaPostings();
   private deadSinceBuild = 0;
 
-  constructor(options: SearchIndexOptions = {}) {
+  /** `observationsOf` reads an entity's observations (the graph keeps some in their file line until needed). */
+  constructor(
+    private readonly observationsOf: (e: T) => readonly string[],
+    options: SearchIndexOptions = {},
+  ) {
     this.blockBits = options.blockBits ?? 12;
     this.minStaleEntities = options.minStaleEntities ?? 2048;
     this.minStalePostings = options.minStalePostings ?? 1 << 16;
@@ -86,7 +89,7 @@ export class SearchIndex<T extends Searchable> {
     this.slots.push(e);
     this.live++;
     if (!this.base) return;
-    const text = textOf(e);
+    const text = textOf(e, this.observationsOf(e));
     this.fresh.set(e.sid, text);
     this.delta.add(e.sid, bucketsOf(text, this.base.postings.shift));
   }
@@ -106,7 +109,7 @@ export class SearchIndex<T extends Searchable> {
   /** `e` lost observations: its postings still cover it, only its text changes. */
   shrank(e: T): void {
     if (!this.base) return;
-    this.fresh.set(e.sid, textOf(e));
+    this.fresh.set(e.sid, textOf(e, this.observationsOf(e)));
   }
 
   remove(e: T): void {
@@ -201,7 +204,7 @@ export class SearchIndex<T extends Searchable> {
         const type = e.entityType.toLowerCase();
         parts.push(name, type);
         offset += name.length + type.length + 2;
-        for (const o of e.observations) {
+        for (const o of this.observationsOf(e)) {
           const lower = o.toLowerCase();
           parts.push(lower);
           offset += lower.length + 1;
@@ -237,7 +240,7 @@ export class SearchIndex<T extends Searchable> {
         e &&
         (e.name.toLowerCase().includes(q) ||
           e.entityType.toLowerCase().includes(q) ||
-          e.observations.some((o) => o.toLowerCase().includes(q)))
+          this.observationsOf(e).some((o) => o.toLowerCase().includes(q)))
       )
         out.push(e);
     }

@@ -6,6 +6,7 @@
  * Reading is line by line (`GraphFileReader`), so a file can be fed in chunks and never held whole.
  */
 import type { Entity, Relation } from '../graph.js';
+import { plainEntity, plainRelation } from '../plainLines.js';
 
 export function entityLine(e: Entity): string {
   return JSON.stringify({ type: 'entity', name: e.name, entityType: e.entityType, observations: e.observations });
@@ -27,6 +28,11 @@ export interface CorruptLine {
 export interface GraphSink {
   entity(e: Entity): void;
   relation(r: Relation): void;
+  /**
+   * A plain entity line (`plainLines.ts`), when the sink takes one: its name and type, and the
+   * line itself, which holds its observations (`plainObservations`). Without it, `entity` gets it.
+   */
+  plainEntity?(name: string, entityType: string, line: string): void;
 }
 
 export interface ParsedGraphFile {
@@ -86,6 +92,10 @@ export class GraphFileReader {
     if (raw.charCodeAt(0) !== 123 /* { */ && raw.trim() === '') return;
     const out = this.result;
     out.lines++;
+    if (this.plain(raw)) {
+      out.records++;
+      return;
+    }
     let item: unknown;
     try {
       item = JSON.parse(raw);
@@ -126,6 +136,21 @@ export class GraphFileReader {
     } else {
       out.corrupt.push({ line: this.lineNo, text: own(raw), reason: 'no "type" field' });
     }
+  }
+
+  /** Hands a plain line (`plainLines.ts`) to the sink without `JSON.parse`; false for any other line. */
+  private plain(raw: string): boolean {
+    const into = this.into;
+    if (into.plainEntity) {
+      const e = plainEntity(raw);
+      if (e) {
+        into.plainEntity(e.name, e.entityType, raw);
+        return true;
+      }
+    }
+    const r = plainRelation(raw);
+    if (r) into.relation(r);
+    return r !== null;
   }
 }
 

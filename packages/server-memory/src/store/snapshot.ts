@@ -9,7 +9,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Graph } from '../graph.js';
 import { type FileId, idOf } from './durable.js';
-import { entityLine, GraphFileReader, looksLikeGraphFile, type ParsedGraphFile, relationLine } from './jsonl.js';
+import { entityLine, GraphFileReader, type GraphSink, looksLikeGraphFile, type ParsedGraphFile, relationLine } from './jsonl.js';
 
 /** The memory file holds something that is not a knowledge graph; we never overwrite it. */
 export class ForeignFileError extends Error {
@@ -87,7 +87,12 @@ function finish(path: string, id: FileId | null, bytes: number, parsed: ParsedGr
   return { id, bytes, parsed };
 }
 
-const sinkFor = (graph: Graph) => ({ entity: graph.loadEntity.bind(graph), relation: graph.loadRelation.bind(graph) });
+/** Where a reader puts what it reads: into `graph`, plain entity lines kept as they are (`plainLines.ts`). */
+export const graphSink = (graph: Graph): GraphSink => ({
+  entity: graph.loadEntity.bind(graph),
+  relation: graph.loadRelation.bind(graph),
+  plainEntity: graph.loadPlainEntity.bind(graph),
+});
 
 /**
  * Reads the open snapshot `fd` into `graph`, yielding (bytes read so far, and the total) after each
@@ -99,7 +104,7 @@ function* readSteps(path: string, fd: number, graph: Graph, out: { read?: Snapsh
   const st = fstatSync(fd, { bigint: true });
   if (st.isDirectory()) throw new ForeignFileError(path, 'it is a directory');
   const total = Number(st.size);
-  const reader = new GraphFileReader(sinkFor(graph));
+  const reader = new GraphFileReader(graphSink(graph));
   const chunker = new LineChunker();
   let position = 0;
   for (;;) {
@@ -115,7 +120,6 @@ function* readSteps(path: string, fd: number, graph: Graph, out: { read?: Snapsh
     if (text === '') yield [position, Math.max(total, position)];
   }
   reader.last(chunker.rest());
-  graph.endLoad();
   out.read = finish(path, idOf(st), position, reader.result);
 }
 
@@ -128,7 +132,7 @@ function openOrNull(path: string): number | null {
   }
 }
 
-const noFile = (graph: Graph): SnapshotRead => ({ id: null, bytes: 0, parsed: new GraphFileReader(sinkFor(graph)).result });
+const noFile = (graph: Graph): SnapshotRead => ({ id: null, bytes: 0, parsed: new GraphFileReader(graphSink(graph)).result });
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -205,7 +209,7 @@ export function* snapshotChunks(foreignRecords: readonly string[], graph: Graph)
   let first = true;
   const lines = function* () {
     yield* foreignRecords;
-    for (const e of graph.entityList()) yield entityLine(e);
+    yield* graph.entityLines(entityLine);
     for (const r of graph.relationList()) yield relationLine(r);
   };
   for (const line of lines()) {
