@@ -101,12 +101,42 @@ interface OpSpec {
   /** Calls for ours and for the reference at this size. */
   calls: (side: Side, n: number) => number;
   run: (conn: StdioConnection, i: number, side: Side, n: number) => Promise<unknown>;
+  /** Untimed, after the op's calls on one side: undoes what they added, so every op runs on a graph of the nominal size. */
+  cleanup?: (conn: StdioConnection, side: Side) => Promise<unknown>;
 }
 
 let unique = 0;
 const newEntity = (tag: string) => ({ name: `new-${tag}-${unique++}`, entityType: 'bench', observations: ['a', 'b', 'c'] });
 /** Names create_entities (1) made at the current size, for delete_entities (1) to remove. */
 const createdOne: Record<Side, string[]> = { ours: [], reference: [] };
+/** Names create_entities (100) made, removed (untimed) once its calls are measured. */
+const createdBatch: Record<Side, string[]> = { ours: [], reference: [] };
+
+/** Deletes `names` in a few calls (untimed cleanup). */
+async function deleteAll(conn: StdioConnection, names: string[]): Promise<void> {
+  while (names.length > 0) await call(conn, 'delete_entities', { entityNames: names.splice(0, 1000) });
+}
+
+/**
+ * Untimed, before anything is measured on a server: `rounds` rounds of every kind of call, so
+ * that what follows measures both ends in their steady state (compiled by the JIT) and the first
+ * op measured is not the only one paying for the warm-up. Leaves the graph as it found it.
+ */
+async function warmUp(conn: StdioConnection, side: Side, n: number, rounds: number): Promise<void> {
+  for (let r = 0; r < rounds; r++) {
+    const name = `warm-${side}-${r}`;
+    const other = `entity-${(r * 7919) % n}`;
+    const relation = { from: name, to: other, relationType: 'warm' };
+    await call(conn, 'create_entities', { entities: [{ name, entityType: 'bench', observations: ['a', 'b', 'c'] }] });
+    await call(conn, 'add_observations', { observations: [{ entityName: other, contents: [`warm ${r}`] }] });
+    await call(conn, 'delete_observations', { deletions: [{ entityName: other, observations: [`warm ${r}`] }] });
+    await call(conn, 'create_relations', { relations: [relation] });
+    await call(conn, 'delete_relations', { relations: [relation] });
+    await call(conn, 'search_nodes', { query: `Observation ${r}-A` });
+    await call(conn, 'open_nodes', { names: [other] });
+    await call(conn, 'delete_entities', { entityNames: [name] });
+  }
+}
 
 /** The reference re-reads (and on mutations rewrites) a ~29 MB file per call at 100k: allow it time. */
 const call = (conn: StdioConnection, name: string, args: Record<string, unknown>) => callOk(conn, name, args, { timeoutMs: 600_000 });
@@ -134,7 +164,13 @@ function ops(ctx: BenchContext): OpSpec[] {
       label: 'create_entities (100)',
       record: 'batch',
       calls: (s, n) => (s === 'ours' ? ctx.scale(60, 10) : refCalls(n, ctx.scale(30, 5), ctx.scale(10, 3), ctx.scale(3, 2))),
-      run: (c, i, s) => call(c, 'create_entities', { entities: Array.from({ length: 100 }, () => newEntity(`${s}100-${i}`)) }),
+      run: (c, i, s) => {
+        const entities = Array.from({ length: 100 }, () => newEntity(`${s}100-${i}`));
+        for (const e of entities) createdBatch[s].push(e.name);
+        return call(c, 'create_entities', { entities });
+      },
+      // Left in, they would make every later op of the reference run on a graph of several times the size (at 1k).
+      cleanup: (c, s) => deleteAll(c, createdBatch[s]),
     },
     {
       key: 'addObs',
@@ -437,6 +473,8 @@ const suite: Suite = {
         floors[String(n)] = floorsN;
         createdOne.ours.length = 0;
         createdOne.reference.length = 0;
+        createdBatch.ours.length = 0;
+        createdBatch.reference.length = 0;
 
         const conns: Record<Side, StdioConnection> = {
           ours: await connectStdio(specs.ours, { timeoutMs: 120_000 }),
@@ -446,6 +484,9 @@ const suite: Suite = {
           const deep = await call(conns.ours, 'read_graph', { limit: Math.floor(n / 2), namesOnly: true });
           const cursor = (deep.structuredContent as { nextCursor?: string } | undefined)?.nextCursor;
           if (cursor) pageCursor[n] = cursor;
+          await warmUp(conns.ours, 'ours', n, ctx.scale(100, 20));
+          // The reference pays a read (and on writes a rewrite) of the whole file per call: fewer rounds.
+          await warmUp(conns.reference, 'reference', n, n <= 1_000 ? ctx.scale(5, 1) : 1);
           for (const op of ops(ctx)) {
             sizeFig[op.key] = { ours: undefined, reference: undefined };
             for (const side of ['ours', 'reference'] as const) {
@@ -467,6 +508,7 @@ const suite: Suite = {
                 );
               });
               sizeFig[op.key]![side] = lat;
+              await op.cleanup?.(conns[side], side);
             }
           }
           sizeFig.rss = {
@@ -504,6 +546,7 @@ const suite: Suite = {
               ? "reference at 100k: 2-5 calls per operation (each re-reads ~29 MB, and rewrites it on mutations). read_graph (full) not run: its ~67 MB answer exceeds the SDK stdio client's 10 MB message limit, for both servers (what limit/namesOnly are for)"
               : 'reference: fewer calls than ours (each re-reads, and on mutations rewrites, the whole file)',
             'read_graph (limit 100) is ours only (the reference has no pagination)',
+            `before the first op, untimed: ${ctx.scale(100, 20)} rounds of every kind of call on ours, ${n <= 1_000 ? ctx.scale(5, 1) : 1} on the reference (each round undoes itself); the entities create_entities (100) adds are deleted after its calls, so every op runs at ${n.toLocaleString('en')} entities`,
           ],
         });
         printFloors(ctx, n, sizeFig, floorsN, handshake, loadFig);
