@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createLogger } from '@mcpkit/protocol-core';
 import { connectInMemory } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { createMemoryServer, ForeignFileError, type GraphStore, type LoadProgress, openFileStore } from '../../src/server.js';
@@ -185,5 +186,32 @@ describe('through the MCP SDK client', () => {
     expect((await other).structuredContent).toMatchObject({ entities: expect.arrayContaining([entity(12)]) });
     expect(count.waiting).toBe(0);
     await inner.close();
+  });
+
+  it('builds the search index in the next idle moment after the load, and not once the store is closed', async () => {
+    const logged = () => {
+      const lines: string[] = [];
+      return {
+        lines,
+        logger: createLogger({ name: 't', level: 'debug', write: (l) => lines.push(l) }),
+        built: () => lines.some((l) => l.includes('built the search index')),
+      };
+    };
+    using f = bigFile(3000);
+    const idle = logged();
+    const store = await openFileStore({ path: f.path, load: 'background', logger: idle.logger, compactDelayMs: 60_000 });
+    await store.ready!();
+    expect(idle.built()).toBe(false); // not in the load itself: the first calls get their answers first
+    await expect.poll(idle.built, { timeout: 5000 }).toBe(true);
+    expect((await store.searchNodes('observation 2345 about')).entities).toEqual([entity(2345)]);
+    await store.close();
+
+    // A store closed meanwhile never builds it.
+    const busy = logged();
+    const other = await openFileStore({ path: f.path, load: 'background', logger: busy.logger, compactDelayMs: 60_000 });
+    await other.ready!();
+    await other.close();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(busy.built()).toBe(false);
   });
 });
