@@ -12,10 +12,12 @@
  * - Shorter queries scan the block strings with `indexOf` (no per-entity work between hits).
  * - A query holding `\0` is compared field by field (the separator must not match).
  *
- * Nothing is built while a file loads: the base is built on the first search, over every entity at
- * once. After that, a write costs one entity's text and trigrams (`fresh` and `DeltaPostings`);
- * deletions leave stale postings behind. When the changes since the build outgrow a share of the
- * base, the next search rebuilds it.
+ * Nothing is built while a file loads: the base is built on the first search (or by `prepare`, when
+ * the store is idle after a load), over every entity at once. After that, entities a write adds are
+ * indexed by the next search (their text in `fresh`, their trigrams in `DeltaPostings`), so a write
+ * does no index work for them; a write that adds observations to an indexed entity adds their
+ * trigrams; deletions leave stale postings behind. When the changes since the build outgrow a share
+ * of the base, the next search rebuilds it.
  */
 import { BasePostings, DeltaPostings, type IndexText } from './postings.js';
 import { bucketsOf, SEP, tableBits } from './trigrams.js';
@@ -70,6 +72,11 @@ export class SearchIndex<T extends Searchable> {
   private readonly fresh = new Map<number, string>();
   private delta = new DeltaPostings();
   private deadSinceBuild = 0;
+  /**
+   * Entities from this `sid` on were added since the index last looked: their text and postings are
+   * computed by the next search (`catchUp`), not by the write that added them.
+   */
+  private indexed = 0;
 
   /** `observationsOf` reads an entity's observations (the graph keeps some in their file line until needed). */
   constructor(
@@ -83,20 +90,16 @@ export class SearchIndex<T extends Searchable> {
     this.minHoles = options.minHoles ?? 1024;
   }
 
-  /** Appends an entity (after every other). */
+  /** Appends an entity (after every other). Its text is indexed by the next search. */
   add(e: T): void {
     e.sid = this.slots.length;
     this.slots.push(e);
     this.live++;
-    if (!this.base) return;
-    const text = textOf(e, this.observationsOf(e));
-    this.fresh.set(e.sid, text);
-    this.delta.add(e.sid, bucketsOf(text, this.base.postings.shift));
   }
 
   /** `e` has these new observations (already in `e.observations`). */
   grew(e: T, added: readonly string[]): void {
-    if (!this.base) return;
+    if (!this.base || e.sid >= this.indexed) return; // not indexed yet: the next search reads its current text
     let text = this.textAt(e.sid);
     for (const o of added) {
       const lower = o.toLowerCase();
@@ -108,7 +111,7 @@ export class SearchIndex<T extends Searchable> {
 
   /** `e` lost observations: its postings still cover it, only its text changes. */
   shrank(e: T): void {
-    if (!this.base) return;
+    if (!this.base || e.sid >= this.indexed) return;
     this.fresh.set(e.sid, textOf(e, this.observationsOf(e)));
   }
 
@@ -159,11 +162,25 @@ export class SearchIndex<T extends Searchable> {
 
   private ready(): Base {
     const base = this.base;
-    return base && !this.stale(base) ? base : this.build();
+    if (!base || this.stale(base)) return this.build();
+    this.catchUp(base);
+    return this.stale(base) ? this.build() : base;
+  }
+
+  /** Indexes the entities added since the last search: their text, and their postings in the delta. */
+  private catchUp(base: Base): void {
+    for (let sid = this.indexed; sid < this.slots.length; sid++) {
+      const e = this.slots[sid];
+      if (!e) continue;
+      const text = textOf(e, this.observationsOf(e));
+      this.fresh.set(sid, text);
+      this.delta.add(sid, bucketsOf(text, base.postings.shift));
+    }
+    this.indexed = this.slots.length;
   }
 
   private stale(base: Base): boolean {
-    const changed = this.fresh.size + this.deadSinceBuild;
+    const changed = this.fresh.size + this.deadSinceBuild + (this.slots.length - this.indexed);
     return (
       changed > Math.max(this.minStaleEntities, this.live >> 3) ||
       this.delta.total > Math.max(this.minStalePostings, base.postings.total >> 3)
@@ -179,6 +196,7 @@ export class SearchIndex<T extends Searchable> {
       entities.push(e);
     }
     this.slots = entities;
+    this.indexed = 0;
     this.base = undefined;
     this.fresh.clear();
     this.delta = new DeltaPostings();
@@ -217,6 +235,7 @@ export class SearchIndex<T extends Searchable> {
     }
     const text: IndexText = { blocks, blockBits: this.blockBits, start, end, count };
     this.base = { text, postings: BasePostings.build(text, tableBits(chars), this.minDenseEntities) };
+    this.indexed = count;
     return this.base;
   }
 
