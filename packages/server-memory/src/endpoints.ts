@@ -69,10 +69,6 @@ export class EndpointIndex {
     if (r.to !== r.from) this.unlink(r.to, r);
   }
 
-  has(name: string): boolean {
-    return this.head(name) !== undefined;
-  }
-
   /** The relations with `name` at either end (in no particular order). */
   touching(name: string): RelationRec[] {
     const out: RelationRec[] = [];
