@@ -53,7 +53,7 @@ export function bundlePath(server) {
  * Servers from command-line names (as the other checks take them), or every one with mcpb/manifest.json. A named server
  * without a manifest is an error.
  */
-export function selectBundles(args) {
+function selectBundles(args) {
   const { selected } = selectServers(args);
   if (args.length > 0) {
     const missing = selected.filter((s) => !manifestPath(s));
@@ -61,6 +61,22 @@ export function selectBundles(args) {
     return selected;
   }
   return selected.filter((s) => manifestPath(s));
+}
+
+/** `selectBundles` for a script's command line: a bad name exits 2 with the reason, no bundle at all exits 1. */
+export function selectBundlesOrExit(tag, args) {
+  let servers;
+  try {
+    servers = selectBundles(args);
+  } catch (error) {
+    console.error(`[${tag}] ${error.message}`);
+    process.exit(2);
+  }
+  if (servers.length === 0) {
+    console.error(`[${tag}] no server package has mcpb/manifest.json`);
+    process.exit(1);
+  }
+  return servers;
 }
 
 /** The server plus every workspace package it reaches through workspace: ranges. */
@@ -209,17 +225,7 @@ export async function buildBundles(servers, { step, tag, keep = false }) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { keep: { type: 'boolean' } } });
-  let servers;
-  try {
-    servers = selectBundles(positionals);
-  } catch (error) {
-    console.error(`[mcpb] ${error.message}`);
-    process.exit(2);
-  }
-  if (servers.length === 0) {
-    console.error('[mcpb] no server package has mcpb/manifest.json');
-    process.exit(1);
-  }
+  const servers = selectBundlesOrExit('mcpb', positionals);
   const { step, conclude } = createSteps('mcpb');
   const built = await buildBundles(servers, { step, tag: 'mcpb', keep: values.keep });
   conclude(`${built.size} bundle(s) in ${relative(root, OUT_DIR)}/: ${[...built.values()].map((f) => relative(OUT_DIR, f)).join(', ')}`);

@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildBundles, bundlePath, folderSize, formatSize, isFresh, manifestPath, mcpb, selectBundles } from './build-mcpb.mjs';
+import { buildBundles, bundlePath, folderSize, formatSize, isFresh, manifestPath, mcpb, selectBundlesOrExit } from './build-mcpb.mjs';
 import { createSteps, onJsonLines, quietEnv, removeTemp, root, tail } from './lib.mjs';
 
 const TAG = 'check-mcpb';
@@ -35,17 +35,7 @@ const { values, positionals } = parseArgs({
 });
 const { step, conclude } = createSteps(TAG);
 
-let servers;
-try {
-  servers = selectBundles(positionals);
-} catch (error) {
-  console.error(`[${TAG}] ${error.message}`);
-  process.exit(2);
-}
-if (servers.length === 0) {
-  console.error(`[${TAG}] no server package has mcpb/manifest.json`);
-  process.exit(1);
-}
+const servers = selectBundlesOrExit(TAG, positionals);
 
 // The resolver Claude Desktop uses, from the same package as the CLI.
 const { getMcpConfigForManifest } = await import(

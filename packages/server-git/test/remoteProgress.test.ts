@@ -74,6 +74,27 @@ describe.skipIf(!hasGit)('progress and cancellation of the network tools', () =>
     })(),
     packs: readdirSync(join(repo, '.git', 'objects', 'pack')).sort(),
   });
+  /**
+   * Calls `tool`, cancels the call at the first progress notification for which `when` holds, and
+   * waits until the served repository saw `request`'s connection close.
+   */
+  const cancelled = async (
+    pair: InMemoryPair,
+    tool: string,
+    args: Record<string, unknown>,
+    when: (p: Progress) => boolean,
+    request: string,
+  ) => {
+    const controller = new AbortController();
+    const call = pair.client.callTool({ name: tool, arguments: args }, undefined, {
+      signal: controller.signal,
+      onprogress: (p) => {
+        if (when(p)) controller.abort();
+      },
+    });
+    await expect(call).rejects.toThrow(/abort/i);
+    await until(() => http.aborted.some((r) => r === request));
+  };
 
   beforeAll(async () => {
     served = tempDir('mcpkit-git-served-');
@@ -142,16 +163,8 @@ describe.skipIf(!hasGit)('progress and cancellation of the network tools', () =>
     const log = keptLog();
     await using pair = await connect({ repositories: [work.path], remote: access(), logger: log.logger });
     const errors = clientErrors(pair);
-    const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'git_fetch', arguments: { repo_path: repo } }, undefined, {
-      signal: controller.signal,
-      onprogress: (p) => {
-        if (receivingPack(p)) controller.abort();
-      },
-    });
-    await expect(call).rejects.toThrow(/abort/i);
     // The server sees the pack's connection close before the answer is complete.
-    await until(() => http.aborted.some((r) => r === 'POST /big.git/git-upload-pack'));
+    await cancelled(pair, 'git_fetch', { repo_path: repo }, receivingPack, 'POST /big.git/git-upload-pack');
     // The call logs once it has stopped and the refs are back.
     await until(() =>
       log.lines.some((l) => l.includes(`Fetch from 'origin' (${http.origin}/big.git) was cancelled by the client; no ref was changed`)),
@@ -174,15 +187,7 @@ describe.skipIf(!hasGit)('progress and cancellation of the network tools', () =>
     const log = keptLog();
     await using pair = await connect({ repositories: [work.path], remote: access(), logger: log.logger });
     const errors = clientErrors(pair);
-    const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'git_pull', arguments: { repo_path: repo } }, undefined, {
-      signal: controller.signal,
-      onprogress: (p) => {
-        if (receivingPack(p)) controller.abort();
-      },
-    });
-    await expect(call).rejects.toThrow(/abort/i);
-    await until(() => http.aborted.some((r) => r === 'POST /big.git/git-upload-pack'));
+    await cancelled(pair, 'git_pull', { repo_path: repo }, receivingPack, 'POST /big.git/git-upload-pack');
     await until(() => log.lines.some((l) => l.includes('was cancelled by the client; nothing was changed')));
     expect(snapshot()).toEqual(before);
     expect(cli(repo, 'rev-parse', 'HEAD')).toBe(base);
@@ -209,16 +214,9 @@ describe.skipIf(!hasGit)('progress and cancellation of the network tools', () =>
     const log = keptLog();
     await using pair = await connect({ repositories: [work.path], remote: access(), logger: log.logger });
     const errors = clientErrors(pair);
-    const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'git_push', arguments: { repo_path: repo, branch: 'topic' } }, undefined, {
-      signal: controller.signal,
-      // Any progress once the pack is up: the remote's answer is on its way.
-      onprogress: () => {
-        if (http.seen.some((r) => r.method === 'POST' && r.url === '/big.git/git-receive-pack')) controller.abort();
-      },
-    });
-    await expect(call).rejects.toThrow(/abort/i);
-    await until(() => http.aborted.some((r) => r === 'POST /big.git/git-receive-pack'));
+    // Any progress once the pack is up: the remote's answer is on its way.
+    const packUp = () => http.seen.some((r) => r.method === 'POST' && r.url === '/big.git/git-receive-pack');
+    await cancelled(pair, 'git_push', { repo_path: repo, branch: 'topic' }, packUp, 'POST /big.git/git-receive-pack');
     const stopped = "Push to 'origin'";
     await until(() => log.lines.some((l) => l.includes(stopped) && /was cancelled by the client|completed before/.test(l)));
     const remoteTopic = spawnGit(join(served.path, 'big.git'), ['rev-parse', '--verify', '--quiet', 'refs/heads/topic']);
