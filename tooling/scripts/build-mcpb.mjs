@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { binOf, createSteps, PNPM, removeTemp, root, run, selectServers, workspaceClosure, workspacePackages } from './lib.mjs';
+import { binOf, createSteps, orExit, PNPM, removeTemp, root, run, selectServers, workspaceClosure, workspacePackages } from './lib.mjs';
 
 export const OUT_DIR = join(root, 'dist-mcpb');
 export const LAUNCHER = fileURLToPath(new URL('./build-mcpb.launcher.mjs', import.meta.url));
@@ -65,13 +65,7 @@ function selectBundles(args) {
 
 /** `selectBundles` for a script's command line: a bad name exits 2 with the reason, no bundle at all exits 1. */
 export function selectBundlesOrExit(tag, args) {
-  let servers;
-  try {
-    servers = selectBundles(args);
-  } catch (error) {
-    console.error(`[${tag}] ${error.message}`);
-    process.exit(2);
-  }
+  const servers = orExit(tag, () => selectBundles(args));
   if (servers.length === 0) {
     console.error(`[${tag}] no server package has mcpb/manifest.json`);
     process.exit(1);

@@ -280,18 +280,22 @@ export function selectServers(args, base = root) {
   return { selected, skipped: [] };
 }
 
+/** `select()`, or, when it throws (a bad command line), its message on stderr and exit code 2. */
+export function orExit(tag, select) {
+  try {
+    return select();
+  } catch (error) {
+    console.error(`[${tag}] ${error.message}`);
+    process.exit(2);
+  }
+}
+
 /**
  * `selectServers` for a script's command line: an unknown name exits 2 with the reason; folders that are
  * not servers yet are listed as skipped.
  */
 export function selectServersOrExit(tag, args) {
-  let selection;
-  try {
-    selection = selectServers(args);
-  } catch (error) {
-    console.error(`[${tag}] ${error.message}`);
-    process.exit(2);
-  }
+  const selection = orExit(tag, () => selectServers(args));
   for (const s of selection.skipped) console.log(`[${tag}] - ${s.dir}: skipped, no src/index.ts yet (not a server package)`);
   return selection;
 }
