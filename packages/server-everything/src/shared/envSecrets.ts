@@ -4,7 +4,8 @@
  * replaced by `[redacted]` when its name or its shape says it is a secret. Over-redaction is the safe
  * side (`KEYBOARD_LAYOUT` and `XAUTHORITY` are redacted too): `showEnvSecrets` restores the reference's output.
  *
- * Exports (stable, used by every profile): `REDACTED`, `isSecretName`, `isSecretValue`, `redactEnv`.
+ * Exports (stable, used by every profile): `REDACTED`, `isSecretName`, `isSecretValue`, `redactEnv`, and the value
+ * formats as data (`SECRET_VALUE_FORMATS`).
  */
 
 export const REDACTED = '[redacted]';
@@ -40,12 +41,42 @@ export function isSecretName(name: string): boolean {
   return upper.split(/[^A-Z0-9]+/).some((part) => SECRET_PARTS.has(part));
 }
 
+/** Before a token: the start of the value or a character that can't be part of the token. */
+const START = '(?:^|[^A-Za-z0-9_-])';
+
 /**
- * Well-known credential formats, anywhere in a value: GitHub, OpenAI/Anthropic/Stripe-style `sk-`, Slack, AWS,
- * Google, GitLab, npm, Hugging Face, JWTs.
+ * Names of URL query parameters that carry a credential (case-insensitive), alone or after a prefix ending in `_`,
+ * `-` or `.` (`client_secret`, `x-amz-signature`, `hub.verify_token`): `monkey=` or `keyword=` are not one.
  */
-const SECRET_VALUE =
-  /(?:^|[^A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|sk-[\w-]{16,}|(?:sk|rk|pk)_(?:live|test)_\w{16,}|xox[abprs]-[\w-]{10,}|(?:AKIA|ASIA)[A-Z0-9]{16}|AIza[\w-]{30,}|glpat-[\w-]{20,}|npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,}|ya29\.[\w-]{20,}|eyJ[\w-]{10,}\.[\w-]{10,}\.[\w-]*)/;
+const QUERY_SECRET_NAMES =
+  'access_?token|refresh_?token|id_?token|auth_?token|token|api_?key|apikey|key|secret|password|passwd|pwd|sig|signature|credential|auth';
+
+/**
+ * Well-known credential formats, found anywhere in a value (multi-line values too): a value matching any of them is
+ * redacted whatever its variable is called. Add a format here, with a test in `test/legacy/envRedaction.test.ts`.
+ */
+export const SECRET_VALUE_FORMATS: readonly { name: string; pattern: RegExp }[] = [
+  { name: 'GitHub token', pattern: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\\w{20,})`) },
+  { name: 'OpenAI / Anthropic `sk-` key', pattern: new RegExp(`${START}sk-[\\w-]{16,}`) },
+  {
+    name: 'Stripe secret, restricted or publishable key (live and test)',
+    pattern: new RegExp(`${START}(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}`),
+  },
+  { name: 'SendGrid API key', pattern: new RegExp(`${START}SG\\.[\\w-]{16,}\\.[\\w-]{16,}`) },
+  { name: 'Slack token', pattern: new RegExp(`${START}xox[abprs]-[\\w-]{10,}`) },
+  { name: 'Slack webhook URL', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[\w/-]+/i },
+  { name: 'AWS access key id', pattern: new RegExp(`${START}(?:AKIA|ASIA)[A-Z0-9]{16}`) },
+  { name: 'Google API key or OAuth token', pattern: new RegExp(`${START}(?:AIza[\\w-]{30,}|ya29\\.[\\w-]{20,})`) },
+  { name: 'GitLab token', pattern: new RegExp(`${START}glpat-[\\w-]{20,}`) },
+  { name: 'npm token', pattern: new RegExp(`${START}npm_[A-Za-z0-9]{30,}`) },
+  { name: 'Hugging Face token', pattern: new RegExp(`${START}hf_[A-Za-z0-9]{30,}`) },
+  { name: 'JWT', pattern: new RegExp(`${START}eyJ[\\w-]{10,}\\.[\\w-]{10,}\\.[\\w-]*`) },
+  { name: 'PEM private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
+  {
+    name: 'credential in a URL query string (`token=`, `key=`, `access_token=`, `api_key=`, `secret=`, `password=`, `sig=` …)',
+    pattern: new RegExp(`[?&](?:[\\w.-]*[_.-])?(?:${QUERY_SECRET_NAMES})=[^&#\\s]`, 'i'),
+  },
+];
 
 /**
  * A URL with a password in it, anywhere in a value: `postgres://user:pass@host/db`,
@@ -55,7 +86,7 @@ const URL_WITH_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^/?#\s@:]*:[^\s@]+@/i;
 
 /** Whether a value looks like a credential whatever its variable is called. */
 export function isSecretValue(value: string): boolean {
-  return SECRET_VALUE.test(value) || URL_WITH_PASSWORD.test(value);
+  return SECRET_VALUE_FORMATS.some((f) => f.pattern.test(value)) || URL_WITH_PASSWORD.test(value);
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   openSync,
   readdirSync,
   readlinkSync,
+  readSync,
   realpathSync,
   renameSync,
   statSync,
@@ -94,12 +95,24 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-/** Appends `data` and waits until it is on disk (`fdatasync`: the data and the new size). */
-export function appendDurably(path: string, data: string): void {
-  const fd = openSync(path, 'a');
+/**
+ * `data`, preceded by a newline when the file open at `fd` (for reading too) is not empty and does
+ * not end with one: appended lines never run on from a last line someone else left unterminated.
+ */
+function onNewLine(fd: number, data: string): string {
+  const size = fstatSync(fd).size;
+  if (size === 0) return data;
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 10 ? `\n${data}` : data;
+}
+
+/** Appends `data` (on a new line) and waits until it is on disk (`fdatasync`: the data and the new size); returns the bytes appended. */
+export function appendDurably(path: string, data: string): number {
+  const fd = openSync(path, 'a+');
   try {
-    writeSync(fd, data);
+    const bytes = writeSync(fd, onNewLine(fd, data));
     fdatasyncSync(fd);
+    return bytes;
   } finally {
     closeSync(fd);
   }
@@ -167,7 +180,7 @@ export function removeStaleTemps(target: string): void {
 
 /** Flags for appending to a side file: never through a symbolic link, never blocking on a FIFO (0 where the platform lacks them). */
 const APPEND_NO_FOLLOW =
-  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Opens `path` for appending without following a symbolic link (`O_NOFOLLOW`): a link found there
@@ -200,11 +213,11 @@ export function openAppendNoFollow(path: string, onLinkMoved: (target: string, a
   }
 }
 
-/** Appends `data` to a side file opened with `openAppendNoFollow`, durably. */
+/** Appends `data` (on a new line) to a side file opened with `openAppendNoFollow`, durably. */
 export function appendNoFollow(path: string, data: string, onLinkMoved: (target: string, aside: string) => void): void {
   const fd = openAppendNoFollow(path, onLinkMoved);
   try {
-    writeSync(fd, data);
+    writeSync(fd, onNewLine(fd, data));
     fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -39,7 +39,7 @@ import { fileIdOf, followLinks, sameId } from './durable.js';
 import { adoptSnapshot, catchUp, loadJournal, reload } from './follow.js';
 import { appendRecords, createJournal } from './journal.js';
 import { isRecordLine } from './jsonl.js';
-import { FileLock, LockTimeoutError } from './lock.js';
+import { FileLock, LockTimeoutError, lockTimeoutText } from './lock.js';
 import { LoadTracker } from './progress.js';
 import { type MemoryFiles, memoryFiles, Replica } from './replica.js';
 import { ForeignFileError, firstLine, readSnapshot, type SnapshotRead } from './snapshot.js';
@@ -537,9 +537,7 @@ class FileStore implements GraphStore {
     } catch (error) {
       if (!(error instanceof LockTimeoutError)) throw error;
       this.logger.error(`${error.message}; gave up`);
-      throw new ToolError(
-        `The memory file is locked by another mcp-server-memory (${error.holder}) that did not release it within ${Number((this.lockTimeoutMs / 1000).toFixed(1))} s; nothing was read or changed. Try again later, or stop that process if it is stuck.`,
-      );
+      throw new ToolError(lockTimeoutText(error, this.lockTimeoutMs));
     } finally {
       clearTimeout(slow);
     }

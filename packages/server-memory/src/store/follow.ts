@@ -30,7 +30,13 @@ export function adoptSnapshot(r: Replica, files: MemoryFiles, graph: Graph, read
   r.journal = null;
   r.foreignRecords = read.parsed.foreignRecords;
   r.pendingCorrupt = read.parsed.corrupt;
-  r.needsCompaction = read.parsed.corrupt.length > 0;
+  // Glued lines were read as their records; the next write rewrites them one per line.
+  r.needsCompaction = read.parsed.corrupt.length > 0 || read.parsed.split.length > 0;
+  if (read.parsed.split.length > 0) {
+    logger.info(
+      `${files.file} line(s) ${read.parsed.split.join(', ')} held several records on one line (appended to a file without a final newline); each was read`,
+    );
+  }
   for (const c of read.parsed.corrupt) {
     logger.warn(
       `${files.file} line ${c.line} is not a valid record (${c.reason}); it will be kept verbatim in ${files.corrupt}: ${c.text.slice(0, 120)}`,

@@ -63,8 +63,7 @@ export function createJournal(path: string, base: FileId | null, prev: JournalHe
 export function appendRecords(path: string, pos: JournalPosition, records: readonly GraphRecord[]): void {
   let data = '';
   for (const r of records) data += `${JSON.stringify(r)}\n`;
-  appendDurably(path, data);
-  pos.offset += Buffer.byteLength(data);
+  pos.offset += appendDurably(path, data);
 }
 
 /** Appends the marker saying that the snapshot `id` holds every record of this journal. */

@@ -7,6 +7,7 @@
  */
 import type { Entity, Relation } from '../graph.js';
 import { plainEntity, plainRelation } from '../plainLines.js';
+import { splitGlued } from './gluedRecords.js';
 
 export function entityLine(e: Entity): string {
   return JSON.stringify({ type: 'entity', name: e.name, entityType: e.entityType, observations: e.observations });
@@ -43,6 +44,8 @@ export interface ParsedGraphFile {
   corrupt: CorruptLine[];
   /** Non-blank lines seen. */
   lines: number;
+  /** Line numbers of lines that held several records glued together (`gluedRecords.ts`), each read. */
+  split: number[];
 }
 
 const isStringArray = (v: unknown): v is string[] => {
@@ -54,13 +57,32 @@ const isStringArray = (v: unknown): v is string[] => {
 /** Copies a string that may be a slice of a large chunk, so keeping it does not keep the chunk alive. */
 const own = (s: string): string => (s.length > 0 ? JSON.parse(JSON.stringify(s)) : s);
 
+/** Why a parsed line is not a record this reader takes (null: it is one: an entity, a relation, or a foreign record). */
+function recordProblem(item: unknown): string | null {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'not a JSON object';
+  const rec = item as Record<string, unknown>;
+  if (rec.type === 'entity') {
+    const observations = rec.observations ?? [];
+    if (typeof rec.name !== 'string' || typeof rec.entityType !== 'string' || !isStringArray(observations)) {
+      return 'entity without a string name, string entityType and string observations';
+    }
+  } else if (rec.type === 'relation') {
+    if (typeof rec.from !== 'string' || typeof rec.to !== 'string' || typeof rec.relationType !== 'string') {
+      return 'relation without string from, to and relationType';
+    }
+  } else if (typeof rec.type !== 'string') {
+    return 'no "type" field';
+  }
+  return null;
+}
+
 /**
  * Parses a memory file line by line into a sink. Never throws: a line that does not parse or lacks
  * a field is reported in `result.corrupt`. Feed it with `lines` (text made of whole lines, each
  * ending with `\n`) and finish with `last` (what follows the final `\n`, possibly empty).
  */
 export class GraphFileReader {
-  readonly result: ParsedGraphFile = { records: 0, foreignRecords: [], corrupt: [], lines: 0 };
+  readonly result: ParsedGraphFile = { records: 0, foreignRecords: [], corrupt: [], lines: 0, split: [] };
   private lineNo = 0;
 
   constructor(private readonly into: GraphSink) {}
@@ -100,42 +122,57 @@ export class GraphFileReader {
     try {
       item = JSON.parse(raw);
     } catch (error) {
-      out.corrupt.push({ line: this.lineNo, text: own(raw), reason: error instanceof Error ? error.message : 'not JSON' });
+      if (!this.glued(raw))
+        out.corrupt.push({ line: this.lineNo, text: own(raw), reason: error instanceof Error ? error.message : 'not JSON' });
       return;
     }
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      out.corrupt.push({ line: this.lineNo, text: own(raw), reason: 'not a JSON object' });
-      return;
-    }
-    const rec = item as Record<string, unknown>;
+    const reason = recordProblem(item);
+    if (reason !== null) out.corrupt.push({ line: this.lineNo, text: own(raw), reason });
+    else this.record(raw, item as Record<string, unknown>);
+  }
+
+  /** Hands a record that passed `recordProblem` to the sink (or keeps it as a foreign record). */
+  private record(raw: string, rec: Record<string, unknown>): void {
+    const out = this.result;
     if (rec.type === 'entity') {
       // `observations` missing or null is the shape that crashed the reference's search (servers#1818): read as [].
-      const observations = rec.observations ?? [];
-      if (typeof rec.name !== 'string' || typeof rec.entityType !== 'string' || !isStringArray(observations)) {
-        out.corrupt.push({
-          line: this.lineNo,
-          text: own(raw),
-          reason: 'entity without a string name, string entityType and string observations',
-        });
-        return;
-      }
+      const observations = (rec.observations ?? []) as string[];
       // The parsed object is an entity already (the sink copies the fields it keeps): no copy when it has its observations.
       this.into.entity(
-        observations === rec.observations ? (rec as unknown as Entity) : { name: rec.name, entityType: rec.entityType, observations },
+        observations === rec.observations
+          ? (rec as unknown as Entity)
+          : { name: rec.name as string, entityType: rec.entityType as string, observations },
       );
       out.records++;
     } else if (rec.type === 'relation') {
-      if (typeof rec.from !== 'string' || typeof rec.to !== 'string' || typeof rec.relationType !== 'string') {
-        out.corrupt.push({ line: this.lineNo, text: own(raw), reason: 'relation without string from, to and relationType' });
-        return;
-      }
       this.into.relation(rec as unknown as Relation);
       out.records++;
-    } else if (typeof rec.type === 'string') {
-      out.foreignRecords.push(own(raw));
     } else {
-      out.corrupt.push({ line: this.lineNo, text: own(raw), reason: 'no "type" field' });
+      out.foreignRecords.push(own(raw));
     }
+  }
+
+  /**
+   * A line of records glued together (`gluedRecords.ts`: a line appended to a file without a final
+   * newline): when every part is a record, each is read; false (nothing read) otherwise.
+   */
+  private glued(raw: string): boolean {
+    const parts = splitGlued(raw);
+    if (!parts) return false;
+    const items: Record<string, unknown>[] = [];
+    for (const part of parts) {
+      let item: unknown;
+      try {
+        item = JSON.parse(part);
+      } catch {
+        return false;
+      }
+      if (recordProblem(item) !== null) return false;
+      items.push(item as Record<string, unknown>);
+    }
+    for (const [i, item] of items.entries()) this.record(parts[i]!, item);
+    this.result.split.push(this.lineNo);
+    return true;
   }
 
   /** Hands a plain line (`plainLines.ts`) to the sink without `JSON.parse`; false for any other line. */

@@ -20,9 +20,14 @@
  *
  * - no process has its pid;
  * - the process with its pid is another one: its identity differs from `id`, or, for a lock without
- *   `id` (written by an earlier version, or on a platform without one), it started after the lock was written.
- *   A live process that started before is treated as the owner (an older server may be mid-write:
- *   taking its lock could lose that write), however old the lock.
+ *   `id` (written by an earlier version, or on a platform without one), it started after the lock was written;
+ * - or, for such a lock that is `staleMs` old, the live process that started before it cannot be a memory
+ *   server at all: its command line (`processInfo.ts`) is not a JavaScript runtime and does not mention
+ *   `memory` (init, pid 1, after a reboot). One that could be is treated as the owner (an older server may be
+ *   mid-write: taking its lock could lose that write), however old the lock.
+ *
+ * Only a lock whose `id` matches the live process proves who owns it: only then does the time-out message
+ * suggest stopping that process (`lockTimeoutText`); otherwise it says to remove the stale lock file.
  *
  * A start time comes from `/proc` on Linux and from `ps -o etime=` elsewhere (macOS, BSD), asked
  * only about a lock held for over a second and once per lock file, since a lock is normally held for
@@ -33,11 +38,13 @@
  * 1-2 ms on a busy machine, more than the whole write it protects) and keeps a lock alive with
  * timers that cannot fire during a synchronous write; it also waits `stale` (≥ 2 s) after a crash.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, futimesSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { siblingsOf } from './durable.js';
+import { alive, commandLine, linuxStart, mayBeMemoryServer, type ProcessStart, psStart, readText } from './processInfo.js';
+
+export { type ProcessStart, processStart } from './processInfo.js';
 
 export interface FileLockOptions {
   /** A lock this old is taken over when its owner cannot be checked. */
@@ -57,83 +64,11 @@ export interface LockOwner {
   id?: string;
 }
 
-/** When a process started, and where the platform has one, an exact identity. */
-export interface ProcessStart {
-  /** Linux: `<boot id>:<start time in clock ticks since boot>`. */
-  id?: string;
-  /** Ms since the epoch, within a second or two. */
-  at: number;
-}
-
 const HOST = hostname();
 /** A process that started this long after a lock was written cannot have written it (start times are this coarse). */
 const START_SLACK_MS = 2000;
 /** `ps` is a process spawn: only asked about a lock held at least this long. */
 const PS_AFTER_MS = 1000;
-/** Clock ticks per second in `/proc` (USER_HZ, 100 on every mainstream Linux architecture). */
-const USER_HZ = 100;
-
-function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/** Linux: start time from `/proc/<pid>/stat` (field 22) and the boot id; null when unreadable (no /proc, hidepid). */
-function linuxStart(pid: number): ProcessStart | null {
-  const stat = readText(`/proc/${pid}/stat`);
-  if (stat === null) return null;
-  // Field 2 is the command name in parentheses and may hold spaces and parentheses: count from the last ')'.
-  const ticks = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .at(22 - 3);
-  if (!ticks || !/^\d+$/.test(ticks)) return null;
-  const btime = /^btime (\d+)$/m.exec(readText('/proc/stat') ?? '')?.[1];
-  const boot = readText('/proc/sys/kernel/random/boot_id')?.trim();
-  const at = btime ? Number(btime) * 1000 + (Number(ticks) * 1000) / USER_HZ : Number.NaN;
-  if (!Number.isFinite(at)) return null;
-  return boot ? { id: `${boot}:${ticks}`, at } : { at };
-}
-
-/** Other Unixes: elapsed time from `ps -o etime=` (`[[dd-]hh:]mm:ss`, POSIX); null when `ps` fails. */
-function psStart(pid: number): ProcessStart | null {
-  let out: string;
-  try {
-    out = execFileSync('ps', ['-o', 'etime=', '-p', String(pid)], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 2000,
-      env: { ...process.env, LC_ALL: 'C' },
-    });
-  } catch {
-    return null;
-  }
-  const m = /^\s*(?:(?:(\d+)-)?(\d+):)?(\d+):(\d+)\s*$/.exec(out);
-  if (!m) return null;
-  const seconds = ((Number(m[1] ?? 0) * 24 + Number(m[2] ?? 0)) * 60 + Number(m[3])) * 60 + Number(m[4]);
-  return { at: Date.now() - seconds * 1000 };
-}
-
-/** When process `pid` started: `/proc` on Linux, `ps` on other Unixes, unknown on Windows. */
-export function processStart(pid: number, platform: NodeJS.Platform = process.platform): ProcessStart | null {
-  if (platform === 'linux') {
-    const start = linuxStart(pid);
-    if (start) return start;
-  }
-  return platform === 'win32' ? null : psStart(pid);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Reads a lock file's owner; throws when it is not JSON (half-written). */
 export function parseLockOwner(text: string): LockOwner {
@@ -166,12 +101,31 @@ export class LockTimeoutError extends Error {
     /** Who held it when we gave up (`process 123 since …`). */
     readonly holder: string,
     waitedMs: number,
+    /** Whether that process is proven to be the one that wrote the lock (its identity matches the lock's `id`). */
+    readonly provenOwner = false,
   ) {
     super(`${path} is held by ${holder}; waited ${Math.round(waitedMs / 100) / 10} s`);
   }
 }
 
-type Verdict = 'gone' | 'held' | 'unknown';
+/**
+ * What a user can do about a lock that was not released in time. Stopping the process the lock names
+ * is suggested only when it is proven to be the lock's writer: a lock without an identity may name a
+ * process that merely got a dead server's pid (init, pid 1, after a reboot or in a container).
+ */
+export function lockTimeoutText(error: LockTimeoutError, timeoutMs: number): string {
+  const within = `within ${Number((timeoutMs / 1000).toFixed(1))} s; nothing was read or changed.`;
+  if (error.provenOwner) {
+    return `The memory file is locked by another mcp-server-memory (${error.holder}) that did not release it ${within} Try again later, or stop that process if it is stuck.`;
+  }
+  return (
+    `The memory file is locked by ${error.holder}, which is not known to be a memory server, and the lock was not released ${within} ` +
+    `Try again later; if no other memory server uses this file, the lock is stale: remove the stale lock file ${error.path}.`
+  );
+}
+
+/** `held`: the process the lock names may be its owner; `owner`: it is, proven by the lock's `id`. */
+type Verdict = 'gone' | 'held' | 'owner' | 'unknown';
 
 /** `link()` failed for a reason that means the filesystem has no hard links: use `open(O_EXCL)` instead. */
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
@@ -183,8 +137,11 @@ export class FileLock {
   private readonly platform: NodeJS.Platform;
   /** This process, as written into the lock and as compared with a lock naming our pid. */
   private readonly self: ProcessStart;
-  /** The last `ps` answer, per lock file, so a long-held lock costs one spawn. */
+  /** The last `ps` answers, per lock file, so a long-held lock costs one spawn for each. */
   private psAnswer: { key: string; start: ProcessStart | null } | undefined;
+  private psCommand: { key: string; args: string[] | null } | undefined;
+  /** The verdict on the lock when it was last found taken (for the message after a time-out). */
+  private lastVerdict: Verdict = 'unknown';
   /** Our owner file (linked to `path` to take the lock), once written; `false`: no hard links here. */
   private owner: { path: string; fd: number; ino: number } | null | false = null;
   private swept = false;
@@ -308,7 +265,7 @@ export class FileLock {
     const started = Date.now();
     let wait = 1;
     while (!this.tryAcquire()) {
-      if (Date.now() > deadline) throw new LockTimeoutError(this.path, this.holder(), Date.now() - started);
+      if (Date.now() > deadline) throw new LockTimeoutError(this.path, this.holder(), Date.now() - started, this.lastVerdict === 'owner');
       await sleep(wait * (1 + Math.random()));
       wait = Math.min(wait * 1.5, 25);
     }
@@ -347,11 +304,30 @@ export class FileLock {
     if (!ours && !alive(owner.pid)) return 'gone';
     const start = ours ? this.self : this.startOf(owner.pid, st);
     if (!start) return 'unknown';
-    const same =
-      owner.id !== undefined && start.id !== undefined ? owner.id === start.id : start.at <= (owner.since ?? st.mtimeMs) + START_SLACK_MS;
+    const exact = owner.id !== undefined && start.id !== undefined;
+    const same = exact ? owner.id === start.id : start.at <= (owner.since ?? st.mtimeMs) + START_SLACK_MS;
     // A lock naming this very process is another FileLock of ours on the same file: judged by age, as before.
     if (!same) return 'gone';
-    return ours ? 'unknown' : 'held';
+    if (ours) return 'unknown';
+    if (exact) return 'owner';
+    // Started before the lock was written, so it may have written it (an older server mid-write) unless it can't
+    // be a memory server at all (init, pid 1, after a reboot): such a lock is stale once it is `staleMs` old.
+    if (Date.now() - st.mtimeMs > this.options.staleMs) {
+      const args = this.commandOf(owner.pid, st);
+      if (args !== null && !mayBeMemoryServer(args)) return 'gone';
+    }
+    return 'held';
+  }
+
+  private commandOf(pid: number, st: { ino: number; mtimeMs: number }): string[] | null {
+    if (this.platform === 'linux') {
+      const args = commandLine(pid, 'linux');
+      if (args !== null) return args;
+    }
+    if (this.platform === 'win32') return null;
+    const key = `${st.ino}:${st.mtimeMs}:${pid}`;
+    if (this.psCommand?.key !== key) this.psCommand = { key, args: commandLine(pid, 'darwin') };
+    return this.psCommand.args;
   }
 
   private startOf(pid: number, st: { ino: number; mtimeMs: number }): ProcessStart | null {
@@ -381,7 +357,8 @@ export class FileLock {
         return true;
       }
     }
-    if (verdict === 'held') return false;
+    this.lastVerdict = verdict;
+    if (verdict === 'held' || verdict === 'owner') return false;
     if (verdict === 'unknown' && Date.now() - st.mtimeMs <= this.options.staleMs) return false;
     // Move it aside first and check it is the file we judged, so two processes never both take over.
     const aside = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.stale`;
