@@ -10,7 +10,7 @@ import {
   DEFAULT_USER_AGENT_MANUAL,
   statusError,
 } from './constants.js';
-import { createConverter } from './content/conversionPool.js';
+import { type ConversionLane, createConverter } from './content/conversionPool.js';
 import { type Converted, mimeOf, UnconvertibleError } from './content/convert.js';
 import { formatBytes } from './format.js';
 import { noProgress, type Progress } from './progress.js';
@@ -57,6 +57,11 @@ export interface FetcherOptions {
    * in-process, unbounded. `false`: in-process.
    */
   conversionWorker?: URL | false;
+  /**
+   * Conversion worker threads at most. Default 2 to 4, by CPU count. While several sessions share the
+   * fetcher, one session runs at most half of them (rounded up) at once and has at most 8 waiting.
+   */
+  maxConversionWorkers?: number;
   logger?: Logger;
 }
 
@@ -94,6 +99,13 @@ export interface Fetcher {
   fetchPage(url: string, options: FetchPageOptions): Promise<FetchedPage>;
   /** Converted pages kept for `start_index` continuations (tool calls only). */
   readonly pages: TtlCache<FetchedPage>;
+  /**
+   * The same fetcher for one session (a server instance: one per HTTP session): its conversions get
+   * that session's fair share of the workers. Its `close` ends the session's share only; the fetcher
+   * it came from stays open.
+   */
+  openSession(): Fetcher;
+  /** Stops the workers and closes the connections (on a session's fetcher: ends that session's share). */
   close(): Promise<void>;
 }
 
@@ -119,7 +131,11 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     limitFlags: { maxBytes: '--max-bytes', timeout: '--timeout' },
   });
   const robots = createRobotsChecker({ http, timeoutMs: Math.min(options.robotsTimeoutMs ?? 5_000, timeoutMs) });
-  const converter = createConverter({ logger, ...(options.conversionWorker !== undefined ? { worker: options.conversionWorker } : {}) });
+  const converter = createConverter({
+    logger,
+    ...(options.conversionWorker !== undefined ? { worker: options.conversionWorker } : {}),
+    ...(options.maxConversionWorkers !== undefined ? { maxWorkers: options.maxConversionWorkers } : {}),
+  });
   const pages = createTtlCache<FetchedPage>({
     maxEntries: options.cache?.maxEntries ?? 32,
     maxSize: options.cache?.maxBytes ?? 64 * 1024 * 1024,
@@ -127,7 +143,11 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     sizeOf: (p) => (p.content.length + p.prefix.length) * 2,
   });
 
-  async function fetchPage(url: string, { userAgent, raw = false, progress = noProgress, signal }: FetchPageOptions): Promise<FetchedPage> {
+  async function fetchPage(
+    lane: Pick<ConversionLane, 'convert'>,
+    url: string,
+    { userAgent, raw = false, progress = noProgress, signal }: FetchPageOptions,
+  ): Promise<FetchedPage> {
     const started = performance.now();
     // One deadline for the download and the conversion.
     const deadline = started + timeoutMs;
@@ -152,7 +172,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     let converted: Converted;
     try {
       progress.converting(`${mimeOf(contentType) || 'an unlabelled response'} (${formatBytes(size)})`);
-      converted = await converter.convert(
+      converted = await lane.convert(
         { body: response.body, contentType, url: response.url, raw },
         { deadline, limitMs: timeoutMs, ...(signal ? { signal } : {}) },
       );
@@ -167,16 +187,25 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     return { ...converted, url, finalUrl: response.url, status: response.status, contentType };
   }
 
-  return {
-    userAgentAutonomous: options.userAgent ?? DEFAULT_USER_AGENT_AUTONOMOUS,
-    userAgentManual: options.userAgent ?? DEFAULT_USER_AGENT_MANUAL,
-    ignoreRobotsTxt: options.ignoreRobotsTxt ?? false,
-    checkRobots: (url, userAgent, signal) => robots.check(url, userAgent, signal),
-    fetchPage,
-    pages,
-    async close() {
-      pages.clear();
-      await Promise.all([converter.close(), http.close()]);
-    },
-  };
+  /** The fetcher as seen through `lane`: everything shared but the conversion lane, and `close`. */
+  function view(lane: Pick<ConversionLane, 'convert'>, close: () => Promise<void>): Fetcher {
+    return {
+      userAgentAutonomous: options.userAgent ?? DEFAULT_USER_AGENT_AUTONOMOUS,
+      userAgentManual: options.userAgent ?? DEFAULT_USER_AGENT_MANUAL,
+      ignoreRobotsTxt: options.ignoreRobotsTxt ?? false,
+      checkRobots: (url, userAgent, signal) => robots.check(url, userAgent, signal),
+      fetchPage: (url, pageOptions) => fetchPage(lane, url, pageOptions),
+      pages,
+      openSession() {
+        const session = converter.openLane();
+        return view(session, async () => session.close());
+      },
+      close,
+    };
+  }
+
+  return view(converter, async () => {
+    pages.clear();
+    await Promise.all([converter.close(), http.close()]);
+  });
 }

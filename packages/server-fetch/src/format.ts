@@ -13,3 +13,8 @@ export function formatBytes(n: number): string {
 export function formatDuration(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
+
+/** A measured time, rounded: `850 ms`, `2.3 s`, `12 s`. */
+export function formatElapsed(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s`;
+}

@@ -21,19 +21,21 @@ export interface FetchServerOptions extends FetcherOptions {
  */
 export function createFetchServer(options: FetchServerOptions = {}): McpServer {
   const logger = options.logger ?? silentLogger;
-  const fetcher = options.fetcher ?? createFetcher({ ...options, logger });
+  const shared = options.fetcher ?? createFetcher({ ...options, logger });
+  // This server is one session (over HTTP, one per client session): its conversions get the session's
+  // fair share of the shared workers.
+  const fetcher = shared.openSession();
   // The reference's serverInfo name; the version is ours.
   const server = createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch' });
   const ctx: FetchContext = { fetcher };
   registerTools(server, ctx, tools, { logger });
   registerPrompts(server, ctx, prompts, { logger });
-  if (!options.fetcher) {
-    const previous = server.server.onclose;
-    server.server.onclose = () => {
-      previous?.();
-      void fetcher.close();
-    };
-  }
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    void fetcher.close();
+    if (!options.fetcher) void shared.close();
+  };
   return server;
 }
 

@@ -3,8 +3,9 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type Logger, silentLogger } from '@mcpkit/protocol-core';
-import { formatDuration } from '../format.js';
+import { formatDuration, formatElapsed } from '../format.js';
 import { type Converted, convertBody, UnconvertibleError } from './convert.js';
+import { createFairQueue, type FairLane } from './fairQueue.js';
 import { createHtmlConverter } from './html.js';
 
 export interface ConversionJob {
@@ -37,8 +38,18 @@ export interface ConversionDeadline {
   signal?: AbortSignal;
 }
 
-export interface Converter {
+/** One session's share of the workers (see fairQueue.ts for the rule). */
+export interface ConversionLane {
   convert(job: ConversionJob, deadline: ConversionDeadline): Promise<Converted>;
+  /** The session ended: its lane no longer holds workers back for it (what it still runs finishes). */
+  close(): void;
+}
+
+export interface Converter {
+  /** A conversion for no session in particular (direct use of the fetcher): one lane for all such callers. */
+  convert(job: ConversionJob, deadline: ConversionDeadline): Promise<Converted>;
+  /** A lane for one session (one per server instance, so one per HTTP session). */
+  openLane(): ConversionLane;
   close(): Promise<void>;
 }
 
@@ -49,8 +60,13 @@ export interface ConverterOptions {
    * `false`: in-process.
    */
   worker?: URL | false;
-  /** Worker threads at most; more conversions at once wait. Default 2 to 4, by CPU count. */
+  /**
+   * Worker threads at most; more conversions at once wait. Default 2 to 4, by CPU count. While
+   * sessions share them, one session runs at most half of them (rounded up) at once.
+   */
   maxWorkers?: number;
+  /** Conversions one session may have waiting while other sessions share the workers. Default 8. */
+  maxQueuedPerSession?: number;
   /** An idle worker beyond the first is stopped after this long. Default 30 s. */
   idleMs?: number;
   logger?: Logger;
@@ -72,21 +88,20 @@ function cancelledError(): UnconvertibleError {
 
 function inProcess(): Converter {
   const html = createHtmlConverter();
-  return {
-    // Nothing to stop here (the conversion runs on this thread); a cancel only stops the wait for it.
-    convert: (job, { signal }) => {
-      if (signal?.aborted) return Promise.reject(cancelledError());
-      const converted = convertBody(job.body, job.contentType, job.url, { raw: job.raw, html });
-      if (!signal) return converted;
-      let onAbort = () => {};
-      const aborted = new Promise<never>((_resolve, reject) => {
-        onAbort = () => reject(cancelledError());
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-      return Promise.race([converted, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
-    },
-    async close() {},
+  // Nothing to stop here (the conversion runs on this thread); a cancel only stops the wait for it.
+  const convert: Converter['convert'] = (job, { signal }) => {
+    if (signal?.aborted) return Promise.reject(cancelledError());
+    const converted = convertBody(job.body, job.contentType, job.url, { raw: job.raw, html });
+    if (!signal) return converted;
+    let onAbort = () => {};
+    const aborted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(cancelledError());
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return Promise.race([converted, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
   };
+  // No workers to share: every lane converts on this thread.
+  return { convert, openLane: () => ({ convert, close() {} }), async close() {} };
 }
 
 /** An error from the worker, as the same kind of error here (an `UnconvertibleError` stays one). */
@@ -98,6 +113,12 @@ function revive({ name, message, stack }: { name: string; message: string; stack
 interface Task {
   id: number;
   job: ConversionJob;
+  lane: FairLane;
+  limitMs: number;
+  /** When it joined its lane's queue, and when a worker took it (`performance.now()`). */
+  queuedAt: number;
+  startedAt?: number;
+  settled?: boolean;
   resolve: (value: Converted) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout | undefined;
@@ -112,12 +133,34 @@ interface Slot {
 }
 
 /**
+ * The deadline passed while the task still waited for a worker: the server was busy, the page was
+ * never looked at.
+ */
+function busyError(task: Task, now: number): UnconvertibleError {
+  return new UnconvertibleError(
+    `the server is busy: the response arrived, but it waited ${formatElapsed(now - task.queuedAt)} for a conversion worker (all were busy with other conversions) and the ${formatDuration(task.limitMs)} limit ran out before converting it could start; the page was not the problem, try again in a moment`,
+  );
+}
+
+/** The deadline passed during the conversion; how long it first waited for a worker is said when that counted. */
+function overtimeError(task: Task, startedAt: number, now: number): UnconvertibleError {
+  const limit = `the response arrived, but converting it to text did not finish within the ${formatDuration(task.limitMs)} limit`;
+  const waited = startedAt - task.queuedAt;
+  if (waited < 1000) return new UnconvertibleError(`${limit} (raise it with --timeout)`);
+  return new UnconvertibleError(
+    `${limit}: it waited ${formatElapsed(waited)} for a conversion worker (the server is busy) and converted for ${formatElapsed(now - startedAt)} (raise it with --timeout, or try again when the server is less busy)`,
+  );
+}
+
+/**
  * Converts response bodies (HTML → Markdown, PDF → text, charset decoding) in worker threads, each
  * conversion bounded by the fetch's deadline: at the deadline the worker running it is terminated
  * (whatever it is doing, a pathological page included) and replaced on demand, so a page can neither
  * block the server's event loop nor outlive `--timeout`. Workers are reused across calls (loading the
  * libraries once), a second one starts only while the first is busy (so one stuck page does not hold
- * up the others), and none keeps the process alive on its own (`unref`).
+ * up the others), and none keeps the process alive on its own (`unref`). Sessions share the workers
+ * fairly (`openLane`; the rule is in fairQueue.ts): one session's slow pages cannot hold every worker
+ * while another session waits.
  */
 export function createConverter(options: ConverterOptions = {}): Converter {
   const logger = options.logger ?? silentLogger;
@@ -126,16 +169,20 @@ export function createConverter(options: ConverterOptions = {}): Converter {
     logger.debug('conversions run in-process (no built convertWorker.js): a slow page is not stopped by --timeout');
     return inProcess();
   }
-  const maxWorkers = options.maxWorkers ?? Math.min(4, Math.max(2, availableParallelism()));
+  const maxWorkers = Math.max(1, options.maxWorkers ?? Math.min(4, Math.max(2, availableParallelism())));
+  const maxQueued = options.maxQueuedPerSession ?? 8;
   const idleMs = options.idleMs ?? 30_000;
   const slots = new Set<Slot>();
-  const queue: Task[] = [];
+  const queue = createFairQueue<Task>({ maxRunning: Math.ceil(maxWorkers / 2), maxQueued });
   let nextId = 0;
   let closed = false;
 
   function settle(task: Task, outcome: { result: Converted } | { error: Error }): void {
+    if (task.settled) return;
+    task.settled = true;
     clearTimeout(task.timer);
     task.release();
+    if (task.startedAt !== undefined) queue.finished(task.lane);
     if ('result' in outcome) task.resolve(outcome.result);
     else task.reject(outcome.error);
   }
@@ -186,14 +233,16 @@ export function createConverter(options: ConverterOptions = {}): Converter {
     return slot;
   }
 
+  /** Gives free workers (starting one when fewer than `maxWorkers` run) to the tasks the fair queue picks. */
   function dispatch(): void {
-    while (queue.length > 0 && !closed) {
+    while (!closed) {
       let slot = [...slots].find((s) => !s.task);
-      if (!slot) {
-        if (slots.size >= maxWorkers) return;
-        slot = spawn();
-      }
-      const task = queue.shift() as Task;
+      if (!slot && slots.size >= maxWorkers) return;
+      const next = queue.next();
+      if (!next) return;
+      slot ??= spawn();
+      const { task } = next;
+      task.startedAt = performance.now();
       clearTimeout(slot.idle);
       slot.task = task;
       const { body } = task.job;
@@ -208,8 +257,7 @@ export function createConverter(options: ConverterOptions = {}): Converter {
    * running one takes its worker with it.
    */
   function stop(task: Task, why: 'at the deadline' | 'on cancel', error: Error): void {
-    const queued = queue.indexOf(task);
-    if (queued >= 0) queue.splice(queued, 1);
+    queue.remove(task.lane, task);
     for (const slot of slots) {
       if (slot.task !== task) continue;
       slot.task = undefined;
@@ -220,37 +268,63 @@ export function createConverter(options: ConverterOptions = {}): Converter {
     dispatch();
   }
 
-  return {
-    convert(job, { deadline, limitMs, signal }) {
-      if (closed) return Promise.reject(new UnconvertibleError('the server is shutting down'));
-      if (signal?.aborted) return Promise.reject(cancelledError());
-      return new Promise<Converted>((resolve, reject) => {
-        const task: Task = { id: ++nextId, job, resolve, reject, timer: undefined, release: () => {} };
-        task.timer = setTimeout(
-          () =>
-            stop(
-              task,
-              'at the deadline',
-              new UnconvertibleError(
-                `the response arrived, but converting it to text did not finish within the ${formatDuration(limitMs)} limit (raise it with --timeout)`,
-              ),
-            ),
-          Math.max(0, deadline - performance.now()),
+  function convert(lane: FairLane, job: ConversionJob, { deadline, limitMs, signal }: ConversionDeadline): Promise<Converted> {
+    if (closed) return Promise.reject(new UnconvertibleError('the server is shutting down'));
+    if (signal?.aborted) return Promise.reject(cancelledError());
+    return new Promise<Converted>((resolve, reject) => {
+      const task: Task = {
+        id: ++nextId,
+        job,
+        lane,
+        limitMs,
+        queuedAt: performance.now(),
+        resolve,
+        reject,
+        timer: undefined,
+        release: () => {},
+      };
+      if (!queue.push(lane, task)) {
+        reject(
+          new UnconvertibleError(
+            `the server is busy: this session already has ${maxQueued} pages waiting for a conversion worker, which other sessions share; try again once those are done`,
+          ),
         );
-        if (signal) {
-          const onAbort = () => stop(task, 'on cancel', cancelledError());
-          signal.addEventListener('abort', onAbort, { once: true });
-          task.release = () => signal.removeEventListener('abort', onAbort);
-        }
-        queue.push(task);
-        dispatch();
-      });
+        return;
+      }
+      task.timer = setTimeout(
+        () => {
+          const now = performance.now();
+          stop(task, 'at the deadline', task.startedAt === undefined ? busyError(task, now) : overtimeError(task, task.startedAt, now));
+        },
+        Math.max(0, deadline - performance.now()),
+      );
+      if (signal) {
+        const onAbort = () => stop(task, 'on cancel', cancelledError());
+        signal.addEventListener('abort', onAbort, { once: true });
+        task.release = () => signal.removeEventListener('abort', onAbort);
+      }
+      dispatch();
+    });
+  }
+
+  return {
+    convert: (job, deadline) => convert(queue.sharedLane, job, deadline),
+    openLane() {
+      const lane = queue.openLane();
+      return {
+        convert: (job, deadline) => convert(lane, job, deadline),
+        close() {
+          if (!lane.open) return;
+          queue.closeLane(lane);
+          dispatch(); // the others' limits may lift
+        },
+      };
     },
     async close() {
       closed = true;
       const error = new UnconvertibleError('the server shut down before the conversion finished');
       const running = [...slots];
-      for (const task of queue.splice(0)) settle(task, { error });
+      for (const task of queue.drain()) settle(task, { error });
       for (const slot of running) if (slot.task) settle(slot.task, { error });
       slots.clear();
       await Promise.allSettled(running.map((s) => s.worker.terminate()));

@@ -114,6 +114,22 @@ function preClean(body: Element): void {
   for (const node of dead) (node as ChildNode).remove();
 }
 
+type ParseHtml = (html: string) => { document: Document };
+
+/**
+ * The page as a document with an `<html>` root. linkedom builds only the tree the source spells out:
+ * a body without any element (`plain words`, `<!-- c -->`) gives a document with no document
+ * element, whose `title` and `body` throw, and a fragment (`<p>…</p>`) becomes the root element with
+ * an empty `<body>` inside it. A browser's parser (and the reference's, JSDOM) puts such content in
+ * `<html><body>`; so does this, by parsing again inside the shell the source lacks.
+ */
+function parseDocument(parseHTML: ParseHtml, html: string): Document {
+  const { document } = parseHTML(html);
+  if (document.documentElement?.localName === 'html') return document;
+  const shell = /<(?:head|body)[\s/>]/i.test(html) ? `<html>${html}</html>` : `<html><head></head><body>${html}</body></html>`;
+  return parseHTML(shell).document;
+}
+
 /**
  * HTML → Markdown: linkedom parses, Mozilla Readability extracts the article (dropping navigation,
  * ads and footers), Turndown writes Markdown. When Readability finds nothing, the body minus
@@ -124,7 +140,7 @@ function preClean(body: Element): void {
 export function createHtmlConverter(): HtmlConverter {
   let loaded:
     | Promise<{
-        parseHTML: (html: string) => { document: Document };
+        parseHTML: ParseHtml;
         Readability: typeof import('@mozilla/readability').Readability;
         turndown: ReturnType<typeof createTurndown>;
       }>
@@ -137,7 +153,7 @@ export function createHtmlConverter(): HtmlConverter {
       import('turndown'),
       import('@joplin/turndown-plugin-gfm'),
     ]).then(([linkedom, readability, turndown, gfm]) => ({
-      parseHTML: linkedom.parseHTML as unknown as (html: string) => { document: Document },
+      parseHTML: linkedom.parseHTML as unknown as ParseHtml,
       Readability: readability.Readability,
       turndown: createTurndown(turndown.default, gfm),
     }));
@@ -147,11 +163,12 @@ export function createHtmlConverter(): HtmlConverter {
   return async (html, url) => {
     const { parseHTML, Readability, turndown } = await load();
     if (!html.trim()) return { markdown: SIMPLIFY_FAILED, title: null };
-    const { document } = parseHTML(html);
+    const document = parseDocument(parseHTML, html);
     const base = baseUrl(document, url);
-    const pageTitle = text(document.title);
+    let pageTitle: string | null = null;
     let article: ReturnType<InstanceType<typeof Readability<Element>>['parse']> = null;
     try {
+      pageTitle = text(document.title);
       markTaskCheckboxes(document);
       if (document.body) preClean(document.body);
       // Classes are kept so code blocks keep their `language-*` (Turndown ignores the others).
@@ -165,7 +182,7 @@ export function createHtmlConverter(): HtmlConverter {
       return { markdown: turndown.convert(article.content, base) || SIMPLIFY_FAILED, title };
     }
     // Readability mutated the first parse; start again from the source.
-    const { document: fresh } = parseHTML(html);
+    const fresh = parseDocument(parseHTML, html);
     const body = fresh.body ?? fresh.documentElement;
     if (!body) return { markdown: SIMPLIFY_FAILED, title };
     for (const el of Array.from(body.querySelectorAll(BOILERPLATE))) el.remove();
