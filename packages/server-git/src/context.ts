@@ -1,4 +1,5 @@
 import type { Logger } from '@mcpkit/protocol-core';
+import type { PatchCache } from './diff/patchCache.js';
 import type { RemoteAccess } from './remote/access.js';
 import type { RepoCache } from './repo.js';
 import type { AllowedRoots } from './roots.js';
@@ -16,4 +17,6 @@ export interface GitContext {
   /** Where `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config` are looked up (os.homedir() in the CLI). */
   home: string;
   logger: Logger;
+  /** Patches kept briefly for their further pages (diffs, git_show). */
+  patchCache: PatchCache;
 }

@@ -1,12 +1,14 @@
 /**
  * Opening a repository for one tool call: confinement first (roots, realpath, git dirs), then the
  * arguments every isomorphic-git call takes — a confined fs, the work tree, the git dir and a cache
- * shared by the calls on that repository (pack indexes and parsed objects stay loaded between calls).
+ * shared by the calls on that repository (pack indexes and parsed objects stay loaded between calls) —
+ * and the call's WorkTree, through which the server's own readers see the work tree as git does.
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import { type RepoLocation, resolveRepository } from './confine.js';
 import type { GitContext } from './context.js';
 import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
+import { createWorkTree, type WorkTree } from './git/workTree.js';
 
 export interface Repo extends RepoLocation {
   /** The repo_path the caller gave, for messages. */
@@ -15,6 +17,8 @@ export interface Repo extends RepoLocation {
   git: { fs: ConfinedFs; dir: string; gitdir: string; cache: object };
   /** Per-repository memo for this server's own derived data (flattened trees, parsed index, …). */
   memo: Map<string, unknown>;
+  /** The work tree as git sees it (symlinks never followed), for this call: every work-tree read goes through it or `git.fs`. */
+  work: WorkTree;
 }
 
 export interface RepoCache {
@@ -51,6 +55,7 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
     );
   }
   const { cache, memo } = ctx.repoCache.get(location.gitdir);
-  const fs = createConfinedFs([location.dir, location.gitdir]);
-  return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo };
+  const work = createWorkTree(location.dir);
+  const fs = createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir });
+  return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo, work };
 }

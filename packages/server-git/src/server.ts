@@ -2,6 +2,8 @@ import { homedir } from 'node:os';
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GitContext } from './context.js';
+import { createPatchCache } from './diff/patchCache.js';
+import { listNullablesAsAnyOf } from './listSchemas.js';
 import type { RemoteAccess } from './remote/access.js';
 import type { RemoteConfig, RemoteLimits } from './remote/http.js';
 import { createRepoCache, type RepoCache } from './repo.js';
@@ -44,9 +46,11 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
     env: options.env ?? process.env,
     home: options.home ?? homedir(),
     logger,
+    patchCache: createPatchCache(),
   };
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
   registerTools(server, ctx, tools, { logger });
+  listNullablesAsAnyOf(server);
   return server;
 }
 

@@ -10,8 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { type ClientOptions, connectInMemory } from '@mcpkit/protocol-core/testing';
 import { createGitServer, type GitServerOptions } from '../src/server.js';
 
-/** True when a git binary is on PATH; tests that compare with the git CLI are skipped without one. */
+/**
+ * True when a git binary is on PATH; tests that compare with the git CLI are skipped without one on a
+ * developer's machine. Under CI (`CI` set) a missing git fails every test file that imports this, never skips.
+ */
 export const hasGit = spawnSync('git', ['--version']).status === 0;
+if (!hasGit && process.env.CI) {
+  throw new Error('CI is set but no git binary is on PATH: the git CLI comparisons must run in CI (install git)');
+}
 
 /** The environment every fixture git command runs with: no user/system config, fixed identity and clock. */
 export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {

@@ -1,4 +1,5 @@
 /** What git_diff_unstaged, git_diff_staged and git_diff share: inputs, output shape, paging, rendering. */
+import { createHash } from 'node:crypto';
 import { structuredResult } from '@mcpkit/protocol-core';
 import type { z } from 'zod';
 import { resolveWorkPath } from '../confine.js';
@@ -6,8 +7,9 @@ import type { Repo } from '../repo.js';
 import type { fileSchema } from '../tools/diffSchemas.js';
 import { createAbbreviator } from './abbrev.js';
 import { comparePairs, renderPatches, type Snapshot } from './changes.js';
-import { pageBytes, truncationNotice } from './paging.js';
+import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, pageBytes, truncationNotice } from './paging.js';
 import type { FilePatch } from './patch.js';
+import type { CachedPatch, PatchCache } from './patchCache.js';
 
 export type FileData = z.infer<typeof fileSchema>;
 
@@ -39,25 +41,42 @@ export interface DiffArgs {
 }
 
 /** `<title>:\n<git diff output without its last newline>`, paged, with the files as data. */
-export async function diffResult(repo: Repo, title: string, from: Snapshot, to: Snapshot, args: DiffArgs) {
-  const paths = await confinePaths(repo, args.paths);
-  const [pairs, abbreviator] = await Promise.all([comparePairs(from, to, { paths, renames: true }), createAbbreviator(repo)]);
-  const patches = await renderPatches(pairs, args.context_lines, abbreviator);
-  let whole = '';
-  const starts: number[] = [];
-  for (const p of patches) {
-    starts.push(whole.length);
-    whole += p.bytes;
+/** What the two sides hold (path, blob, mode of every file): equal only for the same repository state. */
+function stateKey(from: Snapshot, to: Snapshot): string {
+  const hash = createHash('sha1');
+  for (const side of [from, to]) {
+    for (const [path, e] of side) hash.update(`${path}\0${e.oid}\0${e.mode}\n`);
+    hash.update('\0\0');
   }
-  if (whole.endsWith('\n')) whole = whole.slice(0, -1);
-  const page = pageBytes(whole, args.max_bytes, args.cursor);
-  const files = patches.filter(
+  return hash.digest('hex');
+}
+
+export async function diffResult(repo: Repo, title: string, from: Snapshot, to: Snapshot, args: DiffArgs, cache?: PatchCache) {
+  const paths = await confinePaths(repo, args.paths);
+  const key = JSON.stringify(['diff', repo.gitdir, title, args.context_lines, paths ?? null, cache ? stateKey(from, to) : '']);
+  const wanted = args.cursor === undefined ? undefined : cursorFingerprint(args.cursor);
+  let patch: CachedPatch | undefined = wanted === undefined ? undefined : cache?.get(key, wanted);
+  let fp = wanted;
+  if (!patch) {
+    const [pairs, abbreviator] = await Promise.all([comparePairs(from, to, { paths, renames: true }), createAbbreviator(repo)]);
+    const patches = await renderPatches(pairs, args.context_lines, abbreviator);
+    let whole = '';
+    const starts: number[] = [];
+    for (const p of patches) {
+      starts.push(whole.length);
+      whole += p.bytes;
+    }
+    if (whole.endsWith('\n')) whole = whole.slice(0, -1);
+    patch = { whole, starts, files: patches.map(fileData) };
+    fp = fingerprint(whole);
+    if (whole.length > (args.max_bytes ?? DEFAULT_MAX_BYTES)) cache?.set(key, fp, patch);
+  }
+  const { whole, starts } = patch;
+  const page = pageBytes(whole, args.max_bytes, args.cursor, fp);
+  const files = patch.files.filter(
     (_, i) => starts[i]! >= page.start && (starts[i]! < page.end || (page.end === page.total && starts[i] === page.total)),
   );
   const heading = page.start === 0 ? `${title}:\n` : `${title} (continued):\n`;
   const text = heading + page.text + (page.truncated ? truncationNotice(page) : '');
-  return structuredResult(
-    { files: files.map(fileData), truncated: page.truncated, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) },
-    text,
-  );
+  return structuredResult({ files, truncated: page.truncated, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) }, text);
 }

@@ -22,7 +22,7 @@ export interface Paged {
   next_cursor?: string;
 }
 
-function fingerprint(bytes: string): string {
+export function fingerprint(bytes: string): string {
   return createHash('sha1').update(bytes, 'latin1').digest('hex').slice(0, 12);
 }
 
@@ -36,9 +36,14 @@ function decodeCursor(cursor: string): { offset: number; fp: string } {
   return { offset: Number(m[1]), fp: m[2]! };
 }
 
+/** The fingerprint a cursor carries (of the whole patch it pages), or undefined for a malformed cursor. */
+export function cursorFingerprint(cursor: string): string | undefined {
+  return /^v1:\d+:([0-9a-f]{12})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))?.[1];
+}
+
 /** One page of `bytes` (a byte string). */
-export function pageBytes(bytes: string, maxBytes: number | undefined, cursor: string | undefined): Paged {
-  const fp = fingerprint(bytes);
+export function pageBytes(bytes: string, maxBytes: number | undefined, cursor: string | undefined, known?: string): Paged {
+  const fp = known ?? fingerprint(bytes);
   let start = 0;
   if (cursor !== undefined) {
     const c = decodeCursor(cursor);

@@ -7,11 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readNoFollow } from './workTree.js';
 
-function load(file: string): Ignore | null {
+/** The rules in `file`, or null when it cannot be read. A work tree's `.gitignore` is never read through a symlink (git ignores such a file). */
+function load(file: string, inWorkTree = false): Ignore | null {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = inWorkTree ? readNoFollow(file).toString('utf8') : readFileSync(file, 'utf8');
   } catch {
     return null;
   }
@@ -32,13 +34,13 @@ export class IgnoreRules {
   /** Tells the rules whether directory `dirRel` ('' = top) has a `.gitignore` (saves a read when it has none). */
   enter(dirRel: string, hasGitignore: boolean): void {
     if (this.#perDir.has(dirRel)) return;
-    this.#perDir.set(dirRel, hasGitignore ? load(join(this.#dir, dirRel, '.gitignore')) : null);
+    this.#perDir.set(dirRel, hasGitignore ? load(join(this.#dir, dirRel, '.gitignore'), true) : null);
   }
 
   #rulesOf(dirRel: string): Ignore | null {
     let rules = this.#perDir.get(dirRel);
     if (rules === undefined) {
-      rules = load(join(this.#dir, dirRel, '.gitignore'));
+      rules = load(join(this.#dir, dirRel, '.gitignore'), true);
       this.#perDir.set(dirRel, rules);
     }
     return rules;

@@ -5,13 +5,14 @@
  * entry whose lstat data (mtime, ctime, size, inode, mode) matches the index is unchanged, and content
  * is hashed only when the stat data differs or the entry is "racily clean" (modified in the same
  * instant the index was written). Untracked files come from one readdir walk that skips `.git`, applies
- * the ignore rules and never enters an ignored directory.
+ * the ignore rules and never enters an ignored directory. Work-tree files are looked at through the
+ * call's WorkTree (workTree.ts): nothing behind a symlinked folder is ever read, as in git.
  *
  * Not handled: clean/smudge filters and end-of-line conversion (content is hashed as stored), submodule
  * state (a gitlink is always unchanged), fsmonitor and the untracked cache.
  */
 import { createHash } from 'node:crypto';
-import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type Stats, statSync } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { ToolError } from '@mcpkit/protocol-core';
@@ -207,12 +208,10 @@ function statMatches(e: IndexEntry, st: Stats): boolean {
   return Math.abs(mtimeNs - e.mtimeNanoseconds) < 2000 && Math.abs(ctimeNs - e.ctimeNanoseconds) < 2000;
 }
 
-/** Reads a work-tree file as git stores it: a symlink's target text, else the bytes. */
+/** Reads a work-tree file as git stores it: a symlink's target text, else the bytes (never through a symlinked folder). */
 export async function readWorktreeFile(repo: Repo, path: string): Promise<Uint8Array> {
   assertSafePath(path);
-  const abs = join(repo.dir, path);
-  const st = lstatSync(abs);
-  return st.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs);
+  return repo.work.read(path);
 }
 
 /** Blob contents by oid, least recently used dropped first once their bytes pass BLOB_CACHE_BYTES. */
@@ -291,9 +290,7 @@ function hashWorktree(repo: Repo, path: string, st: Stats, memo: HashMemo): stri
   const sig = `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`;
   const known = memo.get(path);
   if (known?.sig === sig) return known.oid;
-  const abs = join(repo.dir, path);
-  const bytes = st.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs);
-  const oid = hashBlob(bytes);
+  const oid = hashBlob(repo.work.read(path, st));
   // A file changed within the last seconds could change again without its stat changing: do not trust it yet.
   if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > 3000) memo.set(path, { sig, oid });
   return oid;
@@ -325,7 +322,8 @@ export async function worktreeState(repo: Repo, options: WorktreeOptions = {}): 
   const racyAfter = index.parsed.mtimeMs;
   for (const e of index.parsed.entries) {
     if (e.stage !== 0 || e.mode === 0o160000 || e.skipWorktree || e.assumeValid) continue;
-    const st = lstatOrNull(join(repo.dir, e.path));
+    // Behind a symlinked folder the file is absent, as git sees it (the link is an untracked entry of its own).
+    const st = repo.work.lstat(e.path);
     const mode = st ? worktreeMode(st, fileMode, e.mode) : null;
     if (mode === null) {
       changed.set(e.path, null);
@@ -400,7 +398,7 @@ function walkUntrackedCached(repo: Repo, index: IndexSnapshot, excludesFile: str
     }
     for (const file of listing.files) out.push(file);
     for (const sub of listing.subdirs) {
-      if (!index.dirs.has(sub) && existsSync(join(repo.dir, sub, '.git'))) {
+      if (!index.dirs.has(sub) && !repo.work.throughLink(sub) && existsSync(join(repo.dir, sub, '.git'))) {
         out.push(`${sub}/`); // a nested repository: git shows the folder, never its files
         continue;
       }

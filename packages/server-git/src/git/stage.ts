@@ -3,7 +3,7 @@
  * recorded so the next status need not hash it) or from a tree entry (no stat data, as `git read-tree`
  * leaves it, unless the current entry already records the same blob).
  */
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import type { Repo } from '../repo.js';
@@ -12,15 +12,16 @@ import { assertSafePath, type FileEntry, worktreeMode } from './snapshot.js';
 
 const NO_STAT = { ctimeSeconds: 0, ctimeNanoseconds: 0, mtimeSeconds: 0, mtimeNanoseconds: 0, dev: 0, ino: 0, uid: 0, gid: 0, size: 0 };
 
-/** Stages the work-tree file at `path`: writes its blob and returns the stage-0 entry. Null if it is not a file or symlink. */
+/** Stages the work-tree file at `path`: writes its blob and returns the stage-0 entry. Null if it is not a file or symlink (or is beyond one). */
 export async function entryFromWorktree(repo: Repo, path: string, fileMode: boolean, previous?: IndexEntry): Promise<IndexEntry | null> {
   assertSafePath(path);
-  const abs = join(repo.dir, path);
-  const st = lstatSync(abs, { bigint: true });
-  const small = lstatSync(abs);
+  // Behind a symlinked folder there is nothing to stage (git sees no file there), whatever the link reaches.
+  const small = repo.work.lstat(path);
+  if (small === null) return null;
   const mode = worktreeMode(small, fileMode, previous?.mode);
   if (mode === null) return null;
-  const bytes = small.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs);
+  const st = lstatSync(join(repo.dir, path), { bigint: true });
+  const bytes = repo.work.read(path, small);
   const oid = await git.writeBlob({ ...repo.git, blob: bytes });
   const mask = 0xffff_ffffn;
   return {

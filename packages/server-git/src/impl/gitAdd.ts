@@ -1,6 +1,6 @@
 /** The implementation of `gitAdd` (loaded on its first call; the definition is in ../tools). */
 
-import { existsSync, lstatSync, type Stats } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { resolveWorkPath } from '../confine.js';
@@ -17,14 +17,6 @@ import type { ToolArgs } from './types.js';
 /** The reference's error for a failed `git add -- <files…>` (GitPython's GitCommandError text). */
 function gitAddError(files: readonly string[], code: number, stderr: string): ToolError {
   return new ToolError(`Cmd('git') failed due to: exit code(${code})\n  cmdline: git add -- ${files.join(' ')}\n  stderr: '${stderr}'`);
-}
-
-function lstatOrNull(abs: string): Stats | null {
-  try {
-    return lstatSync(abs);
-  } catch {
-    return null;
-  }
 }
 
 export async function run({ repo_path, files }: ToolArgs<typeof gitAddInput>, ctx: GitContext) {
@@ -47,7 +39,7 @@ export async function run({ repo_path, files }: ToolArgs<typeof gitAddInput>, ct
   const ignored: string[] = [];
   const nested: string[] = [];
   specs.forEach((spec, i) => {
-    const st = spec === '' ? null : lstatOrNull(join(repo.dir, spec));
+    const st = spec === '' ? null : repo.work.lstat(spec);
     // `linked/` names the folder a symlink points to: git refuses it ("beyond a symbolic link").
     if (st?.isSymbolicLink() && /[/\\]\.?$/.test(files[i]!)) {
       throw gitAddError(files, 128, `fatal: pathspec '${files[i]}' is beyond a symbolic link`);
@@ -96,7 +88,8 @@ export async function run({ repo_path, files }: ToolArgs<typeof gitAddInput>, ct
   const current = new Map(index.parsed.entries.filter((e) => e.stage === 0).map((e) => [e.path, e]));
   for (const path of [...toStage].sort(comparePaths)) {
     const previous = current.get(path);
-    const st = lstatOrNull(join(repo.dir, path));
+    // Through the call's WorkTree: a path behind a symlinked folder is absent (its deletion is staged), never read.
+    const st = repo.work.lstat(path);
     const entry = st && (st.isFile() || st.isSymbolicLink()) ? await entryFromWorktree(repo, path, fileMode, previous) : null;
     replacements.set(path, entry);
     if (entry) staged.push(path);

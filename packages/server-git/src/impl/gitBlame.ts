@@ -8,6 +8,7 @@ import { type BlameLine, blame } from '../diff/blame.js';
 import { decodeByteString } from '../diff/patch.js';
 import { guardDash, resolveObject } from '../diff/rev.js';
 import { eastOffset } from '../format/python.js';
+import { ANSWER_CAP, fitItems, fitLines } from '../limits.js';
 import { openRepo } from '../repo.js';
 import type { gitBlameInput } from '../tools/gitBlame.js';
 import type { ToolArgs } from './types.js';
@@ -67,23 +68,26 @@ export async function run({ repo_path, file, rev, start_line, end_line }: ToolAr
       `${String(b.line).padStart(digits)}) ${content.endsWith('\n') ? content : `${content}\n`}`
     );
   };
-  const text = blamed.map(textLine).join('').replace(/\n$/, '');
-  return structuredResult(
-    {
-      lines: blamed.map((b) => ({
-        line: b.line,
-        orig_line: b.orig_line,
-        commit: b.commit.oid,
-        author: b.commit.author.name,
-        author_email: b.commit.author.email,
-        author_time: b.commit.author.timestamp,
-        author_tz: tzText(b.commit.author.timezoneOffset),
-        summary: b.commit.summary,
-        path: b.path,
-        boundary: b.boundary,
-        content: decodeByteString(b.content).replace(/\n$/, ''),
-      })),
-    },
-    text,
-  );
+  const lines = blamed.map((b) => ({
+    line: b.line,
+    orig_line: b.orig_line,
+    commit: b.commit.oid,
+    author: b.commit.author.name,
+    author_email: b.commit.author.email,
+    author_time: b.commit.author.timestamp,
+    author_tz: tzText(b.commit.author.timezoneOffset),
+    summary: b.commit.summary,
+    path: b.path,
+    boundary: b.boundary,
+    content: decodeByteString(b.content).replace(/\n$/, ''),
+  }));
+  const rendered = blamed.map((b) => textLine(b).replace(/\n$/, ''));
+  // A long file is answered in parts that fit (text and lines separately), continued with start_line.
+  const n = Math.max(Math.min(fitLines(rendered, ANSWER_CAP), fitItems(lines, ANSWER_CAP).length), Math.min(1, lines.length));
+  let text = rendered.slice(0, n).join('\n');
+  if (n < lines.length) {
+    const last = lines[n - 1]!.line;
+    text += `\n[Lines ${lines[0]!.line}-${last} of ${lines.at(-1)!.line} shown (answers are capped at ${ANSWER_CAP} bytes): call again with start_line ${last + 1} for the rest]`;
+  }
+  return structuredResult({ lines: n < lines.length ? lines.slice(0, n) : lines }, text);
 }

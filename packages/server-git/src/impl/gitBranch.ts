@@ -2,6 +2,7 @@
 
 import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import type { GitContext } from '../context.js';
+import { ANSWER_CAP, capText, fitItems } from '../limits.js';
 import { branchText, filterBranches, listBranches } from '../refs/branches.js';
 import { guardDash } from '../refs/names.js';
 import { resolveRevision } from '../refs/revision.js';
@@ -36,13 +37,16 @@ export async function run({ repo_path, branch_type, contains, not_contains }: To
   const branches = await filterBranches(repo, all, containsOid, notContainsOid);
   return structuredResult(
     {
-      branches: branches.map((b) => ({
-        name: b.name,
-        current: b.current,
-        remote: b.remote,
-        commit: b.commit,
-      })),
+      branches: fitItems(
+        branches.map((b) => ({
+          name: b.name,
+          current: b.current,
+          remote: b.remote,
+          commit: b.commit,
+        })),
+        ANSWER_CAP,
+      ),
     },
-    branchText(branches),
+    capText(branchText(branches), 'Narrow the list with contains / not_contains, or branch_type local.').text,
   );
 }

@@ -4,6 +4,7 @@ import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { identityFor } from '../refs/identity.js';
+import { blockedPaths } from '../refs/inTheWay.js';
 import { badName, guardDash } from '../refs/names.js';
 import { readHead, resolveRevision } from '../refs/revision.js';
 import { changedPaths, localChanges } from '../refs/worktree.js';
@@ -53,9 +54,23 @@ export async function run({ repo_path, branch_name }: ToolArgs<typeof gitCheckou
       `Staged changes in ${changes.staged.join(', ')}: commit them (git_commit), unstage them (git_reset) or stash them (git_stash) before switching; nothing was changed.`,
     );
   }
+  const blocked = await blockedPaths(repo, touched);
+  if (blocked.length > 0) {
+    throw gitFailure(
+      cmdline,
+      `error: Updating these paths would lose untracked files or fail: ${blocked.join(', ')}\nPlease move or remove them before you switch branches.\nAborting`,
+    );
+  }
   try {
     await git.checkout({ ...repo.git, ref: branch ?? target.oid, force: false, track: false });
   } catch (error) {
+    // Put back what was written: the touched files (clean, see above) and HEAD.
+    if (head.oid !== null && touched.size > 0) {
+      await git.checkout({ ...repo.git, ref: head.oid, filepaths: [...touched], force: true, noUpdateHead: true }).catch(() => undefined);
+    }
+    if (head.branch)
+      await git.writeRef({ ...repo.git, ref: 'HEAD', value: head.branch, symbolic: true, force: true }).catch(() => undefined);
+    else if (head.oid) await git.writeRef({ ...repo.git, ref: 'HEAD', value: head.oid, force: true }).catch(() => undefined);
     if ((error as { code?: string }).code === 'CheckoutConflictError') {
       const files = ((error as { data?: { filepaths?: string[] } }).data?.filepaths ?? []).join('\n\t');
       throw gitFailure(cmdline, `error: Your local changes to the following files would be overwritten by checkout:\n\t${files}\nAborting`);

@@ -13,5 +13,5 @@ export async function run({ repo_path, target, ...args }: ToolArgs<typeof gitDif
   guardDash(target, 'target');
   // git diff <target>: the target's tree against the work tree (tracked files).
   const tree = await resolveObject(repo, target, { kind: 'tree' });
-  return diffResult(repo, `Diff with ${target}`, await treeSnapshot(repo, tree), await worktreeSnapshot(repo), args);
+  return diffResult(repo, `Diff with ${target}`, await treeSnapshot(repo, tree), await worktreeSnapshot(repo), args, ctx.patchCache);
 }

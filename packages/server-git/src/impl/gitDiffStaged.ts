@@ -12,5 +12,5 @@ export async function run({ repo_path, ...args }: ToolArgs<typeof gitDiffStagedI
   const repo = await openRepo(ctx, repo_path);
   // git diff --cached: HEAD's tree (empty on an unborn branch) against the index.
   const head = await treeSnapshot(repo, await headCommit(repo));
-  return diffResult(repo, 'Staged changes', head, await indexSnapshot(repo), args);
+  return diffResult(repo, 'Staged changes', head, await indexSnapshot(repo), args, ctx.patchCache);
 }

@@ -10,5 +10,5 @@ import type { ToolArgs } from './types.js';
 export async function run({ repo_path, ...args }: ToolArgs<typeof gitDiffUnstagedInput>, ctx: GitContext) {
   const repo = await openRepo(ctx, repo_path);
   // git diff: the index against the work tree, tracked files only.
-  return diffResult(repo, 'Unstaged changes', await indexSnapshot(repo), await worktreeSnapshot(repo), args);
+  return diffResult(repo, 'Unstaged changes', await indexSnapshot(repo), await worktreeSnapshot(repo), args, ctx.patchCache);
 }

@@ -5,6 +5,8 @@ import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { reaches } from '../log/commits.js';
 import { identityFor } from '../refs/identity.js';
+import { blockedPaths } from '../refs/inTheWay.js';
+import { kindConflicts } from '../refs/mergeCheck.js';
 import { guardDash } from '../refs/names.js';
 import { abbrev, readHead, resolveRevision } from '../refs/revision.js';
 import { changedPaths, localChanges } from '../refs/worktree.js';
@@ -25,6 +27,20 @@ function defaultMessage(given: string, ref: string | undefined, current: string)
 async function updateWorkTree(repo: Repo, to: string, paths: Set<string>): Promise<void> {
   if (paths.size === 0) return;
   await git.checkout({ ...repo.git, ref: to, filepaths: [...paths], force: true, noUpdateHead: true });
+}
+
+/**
+ * Work tree and index first, the branch last: when the files cannot be written, they are put back as
+ * they were at `from` (they were clean) and the branch is not moved, so a failure changes nothing.
+ */
+async function moveBranch(repo: Repo, ref: string, from: string, to: string, paths: Set<string>): Promise<void> {
+  try {
+    await updateWorkTree(repo, to, paths);
+  } catch (error) {
+    await updateWorkTree(repo, from, paths).catch(() => undefined);
+    throw error;
+  }
+  await git.writeRef({ ...repo.git, ref, value: to, force: true });
 }
 
 export async function run({ repo_path, branch, message }: ToolArgs<typeof gitMergeInput>, ctx: GitContext) {
@@ -59,6 +75,13 @@ export async function run({ repo_path, branch, message }: ToolArgs<typeof gitMer
   } else {
     const identity = identityFor(repo, ctx, 'committer');
     const text = (message ?? defaultMessage(branch, theirs.ref, current)).replace(/\s+$/, '');
+    const [base] = await git.findMergeBase({ ...repo.git, oids: [from, theirs.oid] });
+    const kinds = base ? await kindConflicts(repo, from, base as string, theirs.oid) : [];
+    if (kinds.length > 0) {
+      throw new ToolError(
+        `Merging '${branch}' into '${current}' would conflict in: ${kinds.map((k) => `${k.path} (CONFLICT (${k.kind}))`).join(', ')}. Nothing was changed; resolve it with the git CLI, or merge the other way round.`,
+      );
+    }
     try {
       const merged = await git.merge({
         ...repo.git,
@@ -101,8 +124,11 @@ export async function run({ repo_path, branch, message }: ToolArgs<typeof gitMer
       `error: The following untracked working tree files would be overwritten by merge:\n\t${clobbered.join('\n\t')}\nPlease move or remove them before you merge.\nAborting`,
     );
   }
-  await git.writeRef({ ...repo.git, ref: head.branch, value: to, force: true });
-  await updateWorkTree(repo, to, paths);
+  const blocked = await blockedPaths(repo, paths);
+  if (blocked.length > 0) {
+    throw new ToolError(`Merging '${branch}' would have to overwrite: ${blocked.join(', ')}. Move them away first. Nothing was changed.`);
+  }
+  await moveBranch(repo, head.branch, from, to, paths);
   const files = [...paths].sort();
   const range = `${await abbrev(repo, from)}..${await abbrev(repo, to)}`;
   const text =

@@ -23,12 +23,15 @@ function lstatOrNull(abs: string): Stats | null {
 /** Every folder on the way to `path` must be a real folder (created when missing), never a symlink. */
 function prepareParents(repo: Repo, path: string): void {
   const parts = path.split('/');
-  let abs = repo.dir;
-  for (const part of parts.slice(0, -1)) {
-    abs = join(abs, part);
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i - 1]!;
+    const rel = parts.slice(0, i).join('/');
+    const abs = join(repo.dir, rel);
     const st = lstatOrNull(abs);
-    if (st === null) mkdirSync(abs);
-    else if (st.isSymbolicLink()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a symbolic link`);
+    if (st === null) {
+      mkdirSync(abs);
+      repo.work.changed(rel);
+    } else if (st.isSymbolicLink()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a symbolic link`);
     else if (!st.isDirectory()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a file, not a folder`);
   }
 }
@@ -41,6 +44,7 @@ async function writeWorktreeFile(repo: Repo, file: FileEntry): Promise<void> {
   const st = lstatOrNull(abs);
   if (st?.isDirectory()) throw new ToolError(`Cannot restore '${file.path}': a folder of that name is in the way`);
   if (st) unlinkSync(abs);
+  repo.work.changed(file.path);
   if (file.mode === 0o120000) {
     symlinkSync(Buffer.from(bytes).toString('utf8'), abs);
   } else {
@@ -101,7 +105,8 @@ export async function run({ repo_path, files, source, staged }: ToolArgs<typeof 
         await writeWorktreeFile(repo, file);
         restored.push(path);
       } else {
-        const st = lstatOrNull(join(repo.dir, path));
+        // Behind a symlinked folder the file is absent (git removes nothing there): never unlink through the link.
+        const st = repo.work.lstat(path);
         if (st && !st.isDirectory()) {
           unlinkSync(join(repo.dir, path));
           removed.push(path);

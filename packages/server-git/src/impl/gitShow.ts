@@ -6,8 +6,9 @@ import type { GitContext } from '../context.js';
 import { createAbbreviator } from '../diff/abbrev.js';
 import { comparePairs, renderPatches, treeSnapshot } from '../diff/changes.js';
 import { fileData } from '../diff/diffTool.js';
-import { pageBytes, truncationNotice } from '../diff/paging.js';
+import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, pageBytes, truncationNotice } from '../diff/paging.js';
 import { byteString } from '../diff/patch.js';
+import type { CachedPatch } from '../diff/patchCache.js';
 import { guardDash, resolveObject } from '../diff/rev.js';
 import { gitPythonFile } from '../diff/show.js';
 import { actorRepr, eastOffset, isoOffset, pyDatetimeRepr, pyRepr } from '../format/python.js';
@@ -53,23 +54,34 @@ export async function run({ repo_path, revision, max_bytes, cursor }: ToolArgs<t
     `Author: ${actorRepr(commit.author.name, commit.author.email)}\n` +
     `Date: ${pyDatetimeRepr(commit.author.timestamp, eastOffset(commit.author.timezoneOffset))}\n` +
     `Message: ${pyRepr(message)}\n`;
-  // git diff-tree -M -p <first parent> <commit> (a root commit: against the empty tree).
-  const parent = commit.parent[0] ?? null;
-  const pairs = await comparePairs(await treeSnapshot(repo, parent), await treeSnapshot(repo, oid), { renames: true });
-  const patches = await renderPatches(pairs, 3, await createAbbreviator(repo));
-  let whole = byteString(header);
-  const starts: number[] = [];
-  patches.forEach((p, i) => {
-    starts.push(whole.length);
-    whole += gitPythonFile(p, pairs[i]!.old !== null, pairs[i]!.new !== null);
-  });
-  const page = pageBytes(whole, max_bytes, cursor);
-  const files = patches.filter((_, i) => starts[i]! >= page.start && starts[i]! < page.end);
+  // git diff-tree -M -p <first parent> <commit> (a root commit: against the empty tree). A commit's patch never
+  // changes: its further pages come from ctx.patchCache.
+  const key = JSON.stringify(['show', repo.gitdir, oid]);
+  const wanted = cursor === undefined ? undefined : cursorFingerprint(cursor);
+  let patch: CachedPatch | undefined = wanted === undefined ? undefined : ctx.patchCache.get(key, wanted);
+  let fp = wanted;
+  if (!patch) {
+    const parent = commit.parent[0] ?? null;
+    const pairs = await comparePairs(await treeSnapshot(repo, parent), await treeSnapshot(repo, oid), { renames: true });
+    const patches = await renderPatches(pairs, 3, await createAbbreviator(repo));
+    let whole = byteString(header);
+    const starts: number[] = [];
+    patches.forEach((p, i) => {
+      starts.push(whole.length);
+      whole += gitPythonFile(p, pairs[i]!.old !== null, pairs[i]!.new !== null);
+    });
+    patch = { whole, starts, files: patches.map(fileData) };
+    fp = fingerprint(whole);
+    if (whole.length > (max_bytes ?? DEFAULT_MAX_BYTES)) ctx.patchCache.set(key, fp, patch);
+  }
+  const { starts } = patch;
+  const page = pageBytes(patch.whole, max_bytes, cursor, fp);
+  const files = patch.files.filter((_, i) => starts[i]! >= page.start && starts[i]! < page.end);
   const text = (page.start === 0 ? '' : `(continued)\n`) + page.text + (page.truncated ? truncationNotice(page) : '');
   return structuredResult(
     {
       commit: { oid, author: who(commit.author), committer: who(commit.committer), message, parents: commit.parent },
-      files: files.map(fileData),
+      files,
       truncated: page.truncated,
       ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
     },

@@ -2,6 +2,7 @@
 
 import { structuredResult } from '@mcpkit/protocol-core';
 import type { GitContext } from '../context.js';
+import { ANSWER_CAP, capText, fitItems } from '../limits.js';
 import { listStash } from '../refs/stash.js';
 import { openRepo } from '../repo.js';
 import type { gitStashListInput } from '../tools/gitStashList.js';
@@ -10,5 +11,6 @@ import type { ToolArgs } from './types.js';
 export async function run({ repo_path }: ToolArgs<typeof gitStashListInput>, ctx: GitContext) {
   const repo = await openRepo(ctx, repo_path);
   const entries = (await listStash(repo)).map((e) => ({ name: `stash@{${e.index}}`, commit: e.oid, message: e.message }));
-  return structuredResult({ entries }, entries.map((e) => `${e.name}: ${e.message}`).join('\n'));
+  const text = capText(entries.map((e) => `${e.name}: ${e.message}`).join('\n'), 'The oldest entries are left out; drop or pop some.');
+  return structuredResult({ entries: fitItems(entries, ANSWER_CAP) }, text.text);
 }

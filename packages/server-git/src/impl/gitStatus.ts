@@ -6,6 +6,7 @@ import { type ChangeKind, formatStatus, type UnmergedKind, unmergedKind } from '
 import { branchState } from '../git/branchState.js';
 import { configBool, excludesFile, repoConfig } from '../git/gitConfig.js';
 import { comparePaths, type FileEntry, loadIndex, treeFiles, worktreeState } from '../git/snapshot.js';
+import { ANSWER_CAP, capText, fitItems } from '../limits.js';
 import { openRepo } from '../repo.js';
 import type { gitStatusInput } from '../tools/gitStatus.js';
 import type { ToolArgs } from './types.js';
@@ -67,18 +68,21 @@ export async function run({ repo_path }: ToolArgs<typeof gitStatusInput>, ctx: G
     quotePath: configBool(repoConfig(repo).get('core.quotepath')?.at(-1), true),
   });
   const up = state.upstream;
+  // A huge change set is capped (text and each list), with a notice: narrow it with git_diff paths or git_add.
+  const quarter = ANSWER_CAP / 4;
+  const capped = capText(text, 'Too many changes to list: narrow them down with git_diff_* paths, or commit/stash part of them.');
   return structuredResult(
     {
       branch: state.branch,
       detached: state.detached,
       ...(up ? { upstream: up.name, ...(up.gone ? { upstream_gone: true } : { ahead: up.ahead, behind: up.behind }) } : {}),
       merging: state.merging,
-      staged,
-      unmerged,
-      unstaged,
-      untracked,
+      staged: fitItems(staged, quarter),
+      unmerged: fitItems(unmerged, quarter),
+      unstaged: fitItems(unstaged, quarter),
+      untracked: fitItems(untracked, quarter),
     },
     // GitPython strips the one trailing newline of git's output.
-    `Repository status:\n${text.endsWith('\n') ? text.slice(0, -1) : text}`,
+    `Repository status:\n${capped.capped || !capped.text.endsWith('\n') ? capped.text : capped.text.slice(0, -1)}`,
   );
 }

@@ -3,6 +3,7 @@
 import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { ANSWER_CAP, capText, fitItems } from '../limits.js';
 import { listRefNames } from '../refs/branches.js';
 import { identityFor } from '../refs/identity.js';
 import { assertTagName, badName, guardDash } from '../refs/names.js';
@@ -52,7 +53,10 @@ export async function run({ repo_path, name, target, message, pattern }: ToolArg
     const names = (await listRefNames(repo, 'refs/tags')).map((r) => r.slice('refs/tags/'.length)).filter((n) => !match || match.test(n));
     const tags = [];
     for (const n of names) tags.push(await tagInfo(repo, n));
-    return structuredResult({ tags, created: false }, names.join('\n'));
+    return structuredResult(
+      { tags: fitItems(tags, ANSWER_CAP), created: false },
+      capText(names.join('\n'), 'Narrow the list with pattern.').text,
+    );
   }
   if (pattern !== undefined) throw new ToolError('pattern is for listing tags; leave out name to list');
   guardDash('tag name', name);

@@ -4,6 +4,7 @@
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import { z } from 'zod';
+import { MAX_BYTES_LIMIT } from '../limits.js';
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
@@ -11,9 +12,12 @@ export const maxBytes = z
   .number()
   .int()
   .min(256)
+  .max(MAX_BYTES_LIMIT)
   .optional()
   .meta({ title: 'Max Bytes' })
-  .describe(`Most UTF-8 bytes of text to return in one call (default ${DEFAULT_MAX_BYTES}); more is continued with cursor`);
+  .describe(
+    `Most UTF-8 bytes of text to return in one call (default ${DEFAULT_MAX_BYTES}, at most ${MAX_BYTES_LIMIT}); more is continued with cursor`,
+  );
 
 export const cursor = z
   .string()

@@ -14,7 +14,9 @@ export function refNameProblem(name: string): string | null {
   if (name.includes('@{')) return "it contains '@{'";
   if (name.startsWith('/') || name.endsWith('/') || name.includes('//')) return "it starts or ends with '/' or contains '//'";
   if (name.endsWith('.')) return "it ends with '.'";
+  if (Buffer.byteLength(name) > 1024) return `it is ${Buffer.byteLength(name)} bytes long (at most 1024)`;
   for (const part of name.split('/')) {
+    if (Buffer.byteLength(part) > 240) return `a component is ${Buffer.byteLength(part)} bytes long (at most 240: each is a file name)`;
     if (part.startsWith('.')) return "a component starts with '.'";
     if (part.endsWith('.lock')) return "a component ends with '.lock'";
   }

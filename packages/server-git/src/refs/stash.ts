@@ -11,6 +11,7 @@ import { readCommitInfo } from '../log/commits.js';
 import { subject } from '../log/format.js';
 import type { Repo } from '../repo.js';
 import type { Identity } from './identity.js';
+import { blockedPaths } from './inTheWay.js';
 import { abbrev, readHead } from './revision.js';
 import { changedPaths, flatTree, indexEntries, localChanges, workFileEntry, writeFlatTree, writeWorkFile } from './worktree.js';
 
@@ -63,6 +64,12 @@ export async function stashPush(repo: Repo, identity: Identity, message: string 
   const changes = await localChanges(repo);
   const paths = [...new Set([...changes.staged, ...changes.unstaged])].sort();
   if (paths.length === 0) throw new ToolError('No local changes to save');
+  const blocked = await blockedPaths(repo, paths);
+  if (blocked.length > 0) {
+    throw new ToolError(
+      `Cannot stash: putting these paths back to HEAD would fail: ${blocked.join(', ')}. Move those files away first. Nothing was saved or changed.`,
+    );
+  }
   const branch = head.branch ? head.branch.replace(/^refs\/heads\//, '') : '(no branch)';
   const headCommit = await readCommitInfo(repo, head.oid);
   const base = `${await abbrev(repo, head.oid)} ${subject(headCommit.message)}`;
@@ -87,7 +94,19 @@ export async function stashPush(repo: Repo, identity: Identity, message: string 
     commit: { tree: workTree, parent: [head.oid, iCommit], author: person, committer: person, message: `${title}\n` },
   });
 
-  // Record it (ref + reflog, as git does), then put index and work tree back to HEAD for those paths.
+  // Put index and work tree back to HEAD for those paths, then record the entry (ref + reflog, as git
+  // does): if the files cannot be put back, the index and files are restored and no entry is left.
+  const indexFile = `${repo.gitdir}/index`;
+  const savedIndex = await repo.git.fs.promises.readFile(indexFile);
+  try {
+    await git.checkout({ ...repo.git, ref: head.oid, filepaths: paths, force: true, noUpdateHead: true });
+  } catch (error) {
+    await repo.git.fs.promises.writeFile(indexFile, savedIndex);
+    for (const path of changes.unstaged) await writeWorkFile(repo, path, work.get(path) ?? null).catch(() => undefined);
+    for (const path of paths)
+      if (!changes.unstaged.includes(path)) await writeWorkFile(repo, path, index.get(path) ?? null).catch(() => undefined);
+    throw error;
+  }
   const existing = await listStash(repo);
   let log = '';
   try {
@@ -97,10 +116,9 @@ export async function stashPush(repo: Repo, identity: Identity, message: string 
   }
   const previous = existing[0]?.oid ?? ZERO;
   log += `${previous} ${wCommit} ${identity.name} <${identity.email}> ${identity.timestamp} ${tz(identity)}\t${title}\n`;
-  await git.writeRef({ ...repo.git, ref: 'refs/stash', value: wCommit, force: true });
   await repo.git.fs.promises.mkdir(`${repo.gitdir}/logs/refs`, { recursive: true }).catch(() => undefined);
   await repo.git.fs.promises.writeFile(reflogPath(repo), log);
-  await git.checkout({ ...repo.git, ref: head.oid, filepaths: paths, force: true, noUpdateHead: true });
+  await git.writeRef({ ...repo.git, ref: 'refs/stash', value: wCommit, force: true });
   return { oid: wCommit, message: title, paths };
 }
 
@@ -148,6 +166,12 @@ export async function stashPop(repo: Repo): Promise<PopResult> {
   if (untrackedHit.length > 0) {
     throw new ToolError(
       `error: The following untracked working tree files would be overwritten by merge:\n\t${untrackedHit.join('\n\t')}\nThe stash entry is kept.`,
+    );
+  }
+  const blockedPop = await blockedPaths(repo, stashed);
+  if (blockedPop.length > 0) {
+    throw new ToolError(
+      `Cannot apply stash@{0}: ${blockedPop.join(', ')}. Move those files away first. Nothing was changed; the stash entry is kept.`,
     );
   }
   const baseFiles = await flatTree(repo, baseOid);

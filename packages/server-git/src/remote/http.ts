@@ -172,7 +172,7 @@ export function createRemoteAccess(config: RemoteConfig, env: NodeJS.ProcessEnv,
     if (url.protocol === 'https:' || plainHttpAllowed(url)) return;
     if (url.protocol === 'http:') {
       throw new Error(
-        `refused plain http to ${url.host}: mcp-server-git only uses https remotes, unless the host is named with --allow-host ${url.host}`,
+        `refused plain http to ${url.host}: mcp-server-git only uses https remotes, unless the host is named with --allow-host ${allowHostArg(url)}`,
       );
     }
     throw new Error(`refused ${url.protocol.slice(0, -1)}: mcp-server-git only uses https remotes`);
@@ -199,6 +199,12 @@ export function createRemoteAccess(config: RemoteConfig, env: NodeJS.ProcessEnv,
       return { url: res.url, method, statusCode: res.status, statusMessage: res.statusText, headers: res.headers, body: once(start) };
     },
   };
+
+  /** `host:port` as --allow-host takes it, an IPv6 address in brackets (`[::1]:8080`). */
+  function allowHostArg(url: URL): string {
+    const host = urlHost(url);
+    return `${host.includes(':') ? `[${host}]` : host}:${urlPort(url)}`;
+  }
 
   function refuse(name: string, shown: string, why: string): never {
     throw new ToolError(`Remote '${name}' (${redact(shown)}) ${why}`);
@@ -227,7 +233,7 @@ export function createRemoteAccess(config: RemoteConfig, env: NodeJS.ProcessEnv,
         refuse(
           name,
           clean,
-          `uses plain http, which this server refuses (code and credentials would travel unencrypted); use https, or name the host with --allow-host ${urlHost(url)}:${urlPort(url)}`,
+          `uses plain http, which this server refuses (code and credentials would travel unencrypted); use https, or name the host with --allow-host ${allowHostArg(url)}`,
         );
       }
       try {
@@ -238,6 +244,15 @@ export function createRemoteAccess(config: RemoteConfig, env: NodeJS.ProcessEnv,
         throw error;
       }
       return { url: clean, display: clean };
+    }
+    // `<transport>::<address>` runs a git remote helper (ext:: runs any command): never.
+    const helper = /^([a-z0-9][a-z0-9+.-]*)::/i.exec(value);
+    if (helper) {
+      refuse(
+        name,
+        value,
+        `uses the ${helper[1]}:: transport (a git remote helper${helper[1]!.toLowerCase() === 'ext' ? ' that runs a command' : ''}), which this server refuses; ${httpsOnly}`,
+      );
     }
     // scp-like `user@host:path` is ssh; `C:\…`, `/…`, `./…`, `../…` and the rest are local paths.
     if (/^[^/\\:\s]{2,}:/.test(value) || /^[^/\\\s]+@[^/\\\s]+:/.test(value)) refuse(name, value, `uses ssh; ${httpsOnly}`);

@@ -4,6 +4,7 @@
  * that a start-up does not load them.
  */
 import { z } from 'zod';
+import { MAX_BYTES_LIMIT } from '../limits.js';
 
 export const pathsInput = z
   .array(z.string())
@@ -15,10 +16,10 @@ export const maxBytesInput = z
   .number()
   .int()
   .min(1024)
-  .max(64 * 1024 * 1024)
+  .max(MAX_BYTES_LIMIT)
   .optional()
   .meta({ title: 'Max Bytes' })
-  .describe('Largest patch text to return in one call, in bytes (default 1 MiB); the rest comes with next_cursor');
+  .describe('Largest patch text to return in one call, in bytes (default 1 MiB, at most 4 MiB); the rest comes with next_cursor');
 
 export const cursorInput = z
   .string()

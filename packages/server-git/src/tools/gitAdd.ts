@@ -7,6 +7,7 @@ export const gitAddInput = {
   repo_path: repoPath,
   files: z
     .array(z.string())
+    .min(1)
     .meta({ title: 'Files' })
     .describe(
       'Files or folders to stage, relative to the top of the work tree; ["."] stages every change and untracked file (respecting .gitignore)',

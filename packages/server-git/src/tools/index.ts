@@ -1,3 +1,4 @@
+import { withFsRefusals } from './fsRefusals.js';
 import { gitAdd } from './gitAdd.js';
 import { gitBlame } from './gitBlame.js';
 import { gitBranch } from './gitBranch.js';
@@ -22,8 +23,13 @@ import { gitStashList } from './gitStashList.js';
 import { gitStatus } from './gitStatus.js';
 import { gitTag } from './gitTag.js';
 
+/** Every tool reports file-system refusals as tool errors (./fsRefusals.ts). */
+function guarded<T extends readonly { handler: (...args: never[]) => unknown }[]>(tools: T): T {
+  return tools.map((t) => withFsRefusals(t)) as unknown as T;
+}
+
 /** The reference's 12 tools, in its `tools/list` order. */
-export const referenceTools = [
+export const referenceTools = guarded([
   gitStatus,
   gitDiffUnstaged,
   gitDiffStaged,
@@ -36,13 +42,13 @@ export const referenceTools = [
   gitCheckout,
   gitShow,
   gitBranch,
-];
+]);
 
 /** Local tools beyond the reference, always offered. */
-export const extraTools = [gitBlame, gitTag, gitStashList, gitStash, gitRemote, gitMerge, gitRestore];
+export const extraTools = guarded([gitBlame, gitTag, gitStashList, gitStash, gitRemote, gitMerge, gitRestore]);
 
 /** Offered with `--allow-init` only. */
-export const initTools = [gitInit];
+export const initTools = guarded([gitInit]);
 
 /** Offered with `--allow-remote` only. */
-export const remoteTools = [gitFetch, gitPull, gitPush];
+export const remoteTools = guarded([gitFetch, gitPull, gitPush]);

@@ -1,0 +1,112 @@
+/**
+ * The confined fs that isomorphic-git gets, with the call's WorkTree: git's symlink rules at the fs
+ * level, whatever isomorphic-git (or this server's code) asks for. `sub` is a symlink to a folder
+ * outside the repository; nothing may be read, listed, written or removed through it.
+ */
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createConfinedFs } from '../src/git/confinedFs.js';
+import { createWorkTree } from '../src/git/workTree.js';
+import { tempDir, write } from './helpers.js';
+
+const SECRET = 'SECRET\n';
+
+function setup() {
+  const root = tempDir();
+  const outside = tempDir('mcpkit-outside-');
+  const dir = join(root.path, 'repo');
+  const gitdir = join(dir, '.git');
+  mkdirSync(gitdir, { recursive: true });
+  write(dir, { 'real/f.txt': 'inside\n', 'target.txt': 'inside target\n' });
+  write(outside.path, { 'f.txt': SECRET, 'deep/g.txt': SECRET });
+  symlinkSync(outside.path, join(dir, 'sub'));
+  symlinkSync(join(outside.path, 'f.txt'), join(dir, 'file-link'));
+  symlinkSync('loop', join(dir, 'loop'));
+  const work = createWorkTree(dir);
+  const fs = createConfinedFs([dir, gitdir], { tree: work, gitdir }).promises;
+  return {
+    dir,
+    outside: outside.path,
+    work,
+    fs,
+    [Symbol.dispose]: () => {
+      root[Symbol.dispose]();
+      outside[Symbol.dispose]();
+    },
+  };
+}
+
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: NodeJS.ErrnoException) => e.code,
+  );
+
+describe('the confined fs in a work tree with symlinks', () => {
+  it('reads: a path behind a symlinked folder is absent; a link is never listed or read through', async () => {
+    using s = setup();
+    expect(await code(s.fs.lstat(join(s.dir, 'sub/f.txt')))).toBe('ENOENT');
+    expect(await code(s.fs.stat(join(s.dir, 'sub/f.txt')))).toBe('ENOENT');
+    expect(await code(s.fs.readFile(join(s.dir, 'sub/f.txt')))).toBe('ENOENT');
+    expect(await code(s.fs.readFile(join(s.dir, 'sub/deep/g.txt')))).toBe('ENOENT');
+    expect(await code(s.fs.readlink(join(s.dir, 'sub/f.txt')))).toBe('ENOENT');
+    expect(await code(s.fs.readdir(join(s.dir, 'sub')))).toBe('ENOTDIR');
+    expect(await code(s.fs.readdir(join(s.dir, 'sub/deep')))).toBe('ENOTDIR');
+    expect(await code(s.fs.lstat(join(s.dir, 'loop/x')))).toBe('ENOENT');
+    // The last component: a link is an entry (lstat, readlink), never read through.
+    expect((await s.fs.lstat(join(s.dir, 'sub'))).isSymbolicLink()).toBe(true);
+    expect(String(await s.fs.readlink(join(s.dir, 'file-link')))).toBe(join(s.outside, 'f.txt'));
+    expect(await code(s.fs.readFile(join(s.dir, 'file-link')))).toBe('ENOENT');
+    expect(await s.fs.readFile(join(s.dir, 'real/f.txt'), 'utf8')).toBe('inside\n');
+    expect(await s.fs.readdir(join(s.dir, 'real'))).toEqual(['f.txt']);
+  });
+
+  it('writes behind a symlinked folder are refused, removals do nothing there', async () => {
+    using s = setup();
+    expect(await code(s.fs.writeFile(join(s.dir, 'sub/f.txt'), 'x'))).toBe('EACCES');
+    expect(await code(s.fs.writeFile(join(s.dir, 'sub/new.txt'), 'x'))).toBe('EACCES');
+    expect(await code(s.fs.mkdir(join(s.dir, 'sub/d')))).toBe('EACCES');
+    expect(await code(s.fs.mkdir(join(s.dir, 'sub/d/e'), { recursive: true }))).toBe('EACCES');
+    expect(await code(s.fs.symlink('x', join(s.dir, 'sub/l')))).toBe('EACCES');
+    expect(await code(s.fs.rename(join(s.dir, 'target.txt'), join(s.dir, 'sub/t.txt')))).toBe('EACCES');
+    expect(await code(s.fs.chmod(join(s.dir, 'sub/f.txt'), 0o755))).toBe('EACCES');
+    expect(await code(s.fs.unlink(join(s.dir, 'sub/f.txt')))).toBe('ENOENT');
+    expect(await code(s.fs.rm(join(s.dir, 'sub/f.txt'), { force: true }))).toBe('ok');
+    expect(await code(s.fs.rm(join(s.dir, 'sub/deep'), { recursive: true, force: true }))).toBe('ok');
+    expect(await code(s.fs.rmdir(join(s.dir, 'sub/deep')))).toBe('ENOENT');
+    expect(readFileSync(join(s.outside, 'f.txt'), 'utf8')).toBe(SECRET);
+    expect(readFileSync(join(s.outside, 'deep/g.txt'), 'utf8')).toBe(SECRET);
+    expect(existsSync(join(s.outside, 'new.txt'))).toBe(false);
+    expect(lstatSync(join(s.outside, 'f.txt')).mode & 0o111).toBe(0);
+  });
+
+  it('a write over a symlink replaces the link; a folder made where a link was is used', async () => {
+    using s = setup();
+    await s.fs.writeFile(join(s.dir, 'file-link'), 'checked out\n');
+    expect(lstatSync(join(s.dir, 'file-link')).isFile()).toBe(true);
+    expect(readFileSync(join(s.outside, 'f.txt'), 'utf8')).toBe(SECRET);
+    // The link's kind was cached by the refusals above; removing it and making a folder forgets it.
+    expect(await code(s.fs.writeFile(join(s.dir, 'sub/f.txt'), 'x'))).toBe('EACCES');
+    await s.fs.unlink(join(s.dir, 'sub'));
+    await s.fs.mkdir(join(s.dir, 'sub'));
+    await s.fs.writeFile(join(s.dir, 'sub/f.txt'), 'now inside\n');
+    expect(readFileSync(join(s.dir, 'sub/f.txt'), 'utf8')).toBe('now inside\n');
+    expect(readFileSync(join(s.outside, 'f.txt'), 'utf8')).toBe(SECRET);
+    // And the other way round: a folder replaced by a link through the fs is seen as a link at once.
+    expect(s.work.beyondLink('real/f.txt')).toBe(false);
+    await s.fs.rm(join(s.dir, 'real'), { recursive: true });
+    await s.fs.symlink(s.outside, join(s.dir, 'real'));
+    expect(await code(s.fs.readFile(join(s.dir, 'real/f.txt')))).toBe('ENOENT');
+    expect(readlinkSync(join(s.dir, 'real'))).toBe(s.outside);
+  });
+
+  it('the git directory is not subject to the work-tree rules, and outside paths are still refused', async () => {
+    using s = setup();
+    await s.fs.writeFile(join(s.dir, '.git/HEAD'), 'ref: refs/heads/master\n');
+    expect(await s.fs.readFile(join(s.dir, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/master\n');
+    expect(await code(s.fs.readFile(join(s.outside, 'f.txt')))).toBe('EACCES');
+    unlinkSync(join(s.dir, 'sub'));
+    expect(await code(s.fs.lstat(join(s.dir, 'sub/f.txt')))).toBe('ENOENT');
+  });
+});
