@@ -12,7 +12,9 @@ import {
 import type { z } from 'zod';
 import { ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
+import { guardRequests, tooLargeMessage } from './requestGuard.js';
 import { errorResult, type ToolResult } from './results.js';
+import { MAX_RESULT_BYTES, sizeOver } from './size.js';
 
 /** What the SDK hands a handler next to its arguments: session id, abort signal, progress token, … */
 export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -60,6 +62,8 @@ export type AnyToolDefinition<Ctx> = ToolDefinition<Ctx, any, any>;
  * A `ToolError` becomes an `isError` result with its message; a protocol error (`McpError`) goes to the
  * SDK, which reports it with its code (`MCP error -32602: …`), or as a JSON-RPC error for the codes the
  * spec reserves for that; anything else is logged and the model gets a text without internals.
+ * A result over `MAX_RESULT_BYTES` of JSON (which MCP clients would drop with the connection) is logged
+ * and becomes an `isError` result giving its size and the limit.
  */
 export function registerTools<Ctx>(
   server: McpServer,
@@ -79,7 +83,11 @@ export function registerTools<Ctx>(
       },
       async (args: unknown, extra: RequestExtra) => {
         try {
-          return await tool.handler(args as never, ctx, extra);
+          const result = await tool.handler(args as never, ctx, extra);
+          const size = sizeOver(result);
+          if (size === undefined) return result;
+          logger.warn(`Tool ${tool.name} answered ${size} bytes, over the limit of ${MAX_RESULT_BYTES}; it got an error instead`);
+          return errorResult(tooLargeMessage(`tool ${tool.name}`, size));
         } catch (error) {
           if (error instanceof ToolError) return errorResult(error.message);
           if (error instanceof McpError) throw error;
@@ -190,6 +198,8 @@ export interface ServerInfo {
   title?: string;
   /** Guidance for the model, sent in the `initialize` result. */
   instructions?: string;
+  /** Where answers refused for their size are logged. */
+  logger?: Logger;
 }
 
 /**
@@ -197,10 +207,19 @@ export interface ServerInfo {
  * `sendLog` reaches the client). Tools, prompts and resources capabilities follow registration.
  * `options` go to the SDK as they are (a task store, more capabilities, …); their capabilities are
  * added to `logging`.
+ *
+ * Every request handler, registered now or later and by whatever means, is guarded (`requestGuard.ts`): a
+ * request whose params do not match the method's schema gets a -32602 error of one line naming the field,
+ * and an answer over `MAX_RESULT_BYTES` becomes an error (an `isError` result for a tool call).
  */
-export function createMcpServer({ name, version, title, instructions }: ServerInfo, options: ServerOptions = {}): McpServer {
-  return new McpServer(
+export function createMcpServer(
+  { name, version, title, instructions, logger = silentLogger }: ServerInfo,
+  options: ServerOptions = {},
+): McpServer {
+  const server = new McpServer(
     { name, version, ...(title ? { title } : {}) },
     { ...options, capabilities: { logging: {}, ...options.capabilities }, ...(instructions ? { instructions } : {}) },
   );
+  guardRequests(server, logger);
+  return server;
 }

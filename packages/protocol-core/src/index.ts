@@ -32,6 +32,7 @@ export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
 export { createProgressReporter, noProgressReporter, type ProgressOptions, type ProgressReporter } from './progress.js';
 export { type RawRequestHandler, setRawRequestHandler } from './rawHandlers.js';
+export { describeIssues, tooLargeMessage } from './requestGuard.js';
 export { errorResult, structuredResult, type ToolResult, textResult } from './results.js';
 export {
   type ClosableStreamsTransport,
@@ -46,4 +47,13 @@ export { type CliApp, type RunnerConfig, runCli, runnerOptions } from './runner/
 export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/serveHttp.js';
 export { type RunningStdioServer, serveStdio } from './runner/stdio.js';
 export type { RunningServer, ServerApp } from './runner/types.js';
+export {
+  CLIENT_MESSAGE_LIMIT_BYTES,
+  fitCount,
+  formatSize,
+  jsonBytes,
+  jsonBytesBound,
+  MAX_RESULT_BYTES,
+  sizeOver,
+} from './size.js';
 export { enableSubscriptions, type SubscriptionOptions, type Subscriptions } from './subscriptions.js';

@@ -3,14 +3,13 @@ import {
   type AnyObjectSchema,
   getLiteralValue,
   getObjectShape,
-  getParseErrorMessage,
   type SchemaOutput,
   safeParse,
 } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Result, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ErrorCode } from './errors.js';
+import { invalidRequestError } from './requestGuard.js';
 
 /** A handler whose result goes on the wire as it is returned. */
 export type RawRequestHandler<T extends AnyObjectSchema> = (
@@ -27,7 +26,7 @@ export type RawRequestHandler<T extends AnyObjectSchema> = (
  *   which drops fields the schema does not name (the reference everything server's embedded resources
  *   carry a `name`) and reorders keys. Here the result is not touched: the caller owns its validity.
  * - a request that does not match `schema` (`arguments: "x"`, `uri: 5`) fails there with code -32603 and
- *   zod's JSON issue dump. Here it is a -32602 error: `Invalid <method> request: <message> at <path>`.
+ *   zod's JSON issue dump. Here it is a -32602 error of one line: `Invalid <method> request: <message> at <path>`.
  * The capability check (`Server.assertRequestHandlerCapability`) still runs.
  */
 export function setRawRequestHandler<T extends AnyObjectSchema>(server: McpServer, schema: T, handler: RawRequestHandler<T>): void {
@@ -40,7 +39,7 @@ export function setRawRequestHandler<T extends AnyObjectSchema>(server: McpServe
   Protocol.prototype.setRequestHandler.call(server.server, envelope, (request: unknown, extra: Parameters<RawRequestHandler<T>>[1]) => {
     const parsed = safeParse(schema, request);
     if (!parsed.success) {
-      throw Object.assign(new Error(`Invalid ${method} request: ${getParseErrorMessage(parsed.error)}`), { code: ErrorCode.InvalidParams });
+      throw invalidRequestError(method, (parsed.error as { issues: { message: string; path?: PropertyKey[] }[] }).issues);
     }
     return handler(parsed.data as SchemaOutput<T>, extra);
   });

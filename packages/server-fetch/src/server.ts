@@ -26,7 +26,7 @@ export function createFetchServer(options: FetchServerOptions = {}): McpServer {
   // fair share of the shared workers.
   const fetcher = shared.openSession();
   // The reference's serverInfo name; the version is ours.
-  const server = createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch' });
+  const server = createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch', logger });
   const ctx: FetchContext = { fetcher };
   registerTools(server, ctx, tools, { logger });
   registerPrompts(server, ctx, prompts, { logger });

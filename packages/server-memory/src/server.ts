@@ -22,7 +22,7 @@ export interface MemoryServerOptions {
  * other processes'), sending `notifications/resources/updated` to its client when subscribed.
  */
 export function createMemoryServer({ store, limits, logger = silentLogger }: MemoryServerOptions): McpServer {
-  const server = createMcpServer({ name: 'memory-server', version: VERSION, title: 'Knowledge Graph Memory' });
+  const server = createMcpServer({ name: 'memory-server', version: VERSION, title: 'Knowledge Graph Memory', logger });
   const ctx: MemoryContext = { store, limits: { ...DEFAULT_LIMITS, ...limits } };
   // A call that comes while the graph loads waits for it, with progress and cancellation (`awaitLoad.ts`).
   registerTools(server, ctx, tools.map(afterLoad), { logger });

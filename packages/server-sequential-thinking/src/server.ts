@@ -46,7 +46,7 @@ export function createSequentialThinkingServer(options: SequentialThinkingServer
     throw new RangeError(`maxThoughtBytes (${maxThoughtBytes}) must not exceed maxHistoryBytes (${maxHistoryBytes})`);
   }
   const write = options.writeThought ?? ((box: string) => process.stderr.write(`${box}\n`));
-  const server = createMcpServer({ name: 'sequential-thinking-server', version: VERSION, title: 'Sequential Thinking' });
+  const server = createMcpServer({ name: 'sequential-thinking-server', version: VERSION, title: 'Sequential Thinking', logger });
   const ctx: ThinkingContext = {
     history: createThoughtHistory({ maxHistory, maxHistoryBytes }),
     maxThoughtBytes,

@@ -179,7 +179,7 @@ export function nodeSpec(label: string, script: string, args: string[] = [], env
  */
 const PASSED_ENV = ['PATH', 'HOME', 'USER', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'] as const;
 
-function childEnv(spec: SpawnSpec): Record<string, string> {
+export function childEnv(spec: SpawnSpec): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of PASSED_ENV) {
     const v = process.env[k];

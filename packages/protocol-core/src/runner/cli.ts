@@ -66,7 +66,7 @@ export const runnerOptions = defineOptions({
     type: 'string',
     env: 'MCP_MAX_SESSIONS',
     valueName: 'n',
-    description: 'Live HTTP sessions at most; more get 503',
+    description: 'Live HTTP sessions at most; when full, a new one reclaims an idle session (60s+, or its client left), else 503',
     default: 100,
     parse: parse.int({ min: 1, max: 100_000 }),
   },

@@ -9,7 +9,9 @@ import { ErrorCode } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../resumable.js';
 import { parseAllowedHost } from './hosts.js';
+import { bodyProblem, type JsonRpcId } from './jsonRpcCheck.js';
 import { checkRequest, type GuardOptions, hostPolicy } from './security.js';
+import { createSessionTable } from './sessions.js';
 import type { RunningServer, ServerApp } from './types.js';
 
 export interface HttpOptions {
@@ -21,8 +23,15 @@ export interface HttpOptions {
   /** Streamable HTTP without sessions: a fresh server per request. */
   stateless?: boolean;
   authToken?: string;
-  /** Live sessions at most; a new one beyond it gets 503. */
+  /**
+   * Live sessions at most. When all are taken, a new session reclaims the slot of one whose client
+   * left (dropped its GET stream without DELETE) or, failing that, of the one idle longest, if idle at
+   * least `reclaimIdleMs`; a session with a request in flight or an open stream is never reclaimed.
+   * Only when none can be reclaimed does a new session get 503.
+   */
   maxSessions?: number;
+  /** How long a session must be idle before a full table may reclaim it (ms); default 60 s, or `sessionIdleMs` if shorter. */
+  reclaimIdleMs?: number;
   /** A session with no request for this long is closed (ms). */
   sessionIdleMs?: number;
   /**
@@ -68,13 +77,10 @@ export interface RunningHttpServer extends RunningServer {
   httpServer: Server;
 }
 
-interface Session {
+/** What the runner keeps per session; the table (`sessions.ts`) keeps its use. */
+interface SessionValue {
   server: McpServer;
   transport: StreamableHTTPServerTransport | SSEServerTransport;
-  lastSeen: number;
-  inFlight: number;
-  /** Whether the client sent anything besides initialize and `notifications/initialized`. */
-  used: boolean;
 }
 
 class HttpError extends Error {
@@ -82,18 +88,27 @@ class HttpError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    /** The id of the request refused, when it has a valid one. */
+    readonly id: JsonRpcId = null,
   ) {
     super(message);
   }
 }
 
-function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: JsonRpcId = null,
+): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
@@ -114,11 +129,16 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknow
     throw new HttpError(400, ErrorCode.InvalidRequest, 'Bad Request: the request body was not received completely');
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, ErrorCode.ParseError, 'Parse error: the request body is not valid JSON');
   }
+  // Not JSON-RPC: -32600 with the request's id (the SDK would answer -32700 without it, or plain text for SSE).
+  const problem = bodyProblem(body);
+  if (problem) throw new HttpError(400, problem.code, problem.message, problem.id);
+  return body;
 }
 
 function containsInitialize(body: unknown): boolean {
@@ -151,35 +171,29 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     logger = silentLogger,
   } = options;
   const unusedSessionIdleMs = Math.min(options.unusedSessionIdleMs ?? 60_000, sessionIdleMs);
+  const reclaimIdleMs = Math.min(options.reclaimIdleMs ?? 60_000, sessionIdleMs);
   const headersTimeoutMs = Math.min(10_000, requestTimeoutMs);
   // Host and Origin are checked against the port actually bound (`port` may be 0), so the guard is
   // built once listening; a malformed allowed host fails before that.
   for (const entry of options.allowedHosts ?? []) parseAllowedHost(entry);
   let guard: GuardOptions | undefined;
-  const sessions = new Map<string, Session>();
-  let pending = 0;
   let closing = false;
+  const sessions = createSessionTable<SessionValue>({
+    maxSessions,
+    idleMs: sessionIdleMs,
+    unusedIdleMs: unusedSessionIdleMs,
+    reclaimIdleMs,
+    logger,
+    close: async ({ id, value }) => {
+      logger.debug(`session ${id} closed`);
+      await Promise.allSettled([value.transport.close(), value.server.close()]);
+    },
+  });
+  const closeSession = (id: string) => sessions.close(id);
 
-  const closeSession = async (id: string) => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    logger.debug(`session ${id} closed`);
-    await Promise.allSettled([session.transport.close(), session.server.close()]);
-  };
-
-  const track = (session: Session, res: ServerResponse) => {
-    session.lastSeen = Date.now();
-    session.inFlight++;
-    res.once('close', () => {
-      session.inFlight--;
-      session.lastSeen = Date.now();
-    });
-  };
-
+  /** Takes a session slot (reclaiming an idle session's if need be), or answers 503. */
   const admit = (res: ServerResponse): boolean => {
-    if (sessions.size + pending < maxSessions) return true;
-    logger.warn(`refused a new session: ${maxSessions} sessions are live`);
+    if (sessions.reserve()) return true;
     sendJsonRpcError(res, 503, ErrorCode.ServerError, `Service unavailable: the server already has ${maxSessions} live sessions`, {
       'Retry-After': '5',
     });
@@ -206,14 +220,15 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session || !(session.transport instanceof StreamableHTTPServerTransport)) {
+      const transport = session?.value.transport;
+      if (!session || !(transport instanceof StreamableHTTPServerTransport)) {
         sendJsonRpcError(res, 404, ErrorCode.ServerError, 'Session not found: start a new session with initialize');
         return;
       }
-      track(session, res);
+      sessions.track(session, res, { stream: method === 'GET' });
       const body = method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
       if (method !== 'POST' || !onlyHandshake(body)) session.used = true;
-      await session.transport.handleRequest(req, res, body);
+      await transport.handleRequest(req, res, body);
       return;
     }
     if (method !== 'POST') {
@@ -226,17 +241,15 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       return;
     }
     if (!admit(res)) return;
-    pending++;
     const server = app.createServer();
-    let entry: Session | undefined;
+    let entry: unknown;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // One store per session: a Last-Event-ID can only replay this session's own events.
       ...(eventStore ? { eventStore: createSessionEventStore(eventStore), retryInterval: RESUME_RETRY_MS } : {}),
       onsessioninitialized: (id) => {
-        pending--;
-        entry = { server, transport, lastSeen: Date.now(), inFlight: 0, used: false };
-        sessions.set(id, entry);
+        sessions.unreserve();
+        entry = sessions.add(id, { server, transport });
         logger.debug(`session ${id} opened`);
       },
       onsessionclosed: (id) => {
@@ -252,7 +265,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       await transport.handleRequest(req, res, body);
     } finally {
       if (!entry) {
-        pending--;
+        sessions.unreserve();
         void server.close();
       }
     }
@@ -267,8 +280,9 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       if (!admit(res)) return;
       const transport = new SSEServerTransport('/messages', res);
       const server = app.createServer();
-      const session: Session = { server, transport, lastSeen: Date.now(), inFlight: 1, used: true };
-      sessions.set(transport.sessionId, session);
+      // The GET /sse stream is the session: it counts as in flight until it closes, which ends the session.
+      sessions.add(transport.sessionId, { server, transport }, { inFlight: 1, used: true });
+      sessions.unreserve();
       res.once('close', () => void closeSession(transport.sessionId));
       await server.connect(transport);
       return;
@@ -279,13 +293,14 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     }
     const id = url.searchParams.get('sessionId') ?? '';
     const session = sessions.get(id);
-    if (!session || !(session.transport instanceof SSEServerTransport)) {
+    const transport = session?.value.transport;
+    if (!session || !(transport instanceof SSEServerTransport)) {
       sendJsonRpcError(res, 404, ErrorCode.ServerError, 'Session not found: open GET /sse first');
       return;
     }
-    session.lastSeen = Date.now();
+    sessions.touch(session);
     const body = await readJsonBody(req, maxBodyBytes);
-    await session.transport.handlePostMessage(req, res, body);
+    await transport.handlePostMessage(req, res, body);
   };
 
   // requestTimeout and headersTimeout bound how long a client may take to *send* a request (a client
@@ -324,27 +339,14 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       else await handleSse(req, res, url);
     } catch (error) {
       if (error instanceof HttpError) {
-        sendJsonRpcError(res, error.status, error.code, error.message);
+        sendJsonRpcError(res, error.status, error.code, error.message, {}, error.id);
         return;
       }
       logger.error(`request ${req.method} ${url.pathname} failed:`, error);
       sendJsonRpcError(res, 500, ErrorCode.InternalError, 'Internal server error');
     }
   });
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) {
-        const limit = session.used ? sessionIdleMs : unusedSessionIdleMs;
-        if (session.inFlight === 0 && now - session.lastSeen > limit) {
-          const why = session.used ? 'idle' : 'without a request after initialize';
-          logger.info(`session ${id} expired after ${Math.round(limit / 1000)}s ${why}`);
-          void closeSession(id);
-        }
-      }
-    },
-    Math.max(25, Math.min(unusedSessionIdleMs / 4, 15_000)),
-  );
+  const sweep = setInterval(() => sessions.expire(), Math.max(25, Math.min(unusedSessionIdleMs / 4, 15_000)));
   sweep.unref();
 
   await new Promise<void>((resolve, reject) => {
@@ -372,7 +374,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       if (closing) return;
       closing = true;
       clearInterval(sweep);
-      await Promise.allSettled([...sessions.keys()].map(closeSession));
+      await Promise.allSettled(sessions.ids().map(closeSession));
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { JsonRpcStdioTransport } from './stdioTransport.js';
 import type { RunningServer, ServerApp } from './types.js';
 
 export interface RunningStdioServer extends RunningServer {
@@ -6,10 +6,13 @@ export interface RunningStdioServer extends RunningServer {
   ended: Promise<void>;
 }
 
-/** Serves one `McpServer` from `app` on this process's stdin/stdout. Nothing else may write to stdout. */
+/**
+ * Serves one `McpServer` from `app` on this process's stdin/stdout. Nothing else may write to stdout.
+ * Input that is not JSON-RPC gets a JSON-RPC error (-32700, -32600), not silence (`stdioTransport.ts`).
+ */
 export async function serveStdio(app: ServerApp, stdin = process.stdin, stdout = process.stdout): Promise<RunningStdioServer> {
   const server = app.createServer();
-  const transport = new StdioServerTransport(stdin, stdout);
+  const transport = new JsonRpcStdioTransport(stdin, stdout);
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);

@@ -1,7 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { MemoryContext } from '../context.js';
-import { checkCount, checkObservations } from './limits.js';
+import { checkCount, checkEcho, checkObservations } from './limits.js';
 
 export const addObservations = defineTool({
   name: 'add_observations',
@@ -27,6 +27,7 @@ export const addObservations = defineTool({
     );
     for (const [i, o] of observations.entries()) checkObservations(o.contents, `observations[${i}].contents`, limits);
     // An unknown entity fails the whole call before anything is saved: `Entity with name X not found`.
+    checkEcho('results', observations);
     const results = await store.addObservations(observations);
     return structuredResult({ results }, JSON.stringify(results, null, 2));
   },

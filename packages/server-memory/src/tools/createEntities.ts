@@ -1,7 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { MemoryContext } from '../context.js';
-import { checkCount, checkName, checkObservations } from './limits.js';
+import { checkCount, checkEcho, checkName, checkObservations } from './limits.js';
 import { EntitySchema } from './schemas.js';
 
 export const createEntities = defineTool({
@@ -23,6 +23,7 @@ export const createEntities = defineTool({
       checkName(e.entityType, `entities[${i}].entityType`, limits);
       checkObservations(e.observations, `entities[${i}].observations`, limits);
     });
+    checkEcho('entities', entities);
     const created = await store.createEntities(entities);
     return structuredResult({ entities: created }, JSON.stringify(created, null, 2));
   },

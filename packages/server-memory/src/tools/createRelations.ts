@@ -1,7 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { MemoryContext } from '../context.js';
-import { checkCount, checkName } from './limits.js';
+import { checkCount, checkEcho, checkName } from './limits.js';
 import { RelationSchema } from './schemas.js';
 
 export const createRelations = defineTool({
@@ -18,6 +18,7 @@ export const createRelations = defineTool({
       checkName(r.to, `relations[${i}].to`, limits);
       checkName(r.relationType, `relations[${i}].relationType`, limits);
     });
+    checkEcho('relations', relations);
     const created = await store.createRelations(relations);
     return structuredResult({ relations: created }, JSON.stringify(created, null, 2));
   },

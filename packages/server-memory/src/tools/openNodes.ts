@@ -1,7 +1,7 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { MemoryContext } from '../context.js';
-import { pageRequest, pageResult } from './paging.js';
+import { readResult } from './paging.js';
 import { graphOutput, pageInput } from './schemas.js';
 
 export const openNodes = defineTool({
@@ -16,7 +16,6 @@ export const openNodes = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async ({ names, ...args }, { store }: MemoryContext) => {
     const key = `open_nodes\u0000${names.join('\u0000')}`;
-    const request = pageRequest(args, key);
-    return structuredResult(pageResult(await store.openNodes(names, request), request, key));
+    return readResult(args, key, (page) => store.openNodes(names, page));
   },
 });

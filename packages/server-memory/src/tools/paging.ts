@@ -1,5 +1,5 @@
 /** The reads' optional paging: `limit`/`cursor`/`namesOnly` in, `total`/`nextCursor` out. */
-import { ToolError } from '@mcpkit/protocol-core';
+import { fitCount, sizeOver, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import type { GraphPage, PageRequest } from '../graph.js';
 
 export interface PageArgs {
@@ -52,4 +52,23 @@ export function pageResult(page: GraphPage, request: PageRequest | undefined, ca
       ? { nextCursor: Buffer.from(JSON.stringify({ o: page.nextOffset, k: fingerprint(callKey) })).toString('base64url') }
       : {}),
   };
+}
+
+/**
+ * A read tool's result. One over the answer limit (`MAX_RESULT_BYTES`, below the 10 MiB clients accept)
+ * is cut to the longest page that fits, whatever `limit` was asked for (or without one): the result then
+ * carries `total` and a `nextCursor` for the rest, as a page asked for does.
+ */
+export async function readResult(args: PageArgs, callKey: string, read: (page?: PageRequest) => Promise<GraphPage>) {
+  const request = pageRequest(args, callKey);
+  const page = await read(request);
+  const whole = structuredResult(pageResult(page, request, callKey));
+  if (sizeOver(whole) === undefined) return whole;
+  const cut = { ...request, offset: request?.offset ?? 0 };
+  const items = page.entities.length + page.relations.length;
+  const { value } = await fitCount(Math.max(1, items - 1), async (limit) => {
+    const smaller = { ...cut, limit: Math.max(1, limit) };
+    return structuredResult(pageResult(await read(smaller), smaller, callKey));
+  });
+  return value;
 }

@@ -1,6 +1,6 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { defineTool } from '@mcpkit/protocol-core';
 import type { MemoryContext } from '../context.js';
-import { pageRequest, pageResult } from './paging.js';
+import { readResult } from './paging.js';
 import { graphOutput, pageInput } from './schemas.js';
 
 export const readGraph = defineTool({
@@ -11,8 +11,6 @@ export const readGraph = defineTool({
   output: graphOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, { store }: MemoryContext) => {
-    const key = 'read_graph';
-    const request = pageRequest(args, key);
-    return structuredResult(pageResult(await store.readGraph(request), request, key));
+    return readResult(args, 'read_graph', (page) => store.readGraph(page));
   },
 });

@@ -1,7 +1,7 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { MemoryContext } from '../context.js';
-import { pageRequest, pageResult } from './paging.js';
+import { readResult } from './paging.js';
 import { graphOutput, pageInput } from './schemas.js';
 
 export const searchNodes = defineTool({
@@ -16,7 +16,6 @@ export const searchNodes = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async ({ query, ...args }, { store }: MemoryContext) => {
     const key = `search_nodes\u0000${query}`;
-    const request = pageRequest(args, key);
-    return structuredResult(pageResult(await store.searchNodes(query, request), request, key));
+    return readResult(args, key, (page) => store.searchNodes(query, page));
   },
 });

@@ -1,0 +1,140 @@
+/**
+ * The server side of stdio: newline-delimited JSON-RPC on stdin/stdout, like the SDK's
+ * `StdioServerTransport`, except that bad input gets the answer JSON-RPC 2.0 names instead of silence
+ * (the SDK reports it to `onerror` only, so the client waits for its own timeout):
+ * - a line that is not JSON: -32700 Parse error, `id: null`;
+ * - an object that is not a valid request or notification (`jsonrpc` not "2.0", `method` not a string,
+ *   `params` not an object, an `id` that is not a string or an integer), an empty batch or a batch entry
+ *   that is not an object: -32600 Invalid Request, with the request's id when it has a valid one, else
+ *   `id: null`;
+ * - a line longer than `maxLineBytes`: dropped up to its end, answered -32600 with `id: null`, and the
+ *   session goes on (the SDK's transport closes instead).
+ * A non-empty batch is taken apart, each entry answered on its own line (MCP since 2025-06-18 has no
+ * batches; an SDK client reads one message per line). A malformed response from the client is reported to
+ * `onerror` only: there is nothing to answer.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '../errors.js';
+import { CLIENT_MESSAGE_LIMIT_BYTES } from '../size.js';
+import { checkMessage, type JsonRpcId } from './jsonRpcCheck.js';
+
+export interface StdioTransportOptions {
+  /** Longest line accepted, in bytes. Default 10 MiB, as the SDK's. */
+  maxLineBytes?: number;
+}
+
+export class JsonRpcStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly maxLineBytes: number;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** Skipping the rest of a line that was too long. */
+  private skipping = false;
+  private started = false;
+
+  constructor(
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+    { maxLineBytes = CLIENT_MESSAGE_LIMIT_BYTES }: StdioTransportOptions = {},
+  ) {
+    this.maxLineBytes = maxLineBytes;
+  }
+
+  private readonly onData = (data: Buffer | string): void => {
+    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.append(chunk.subarray(start, nl));
+      if (this.skipping) this.skipping = false;
+      else this.line(Buffer.concat(this.chunks, this.size).toString('utf8'));
+      this.chunks = [];
+      this.size = 0;
+      start = nl + 1;
+    }
+    this.append(chunk.subarray(start));
+  };
+
+  private readonly onStreamError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private append(part: Buffer): void {
+    if (this.skipping || part.length === 0) return;
+    if (this.size + part.length > this.maxLineBytes) {
+      this.chunks = [];
+      this.size = 0;
+      this.skipping = true;
+      this.reject(null, ErrorCode.InvalidRequest, `Invalid Request: the message is larger than ${this.maxLineBytes} bytes`);
+      return;
+    }
+    this.chunks.push(part);
+    this.size += part.length;
+  }
+
+  private line(text: string): void {
+    const trimmed = text.replace(/\r$/, '');
+    if (trimmed.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      this.reject(null, ErrorCode.ParseError, 'Parse error: the message is not valid JSON', error);
+      return;
+    }
+    if (!Array.isArray(value)) {
+      this.message(value);
+      return;
+    }
+    if (value.length === 0) this.reject(null, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch');
+    for (const entry of value) this.message(entry);
+  }
+
+  private message(value: unknown): void {
+    const { message, problem } = checkMessage(value);
+    if (message) {
+      this.onmessage?.(message);
+      return;
+    }
+    // A response the client got wrong: nobody to answer.
+    if (problem.response) this.onerror?.(new Error(`${problem.message} (a response from the client)`));
+    else this.reject(problem.id, problem.code, problem.message);
+  }
+
+  /** Answers a message that cannot be handled, and tells `onerror`. */
+  private reject(id: JsonRpcId, code: number, message: string, cause?: unknown): void {
+    this.onerror?.(new Error(message, cause === undefined ? undefined : { cause }));
+    void this.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+  }
+
+  private write(text: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(text)) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('JsonRpcStdioTransport already started');
+    this.started = true;
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onStreamError);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(`${JSON.stringify(message)}\n`);
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onStreamError);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.chunks = [];
+    this.size = 0;
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,106 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { startHttp } from '../src/testing/index.js';
+import { createDemoServer } from './fixtures/demoServer.js';
+import { INIT, openSession, openStream, raw, sessionHeaders } from './fixtures/rawHttp.js';
+
+const app = () => ({ createServer: () => createDemoServer('reclaim') });
+
+const ping = (url: string, sid: string) => raw(url, { headers: sessionHeaders(sid), body: { jsonrpc: '2.0', id: 9, method: 'ping' } });
+const slowCall = (url: string, sid: string, delayMs: number) =>
+  raw(url, {
+    headers: sessionHeaders(sid),
+    body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'count', arguments: { marker: 'slow', delayMs } } },
+  });
+
+function sessionIdOf(client: Client): string {
+  const sid = (client.transport as { sessionId?: string } | undefined)?.sessionId;
+  if (!sid) throw new Error('the client has no session id');
+  return sid;
+}
+
+describe('reclaiming sessions when the table is full', () => {
+  it('serves 250 sequential connect-call-close SDK clients (no DELETE) with --max-sessions 20: none refused', async () => {
+    await using http = await startHttp(app(), { maxSessions: 20 });
+    let refused = 0;
+    for (let i = 0; i < 250; i++) {
+      try {
+        const client = await http.connect({ name: `c${i}` });
+        const result = await client.callTool({ name: 'count', arguments: { marker: `m${i}` } });
+        expect(result.structuredContent).toEqual({ marker: `m${i}`, calls: 1 });
+        await client.close();
+      } catch {
+        refused++;
+      }
+    }
+    expect(refused).toBe(0);
+    expect(http.running.sessionCount()).toBeLessThanOrEqual(20);
+  }, 60_000);
+
+  it("answers an evicted session's next request with 404, so its client re-initializes", async () => {
+    await using http = await startHttp(app(), { maxSessions: 2 });
+    const first = await http.connect({ name: 'first' });
+    const sid = sessionIdOf(first);
+    await first.callTool({ name: 'count', arguments: { marker: 'a' } });
+    await first.close();
+    const second = await http.connect({ name: 'second' });
+    await second.close();
+    // Full with two closed clients: the next initialize reclaims the first one's slot.
+    const third = await http.connect({ name: 'third' });
+    expect((await third.callTool({ name: 'count', arguments: { marker: 'c' } })).structuredContent).toEqual({ marker: 'c', calls: 1 });
+    const after = await ping(http.url, sid);
+    expect(after.status).toBe(404);
+    expect(JSON.parse(after.body).error.message).toMatch(/Session not found/);
+  });
+
+  it('never reclaims a session with a request in flight: a full table of them answers 503', async () => {
+    // Reclaiming idle sessions at once isolates the in-flight rule.
+    await using http = await startHttp(app(), { maxSessions: 2, reclaimIdleMs: 0 });
+    const a = await openSession(http.url);
+    const b = await openSession(http.url);
+    const calls = [slowCall(http.url, a, 800), slowCall(http.url, b, 800)];
+    await new Promise((r) => setTimeout(r, 150));
+    const refused = await raw(http.url, { body: INIT });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    const done = await Promise.all(calls);
+    expect(done.map((r) => r.status)).toEqual([200, 200]);
+    expect(done.every((r) => r.body.includes('"calls":1'))).toBe(true);
+    // Both idle now: a new session takes the slot of the one idle longest.
+    expect((await raw(http.url, { body: INIT })).status).toBe(200);
+    expect(http.running.sessionCount()).toBe(2);
+  });
+
+  it('never reclaims a session whose GET stream is open; reclaims it once its client drops the stream', async () => {
+    await using http = await startHttp(app(), { maxSessions: 1, reclaimIdleMs: 60_000 });
+    const sid = await openSession(http.url);
+    const stream = await openStream(http.url, '/mcp', sessionHeaders(sid));
+    expect(stream.status).toBe(200);
+    expect((await raw(http.url, { body: INIT })).status).toBe(503);
+    stream.close();
+    await new Promise((r) => setTimeout(r, 100));
+    // Dropped by the client without DELETE, well inside the idle floor: the client left.
+    expect((await raw(http.url, { body: INIT })).status).toBe(200);
+    expect((await ping(http.url, sid)).status).toBe(404);
+  });
+
+  it('keeps a session active within the idle floor: no stream, nothing in flight, still 503', async () => {
+    await using http = await startHttp(app(), { maxSessions: 1, reclaimIdleMs: 60_000 });
+    const sid = await openSession(http.url);
+    expect((await ping(http.url, sid)).status).toBe(200);
+    expect((await raw(http.url, { body: INIT })).status).toBe(503);
+    expect((await ping(http.url, sid)).status).toBe(200);
+  });
+
+  it('reclaims a session idle past the floor, the longest idle first', async () => {
+    await using http = await startHttp(app(), { maxSessions: 2, reclaimIdleMs: 200 });
+    const older = await openSession(http.url);
+    await new Promise((r) => setTimeout(r, 50));
+    const newer = await openSession(http.url);
+    expect((await raw(http.url, { body: INIT })).status).toBe(503);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await raw(http.url, { body: INIT })).status).toBe(200);
+    expect((await ping(http.url, older)).status).toBe(404);
+    expect((await ping(http.url, newer)).status).toBe(200);
+  });
+});
