@@ -1,14 +1,8 @@
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { setRawRequestHandler } from '../src/rawHandlers.js';
-import { connectInMemory } from '../src/testing/index.js';
+import { connectInMemory, invalidArgumentsResult, sendRaw as send } from '../src/testing/index.js';
 import { createDemoServer } from './fixtures/demoServer.js';
-
-/** Sends `params` as they are, past the client's own typing. */
-function send(client: Awaited<ReturnType<typeof connectInMemory>>['client'], method: string, params: unknown) {
-  return client.request({ method, params } as never, z.any());
-}
 
 describe('requests whose params do not match the method', () => {
   it.each([
@@ -48,15 +42,7 @@ describe('requests whose params do not match the method', () => {
   it('keeps the tool-argument error of McpServer: an isError result naming the field', async () => {
     await using pair = await connectInMemory(createDemoServer());
     const res = await pair.client.callTool({ name: 'count', arguments: { marker: 5 } });
-    expect(res).toEqual({
-      isError: true,
-      content: [
-        {
-          type: 'text',
-          text: 'MCP error -32602: Input validation error: Invalid arguments for tool count: Invalid input: expected string, received number at marker',
-        },
-      ],
-    });
+    expect(res).toEqual(invalidArgumentsResult('count', 'Invalid input: expected string, received number at marker'));
   });
 
   it('words a raw handler’s refusal the same way', async () => {

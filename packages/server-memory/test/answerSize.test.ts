@@ -1,7 +1,6 @@
 import { MAX_RESULT_BYTES } from '@mcpkit/protocol-core';
-import { connectInMemory } from '@mcpkit/protocol-core/testing';
+import { connectInMemory, invalidArgumentsResult, sendRaw } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createMemoryServer, createMemoryStore, KNOWLEDGE_GRAPH_URI } from '../src/server.js';
 
 /** 500 entities of one 10,000-character observation: about 10 MB of answer for a whole read. */
@@ -85,22 +84,12 @@ describe('invalid arguments', () => {
   it('a wrong type for a named field gives one line naming it', async () => {
     await using pair = await connectInMemory(createMemoryServer({ store: createMemoryStore() }));
     const res = await pair.client.callTool({ name: 'create_entities', arguments: { entities: 'x' } });
-    expect(res).toEqual({
-      isError: true,
-      content: [
-        {
-          type: 'text',
-          text: 'MCP error -32602: Input validation error: Invalid arguments for tool create_entities: Invalid input: expected array, received string at entities',
-        },
-      ],
-    });
+    expect(res).toEqual(invalidArgumentsResult('create_entities', 'Invalid input: expected array, received string at entities'));
   });
 
   it('arguments that are not an object: -32602 with one line', async () => {
     await using pair = await connectInMemory(createMemoryServer({ store: createMemoryStore() }));
-    await expect(
-      pair.client.request({ method: 'tools/call', params: { name: 'read_graph', arguments: 'x' } } as never, z.any()),
-    ).rejects.toMatchObject({
+    await expect(sendRaw(pair.client, 'tools/call', { name: 'read_graph', arguments: 'x' })).rejects.toMatchObject({
       code: -32602,
       message: 'MCP error -32602: Invalid tools/call request: Invalid input: expected record, received string at params.arguments',
     });

@@ -1,7 +1,6 @@
 import { MAX_RESULT_BYTES } from '@mcpkit/protocol-core';
-import { connectInMemory } from '@mcpkit/protocol-core/testing';
+import { connectInMemory, invalidArgumentsResult, sendRaw } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createSequentialThinkingServer, HISTORY_URI } from '../src/server.js';
 
 describe('the history resource over the answer limit', () => {
@@ -43,22 +42,12 @@ describe('invalid arguments', () => {
       name: 'sequentialthinking',
       arguments: { thought: 5, thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true },
     });
-    expect(res).toEqual({
-      isError: true,
-      content: [
-        {
-          type: 'text',
-          text: 'MCP error -32602: Input validation error: Invalid arguments for tool sequentialthinking: Invalid input: expected string, received number at thought',
-        },
-      ],
-    });
+    expect(res).toEqual(invalidArgumentsResult('sequentialthinking', 'Invalid input: expected string, received number at thought'));
   });
 
   it('arguments that are not an object: -32602 with one line', async () => {
     await using pair = await connectInMemory(createSequentialThinkingServer());
-    await expect(
-      pair.client.request({ method: 'tools/call', params: { name: 'sequentialthinking', arguments: [] } } as never, z.any()),
-    ).rejects.toMatchObject({
+    await expect(sendRaw(pair.client, 'tools/call', { name: 'sequentialthinking', arguments: [] })).rejects.toMatchObject({
       code: -32602,
       message: 'MCP error -32602: Invalid tools/call request: Invalid input: expected record, received array at params.arguments',
     });

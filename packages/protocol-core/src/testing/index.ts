@@ -9,7 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { type HttpOptions, type RunningHttpServer, serveHttp } from '../runner/http.js';
 import type { ServerApp } from '../runner/types.js';
 
@@ -39,6 +40,19 @@ export async function connectInMemory(server: McpServer, options?: ClientOptions
       await client.close();
       await server.close();
     },
+  };
+}
+
+/** Sends `params` as they are, past the client's own typing: for requests whose shape is wrong on purpose. */
+export function sendRaw(client: Client, method: string, params: unknown): Promise<unknown> {
+  return client.request({ method, params } as never, z.any());
+}
+
+/** The one-line `isError` result a tool call gets when `problem` (zod's line, naming the field) fails its input schema. */
+export function invalidArgumentsResult(tool: string, problem: string): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: ${problem}` }],
   };
 }
 
