@@ -31,7 +31,8 @@
  *   so a started bin's `tools/list` runs no `z.toJSONSchema` for them (see
  *   packages/protocol-core/src/jsonSchemaCache.ts: keyed by a fingerprint of each schema, so options
  *   that change a schema or the tool set only miss and convert as before).
- *   A tiny loader in front (`dist/index.js`) turns on Node's compile cache where it exists
+ *   A tiny loader in front (`dist/index.js`, which the package's `bin` entry, a committed shim
+ *   `bin/mcp-server-<name>.js`, imports) turns on Node's compile cache where it exists
  *   (`module.enableCompileCache`, Node ≥ 22.1) before the bundle (`dist/cli.js`) is compiled;
  *   on Node 20 it is a no-op. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  *
@@ -355,7 +356,8 @@ async function precomputeJsonSchemas(outDir: string, runs: readonly (readonly st
   );
 }
 
-// The bin's first file: enable the compile cache (Node ≥ 22.1) before the bundle is compiled.
+// The bin's first built file (the package's committed `bin/<bin name>.js` shim imports it): enable the compile
+// cache (Node ≥ 22.1) before the bundle is compiled.
 const LOADER = `#!/usr/bin/env node
 import module from 'node:module';
 try { module.enableCompileCache?.(); } catch {}

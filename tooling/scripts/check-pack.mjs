@@ -11,9 +11,11 @@
 //
 // For each server and the workspace packages it depends on (workspace:* ranges, transitively):
 // 1. `pnpm pack` into a temp dir (pnpm rewrites workspace: ranges and applies publishConfig);
-// 2. inspects each tarball: no workspace: range left; nothing outside dist/ but package.json, README, CHANGELOG,
-//    LICENSE; README in the tarball and CHANGELOG.md in the package folder (npm never packs it with files: [dist]); every bin/exports/main/types target inside dist/ and in the tarball;
-//    bins start with `#!/usr/bin/env node`; every relative import in dist/ resolves inside the tarball; servers: bin is mcp-server-<name>;
+// 2. inspects each tarball: no workspace: range left; nothing outside dist/ (and bin/ for a package with bins) but package.json,
+//    README, CHANGELOG, LICENSE; README in the tarball and CHANGELOG.md in the package folder (npm never packs it with files: [dist]); every
+//    exports/main/types target inside dist/ and in the tarball; each bin is the committed shim bin/<bin name>.js (so pnpm can link it
+//    before a build), starts with `#!/usr/bin/env node` and imports only files under dist/; every relative import in bin/ and dist/
+//    resolves inside the tarball; servers: bin is mcp-server-<name>;
 //    bare imports: the bin's files (its entry and every file it reaches through relative imports, `import()`,
 //    `require()` or a `'./x.js'` literal such as a worker's URL) import only Node built-ins, their own relative
 //    files, and packages in `dependencies` (it must start with nothing else installed: peer dependencies are
@@ -138,20 +140,22 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
       if (String(range).includes('workspace:')) problems.push(`${field}.${dep} is still "${range}"`);
     }
   }
+  const bins = typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {});
+  const hasBins = Object.keys(bins).length > 0;
   for (const f of files) {
-    if (!f.startsWith('dist/') && !ALLOWED_TOP_LEVEL.test(f)) problems.push(`ships ${f}, outside dist/`);
+    if (!f.startsWith('dist/') && !(hasBins && f.startsWith('bin/')) && !ALLOWED_TOP_LEVEL.test(f))
+      problems.push(`ships ${f}, outside ${hasBins ? 'bin/ and dist/' : 'dist/'}`);
   }
   if (![...files].some((f) => f.startsWith('dist/'))) problems.push('has no dist/ files');
   if (!files.has('README.md')) problems.push('has no README.md');
   // npm and pnpm never pack a CHANGELOG with `files: ["dist"]`; changesets keeps it in the package folder (and the repo).
   if (!existsSync(join(sourceDir, 'CHANGELOG.md'))) problems.push(`has no CHANGELOG.md in ${relative(root, sourceDir)}`);
   if (manifest.type !== 'module') problems.push(`"type" is ${JSON.stringify(manifest.type)}, not "module"`);
-  if (JSON.stringify(manifest.files) !== JSON.stringify(['dist']))
-    problems.push(`"files" is ${JSON.stringify(manifest.files)}, not ["dist"]`);
+  const expectedFiles = hasBins ? ['bin', 'dist'] : ['dist'];
+  if (JSON.stringify(manifest.files) !== JSON.stringify(expectedFiles))
+    problems.push(`"files" is ${JSON.stringify(manifest.files)}, not ${JSON.stringify(expectedFiles)}`);
 
   const targets = [];
-  const bins = typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {});
-  for (const [name, target] of Object.entries(bins)) targets.push([`bin.${name}`, target]);
   for (const target of exportTargets(manifest.exports)) targets.push(['exports', target]);
   for (const field of ['main', 'module', 'types', 'typings']) if (manifest[field]) targets.push([field, manifest[field]]);
   for (const [where, target] of targets) {
@@ -160,11 +164,21 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
     if (!file.startsWith('dist/')) problems.push(`${where} points outside dist/: ${target}`);
     else if (!files.has(file)) problems.push(`${where} points to ${target}, which is not in the tarball`);
   }
+  // A bin is a committed shim outside dist/ (bin/<name>.js importing ../dist/…): pnpm links bins at install time,
+  // and one under dist/ does not exist yet in a fresh clone (a "Failed to create bin" warning per dependent).
   for (const [name, target] of Object.entries(bins)) {
     const file = posix.normalize(target.replace(/^\.\//, ''));
-    if (files.has(file) && !readFileSync(join(pkgRoot, file), 'utf8').startsWith('#!/usr/bin/env node')) {
-      problems.push(`bin ${name} (${target}) does not start with #!/usr/bin/env node`);
+    if (file !== `bin/${name}.js`) problems.push(`bin ${name} is ${target}, not ./bin/${name}.js (the committed shim)`);
+    if (!files.has(file)) {
+      problems.push(`bin ${name} points to ${target}, which is not in the tarball`);
+      continue;
     }
+    const code = readFileSync(join(pkgRoot, file), 'utf8');
+    if (!code.startsWith('#!/usr/bin/env node')) problems.push(`bin ${name} (${target}) does not start with #!/usr/bin/env node`);
+    const imports = [...code.matchAll(STATIC_RE), ...code.matchAll(DYNAMIC_RE)].map((m) => m[1]);
+    const built = imports.map((spec) => posix.normalize(posix.join(posix.dirname(file), spec)));
+    if (imports.length === 0 || built.some((f) => !f.startsWith('dist/')))
+      problems.push(`bin ${name} (${target}) should only import the built entry under dist/ (imports: ${imports.join(', ') || 'none'})`);
   }
   if (isServer) {
     const short = manifest.name.replace(/^@mcpkit\/server-/, '');
@@ -179,7 +193,7 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
     ...Object.keys(manifest.optionalDependencies ?? {}),
   ]);
   const declared = new Set([...installed, ...Object.keys(manifest.peerDependencies ?? {})]);
-  const jsFiles = [...files].filter((f) => /^dist\/.*\.(m?js|cjs)$/.test(f));
+  const jsFiles = [...files].filter((f) => /^(dist|bin)\/.*\.(m?js|cjs)$/.test(f));
   const binFiles = binClosure(
     pkgRoot,
     files,
@@ -197,7 +211,8 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
         const spec = match[1];
         if (spec.startsWith('.')) {
           const resolved = posix.normalize(posix.join(posix.dirname(file), spec));
-          if (!resolved.startsWith('dist/')) problems.push(`${file} imports ${spec}, outside dist/`);
+          if (!resolved.startsWith('dist/') && !(hasBins && resolved.startsWith('bin/')))
+            problems.push(`${file} imports ${spec}, outside dist/`);
           else if (!files.has(resolved))
             problems.push(`${file} ${kind === 'literal' ? 'names' : 'imports'} ${spec}, which is not in the tarball`);
           continue;
@@ -408,7 +423,9 @@ try {
     const isServer = servers.some((s) => s.name === pkg.manifest.name);
     const label = pkg.manifest.name;
     const packed = await step(`${label}: pnpm pack`, () => {
-      const missing = [...(isServer ? [binOf(pkg.manifest)[1]] : []), 'dist'].filter((f) => !existsSync(join(pkg.path, f)));
+      const missing = [...(isServer ? [binOf(pkg.manifest)[1], 'dist/index.js'] : []), 'dist'].filter(
+        (f) => !existsSync(join(pkg.path, f)),
+      );
       if (missing.length > 0) return `not built (${missing.join(', ')} missing): run the build first (pnpm build)`;
       const before = new Set(readdirSync(tarballDir));
       const res = run(PNPM[0], [...PNPM.slice(1), 'pack', '--pack-destination', tarballDir], { cwd: pkg.path });

@@ -10,8 +10,11 @@
 // - libraries (packages/* other than server-*): the LIBRARY_SECTIONS `##` headings in order, the optional ones
 //   only where they apply; apps/agent-cli: the APP_SECTIONS.
 // Each of those subsections must name the package of the README's `#` title (its `npx -y @mcpkit/server-<name>`
-// snippet). Headings inside fenced code blocks don't count. Plain Node, no dependencies. Exits 1 naming each file and
-// each missing, misordered or unknown heading.
+// snippet). While a package has never been released (version 0.0.0 in its package.json, the template's too), its
+// README must carry the NOT_ON_NPM note before its first `##` section, saying how to run it from a local build:
+// every `npx -y`/`npm install` of it gets a 404 until then. Once `pnpm version-packages` gives it a version to
+// publish, the note must go (npm shows the README). Headings inside fenced code blocks don't count. Plain Node, no
+// dependencies. Exits 1 naming each file and each missing, misordered or unknown heading (or note).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +42,8 @@ export const LIBRARY_SECTIONS = [
   { name: 'Performance', optional: true },
   { name: 'Tests' },
 ];
+/** How the note starts that every unreleased package's README has near the top (a blockquote). */
+export const NOT_ON_NPM = '> **Not on npm yet.**';
 export const APP_SECTIONS = [{ name: 'Install' }, { name: 'Use' }, { name: 'Options' }, { name: 'Security' }, { name: 'Tests' }];
 
 /** `{ level, text, line }` for every ATX heading outside fenced code blocks. */
@@ -104,11 +109,25 @@ function compare(found, expected, label, { allowOthers = false } = {}) {
   return problems;
 }
 
-/** Problems of one README; `kind` is `server`, `library` or `app`. */
-export function checkReadme(markdown, kind) {
+/**
+ * Problems of one README; `kind` is `server`, `library` or `app`; `unreleased`: its package is at version 0.0.0
+ * (true: the NOT_ON_NPM note is required; false: it must be gone, since the README is published with the package;
+ * undefined: not checked).
+ */
+export function checkReadme(markdown, kind, { unreleased } = {}) {
   const all = headings(markdown);
   const problems = [];
   if (all.filter((h) => h.level === 1).length !== 1) problems.push('expected exactly one `#` title');
+  const note = markdown.split(/\r?\n/).findIndex((line) => line.startsWith(NOT_ON_NPM)) + 1;
+  if (unreleased === true) {
+    const firstSection = all.find((h) => h.level === 2)?.line ?? Number.POSITIVE_INFINITY;
+    if (note === 0 || note > firstSection)
+      problems.push(
+        `the package is unreleased (version 0.0.0): expected a \`${NOT_ON_NPM}\` note before the first \`##\` section, saying how to run it from a local build`,
+      );
+  } else if (unreleased === false && note !== 0) {
+    problems.push(`line ${note}: the package has a version to publish: remove the \`${NOT_ON_NPM}\` note (npm shows this README)`);
+  }
   const h2 = all.filter((h) => h.level === 2);
   const label2 = (t) => `\`## ${t}\``;
   if (kind === 'library') return [...problems, ...compare(h2, LIBRARY_SECTIONS, label2)];
@@ -165,7 +184,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const list = readmes();
   for (const { file, kind } of list) {
     const path = join(root, file);
-    const problems = existsSync(path) ? checkReadme(readFileSync(path, 'utf8'), kind) : ['the file is missing'];
+    const manifest = join(dirname(path), 'package.json');
+    const unreleased = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).version === '0.0.0' : undefined;
+    const problems = existsSync(path) ? checkReadme(readFileSync(path, 'utf8'), kind, { unreleased }) : ['the file is missing'];
     if (problems.length === 0) continue;
     failed++;
     for (const p of problems) console.error(`${relative(process.cwd(), path) || file}: ${p}`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole CI job: lint, README sections, typecheck, build, the MCP Registry manifests, unit + stdio tests (on Node 20, then on
+# The whole CI job: lint, the lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests, unit + stdio tests (on Node 20, then on
 # npm's node@22), the packed-tarball npx check, the Claude Desktop bundles, the template check, interop with the
 # official conformance suite and Inspector, and last the README's test command again on a fresh clone with empty
 # pnpm caches (skipped inside that clone, and when MCPKIT_SKIP_FRESH_CLONE=1; the clone skips the Node 22 pass).
@@ -14,6 +14,9 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "lint (biome)"
 npx biome ci .
+
+step "lockfile complete for every platform (turbo, Biome, esbuild, Rollup binaries for macOS and Windows too)"
+node tooling/scripts/check-lockfile.mjs
 
 step "README sections (every server and the template: the same headings in the same order)"
 node tooling/scripts/check-readmes.mjs

@@ -37,7 +37,7 @@ export function defineStop<State>(stop: Stop<State>): Stop<State> {
 
 const require = createRequire(import.meta.url);
 
-/** The built bin of a workspace package (its `bin` entry under dist/). */
+/** The bin of a workspace package (its `bin` entry: a shim that runs the built dist/index.js). */
 export function binOf(pkg: string): string {
   const manifest = require.resolve(`${pkg}/package.json`);
   const { bin } = require(manifest) as { bin: Record<string, string> };

@@ -202,7 +202,11 @@ export function binPath(pkg: string, binName?: string): string {
       const rel = typeof json.bin === 'string' ? json.bin : json.bin?.[binName ?? Object.keys(json.bin ?? {})[0] ?? ''];
       if (!rel) throw new Error(`${pkg} has no bin${binName ? ` named ${binName}` : ''}`);
       const file = resolve(dirname(manifest), rel);
-      if (!existsSync(file)) throw new Error(`${pkg}: bin ${file} does not exist (not built? run the build first)`);
+      // mcpkit's bins are committed shims (bin/<name>.js) that import dist/: the build is what may be missing.
+      const built = pkg.startsWith('@mcpkit/') ? join(dirname(manifest), 'dist', 'index.js') : file;
+      if (!existsSync(file) || !existsSync(built)) {
+        throw new Error(`${pkg}: ${existsSync(file) ? built : file} does not exist (not built? run the build first)`);
+      }
       return file;
     }
     const up = dirname(dir);
