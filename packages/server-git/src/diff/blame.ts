@@ -9,8 +9,9 @@ import * as git from 'isomorphic-git';
 import { readBlob } from '../git/snapshot.js';
 import type { Repo } from '../repo.js';
 import { comparePairs, treeSnapshot } from './changes.js';
-import { type Change, diffLines, splitLines } from './lineDiff.js';
-import { bytesToByteString, trimCommonTail } from './patch.js';
+import { type Change, diffTables } from './lineDiff.js';
+import { type LineTable, lineAt, lineTable } from './lineTable.js';
+import { bytesToByteString, commonTailCut } from './patch.js';
 
 export interface CommitMeta {
   oid: string;
@@ -35,12 +36,35 @@ export interface BlameLine {
   content: string;
 }
 
+/** Lines of a file as one commit has it, waiting to be passed on or blamed there. */
 interface Origin {
   commit: CommitMeta;
   path: string;
   blob: string;
-  /** Line in this origin (0-based) → final line (0-based). */
-  lines: Map<number, number>;
+  /** Lines in this origin (0-based, ascending, each once) and, at the same index, their final line (0-based). */
+  orig: Int32Array;
+  fin: Int32Array;
+}
+
+/** Lines of `b` added to those of `a` (a line in both: b's final line, as a later Map.set would). */
+function mergeLines(a: Origin, orig: Int32Array, fin: Int32Array): void {
+  const o = new Int32Array(a.orig.length + orig.length);
+  const f = new Int32Array(o.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.orig.length || j < orig.length) {
+    if (j === orig.length || (i < a.orig.length && a.orig[i]! < orig[j]!)) {
+      o[k] = a.orig[i]!;
+      f[k++] = a.fin[i++]!;
+    } else {
+      if (i < a.orig.length && a.orig[i] === orig[j]) i++;
+      o[k] = orig[j]!;
+      f[k++] = fin[j++]!;
+    }
+  }
+  a.orig = o.subarray(0, k);
+  a.fin = f.subarray(0, k);
 }
 
 const MEMO_LIMIT = 4000;
@@ -93,24 +117,42 @@ export async function blobAt(repo: Repo, tree: string, path: string): Promise<{ 
   return null;
 }
 
-async function blobLines(repo: Repo, oid: string): Promise<string[]> {
-  const memo = memoMap<string[]>(repo, 'blame:lines');
-  let lines = memo.get(oid);
-  if (!lines) {
-    lines = splitLines(bytesToByteString(await readBlob(repo, oid)));
-    memo.set(oid, lines);
-  }
-  return lines;
+/**
+ * The line tables of the blobs one blame is working on: loaded when first needed, dropped (`keepOnly`)
+ * once no waiting origin has that blob. Only line counts and diffs are remembered across calls (per
+ * repository), not the contents: those would keep every revision of a large file in memory.
+ */
+function blobTables(repo: Repo) {
+  const tables = new Map<string, LineTable>();
+  const counts = memoMap<number>(repo, 'blame:counts');
+  const table = async (oid: string): Promise<LineTable> => {
+    let t = tables.get(oid);
+    if (!t) {
+      t = lineTable(bytesToByteString(await readBlob(repo, oid)));
+      tables.set(oid, t);
+      counts.set(oid, t.n);
+    }
+    return t;
+  };
+  return {
+    table,
+    count: async (oid: string): Promise<number> => counts.get(oid) ?? (await table(oid)).n,
+    keepOnly(oids: Set<string>): void {
+      for (const oid of tables.keys()) if (!oids.has(oid)) tables.delete(oid);
+    },
+  };
 }
 
 /** git blame's diff of a parent's blob against a child's: no context, so the common tail is trimmed first. */
-async function blobChanges(repo: Repo, parentBlob: string, blob: string): Promise<Change[]> {
+async function blobChanges(repo: Repo, tables: ReturnType<typeof blobTables>, parentBlob: string, blob: string): Promise<Change[]> {
   const memo = memoMap<Change[]>(repo, 'blame:diffs');
   const key = `${parentBlob}:${blob}`;
   let changes = memo.get(key);
   if (!changes) {
-    const [a, b] = trimCommonTail((await blobLines(repo, parentBlob)).join(''), (await blobLines(repo, blob)).join(''));
-    changes = diffLines(splitLines(a), splitLines(b));
+    const a = (await tables.table(parentBlob)).text;
+    const b = (await tables.table(blob)).text;
+    const cut = commonTailCut(a, b);
+    changes = diffTables(lineTable(a, a.length - cut), lineTable(b, b.length - cut));
     memo.set(key, changes);
   }
   return changes;
@@ -129,38 +171,44 @@ async function renamedFrom(repo: Repo, parent: CommitMeta, child: CommitMeta, pa
 }
 
 /**
- * Blames lines `[from, to)` (0-based) of `path` at `commitOid`. Returns null when the path is not a file there.
+ * Blames lines `[from, to)` (0-based) of `path` at `commitOid`, and counts the file's lines. Returns null
+ * when the path is not a file there.
  */
 export async function blame(
   repo: Repo,
   commitOid: string,
   path: string,
   range?: { from: number; to: number },
-): Promise<{ lines: string[]; blamed: BlameLine[] } | null> {
+): Promise<{ total: number; blamed: BlameLine[] } | null> {
   const top = await commitMeta(repo, commitOid);
   const start = await blobAt(repo, top.tree, path);
   if (!start) return null;
-  const finalLines = await blobLines(repo, start.oid);
+  const tables = blobTables(repo);
+  const final = await tables.table(start.oid);
   const from = range?.from ?? 0;
-  const to = Math.min(range?.to ?? finalLines.length, finalLines.length);
-  const result: (BlameLine | undefined)[] = new Array(finalLines.length);
+  const to = Math.min(range?.to ?? final.n, final.n);
+  // Per final line: who it was settled on (an index into `settled`, -1: not yet) and its line there.
+  const settled: { commit: CommitMeta; path: string; boundary: boolean }[] = [];
+  const by = new Int32Array(final.n).fill(-1);
+  const origLine = new Int32Array(final.n);
   const queue = new Map<string, Origin>();
-  const initial: Origin = { commit: top, path, blob: start.oid, lines: new Map() };
-  for (let i = from; i < to; i++) initial.lines.set(i, i);
-  if (initial.lines.size > 0) queue.set(`${top.oid}\0${path}`, initial);
+  if (to > from) {
+    const lines = Int32Array.from({ length: to - from }, (_, i) => from + i);
+    queue.set(`${top.oid}\0${path}`, { commit: top, path, blob: start.oid, orig: lines, fin: lines });
+  }
 
-  const passTo = (commit: CommitMeta, p: string, blob: string, moves: [number, number][]) => {
+  const passTo = (commit: CommitMeta, p: string, blob: string, orig: Int32Array, fin: Int32Array) => {
     const key = `${commit.oid}\0${p}`;
-    let o = queue.get(key);
-    if (!o) {
-      o = { commit, path: p, blob, lines: new Map() };
-      queue.set(key, o);
-    }
-    for (const [orig, fin] of moves) o.lines.set(orig, fin);
+    const there = queue.get(key);
+    if (there) mergeLines(there, orig, fin);
+    else queue.set(key, { commit, path: p, blob, orig, fin });
   };
   const settle = (o: Origin, boundary: boolean) => {
-    for (const [orig, fin] of o.lines) {
-      result[fin] = { line: fin + 1, orig_line: orig + 1, commit: o.commit, path: o.path, boundary, content: finalLines[fin]! };
+    if (o.orig.length === 0) return;
+    settled.push({ commit: o.commit, path: o.path, boundary });
+    for (let i = 0; i < o.orig.length; i++) {
+      by[o.fin[i]!] = settled.length - 1;
+      origLine[o.fin[i]!] = o.orig[i]!;
     }
   };
 
@@ -202,40 +250,54 @@ export async function blame(
     // A parent with the very same content takes everything.
     const same = parents.find((p) => p.blob === o.blob);
     if (same) {
-      // o is out of the queue and never settled: its line map is handed on as is, not copied.
-      const k = `${same.meta.oid}\0${same.path}`;
-      const there = queue.get(k);
-      if (there) for (const [orig, fin] of o.lines) there.lines.set(orig, fin);
-      else queue.set(k, { commit: same.meta, path: same.path, blob: same.blob, lines: o.lines });
+      // o is out of the queue and never settled: its lines are handed on as they are.
+      passTo(same.meta, same.path, same.blob, o.orig, o.fin);
       continue;
     }
-    const mine = await blobLines(repo, o.blob);
+    const mine = await tables.count(o.blob);
     for (const parent of parents) {
-      if (o.lines.size === 0) break;
-      const changes = await blobChanges(repo, parent.blob, o.blob);
-      const moves: [number, number][] = [];
-      const moved: number[] = [];
-      // Walk the (sorted) lines against the changes: unchanged lines map to the parent with an offset.
-      const sorted = [...o.lines.keys()].sort((x, y) => x - y);
+      if (o.orig.length === 0) break;
+      const changes = await blobChanges(repo, tables, parent.blob, o.blob);
+      // Walk the (ascending) lines against the changes: unchanged lines map to the parent with an offset.
+      const n = o.orig.length;
+      const movedOrig = new Int32Array(n);
+      const movedFin = new Int32Array(n);
+      const keptOrig = new Int32Array(n);
+      const keptFin = new Int32Array(n);
+      let moved = 0;
+      let kept = 0;
       let ci = 0;
       let delta = 0;
-      for (const line of sorted) {
+      for (let i = 0; i < n; i++) {
+        const line = o.orig[i]!;
         while (ci < changes.length && changes[ci]!.start2 + changes[ci]!.count2 <= line) {
           delta += changes[ci]!.count1 - changes[ci]!.count2;
           ci++;
         }
         const c = changes[ci];
-        if (c && line >= c.start2 && line < c.start2 + c.count2) continue;
-        if (line >= mine.length) continue;
-        moves.push([line + delta, o.lines.get(line)!]);
-        moved.push(line);
+        if ((c && line >= c.start2 && line < c.start2 + c.count2) || line >= mine) {
+          keptOrig[kept] = line;
+          keptFin[kept++] = o.fin[i]!;
+        } else {
+          movedOrig[moved] = line + delta;
+          movedFin[moved++] = o.fin[i]!;
+        }
       }
-      if (moves.length > 0) {
-        passTo(parent.meta, parent.path, parent.blob, moves);
-        for (const line of moved) o.lines.delete(line);
+      if (moved > 0) {
+        passTo(parent.meta, parent.path, parent.blob, movedOrig.subarray(0, moved), movedFin.subarray(0, moved));
+        o.orig = keptOrig.subarray(0, kept);
+        o.fin = keptFin.subarray(0, kept);
       }
     }
     settle(o, false);
+    // This revision's contents are done with unless a waiting origin has the same blob.
+    tables.keepOnly(new Set([...queue.values()].map((q) => q.blob)));
   }
-  return { lines: finalLines, blamed: result.slice(from, to).filter((x): x is BlameLine => x !== undefined) };
+  const blamed: BlameLine[] = [];
+  for (let fin = from; fin < to; fin++) {
+    const s = settled[by[fin]!];
+    if (!s) continue;
+    blamed.push({ line: fin + 1, orig_line: origLine[fin]! + 1, ...s, content: lineAt(final, fin) });
+  }
+  return { total: final.n, blamed };
 }

@@ -14,6 +14,8 @@
  * equally short ones, so hunks would differ from git's; this module exists for that reason alone.
  */
 
+import { classifyLines, type LineTable, tableOf } from './lineTable.js';
+
 /** Splits text (one char per byte, latin1) into lines that keep their `\n`; the last may lack one. */
 export function splitLines(text: string): string[] {
   const lines: string[] = [];
@@ -40,7 +42,7 @@ export interface Change {
 
 /** A file's lines as class ids plus the per-line "changed" flags (index i+1 ↔ line i; 0 and n+1 stay 0). */
 interface Side {
-  lines: readonly string[];
+  lines: LineTable;
   ids: Int32Array;
   changed: Uint8Array;
   n: number;
@@ -278,11 +280,12 @@ const RELATIVE_DEDENT_WITH_BLANK_PENALTY = 17;
 const INDENT_WEIGHT = 60;
 const INDENT_HEURISTIC_MAX_SLIDING = 100;
 
-/** Indentation width (tab = to the next multiple of 8), -1 for a blank line, at most MAX_INDENT. */
-function indentOf(line: string): number {
+/** Indentation width of line `at` (tab = to the next multiple of 8), -1 for a blank line, at most MAX_INDENT. */
+function indentOf(lines: LineTable, at: number): number {
+  const { text, starts } = lines;
   let ret = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
+  for (let i = starts[at]!, end = starts[at + 1]!; i < end; i++) {
+    const c = text.charCodeAt(i);
     if (c === 0x20) ret += 1;
     else if (c === 0x09) ret += 8 - (ret % 8);
     else if (c === 0x0a || c === 0x0d) {
@@ -302,7 +305,7 @@ function addSplitScore(side: Side, indents: Int16Array, split: number, score: Sc
   const indent = (i: number) => {
     let v = indents[i]!;
     if (v === -2) {
-      v = indentOf(side.lines[i]!);
+      v = indentOf(side.lines, i);
       indents[i] = v;
     }
     return v;
@@ -447,23 +450,16 @@ function compact(side: Side, other: Side): void {
 
 /** The changes that turn `a` into `b` (lines with their terminators), in order, as git diff finds them. */
 export function diffLines(a: readonly string[], b: readonly string[]): Change[] {
-  const classes = new Map<string, number>();
-  const classify = (lines: readonly string[]) => {
-    const ids = new Int32Array(lines.length);
-    lines.forEach((line, i) => {
-      let id = classes.get(line);
-      if (id === undefined) {
-        id = classes.size;
-        classes.set(line, id);
-      }
-      ids[i] = id;
-    });
-    return ids;
-  };
-  const s1: Side = { lines: a, ids: classify(a), changed: new Uint8Array(a.length + 2), n: a.length };
-  const s2: Side = { lines: b, ids: classify(b), changed: new Uint8Array(b.length + 2), n: b.length };
-  const count1 = new Int32Array(classes.size);
-  const count2 = new Int32Array(classes.size);
+  return diffTables(tableOf(a), tableOf(b));
+}
+
+/** diffLines over line tables (no string per line). */
+export function diffTables(a: LineTable, b: LineTable): Change[] {
+  const { ids1, ids2, classes } = classifyLines(a, b);
+  const s1: Side = { lines: a, ids: ids1, changed: new Uint8Array(a.n + 2), n: a.n };
+  const s2: Side = { lines: b, ids: ids2, changed: new Uint8Array(b.n + 2), n: b.n };
+  const count1 = new Int32Array(classes);
+  const count2 = new Int32Array(classes);
   for (const id of s1.ids) count1[id]!++;
   for (const id of s2.ids) count2[id]!++;
 
@@ -484,15 +480,16 @@ export function diffLines(a: readonly string[], b: readonly string[]): Change[] 
       const nm = Math.min(otherCount[side.ids[i]!]!, mlim);
       dis[i] = nm === 0 ? 0 : nm >= mlim ? 2 : 1;
     }
-    const hashes: number[] = [];
-    const index: number[] = [];
+    const hashes = new Int32Array(Math.max(dend - dstart + 1, 0));
+    const index = new Int32Array(hashes.length);
+    let kept = 0;
     for (let i = dstart; i <= dend; i++) {
       if (dis[i] === 1 || (dis[i] === 2 && !discardableMultimatch(dis, i, dstart, dend))) {
-        index.push(i);
-        hashes.push(side.ids[i]!);
+        index[kept] = i;
+        hashes[kept++] = side.ids[i]!;
       } else side.changed[i + 1] = 1;
     }
-    return { h: Int32Array.from(hashes), index: Int32Array.from(index) };
+    return { h: hashes.subarray(0, kept), index: index.subarray(0, kept) };
   };
   const k1 = keep(s1, dend1, count2);
   const k2 = keep(s2, dend2, count1);

@@ -3,7 +3,8 @@
  * `diff --git` header, mode / rename / `index` lines, `---`/`+++`, and hunks with git's default
  * function-name context. Text is handled as byte strings (one char per byte, latin1) until the end.
  */
-import { type Change, diffLines, splitLines } from './lineDiff.js';
+import { type Change, diffTables } from './lineDiff.js';
+import { type LineTable, lineAt, lineTable } from './lineTable.js';
 
 /** One side of a file pair; `data` is the content (for a gitlink, `Subproject commit <oid>\n`). */
 export interface DiffSide {
@@ -128,8 +129,46 @@ function numOut(start: number, count: number): string {
   return `${count ? start : start - 1}${count !== 1 ? `,${count}` : ''}`;
 }
 
-function emitLine(prefix: string, line: string): string {
-  return line.endsWith('\n') ? prefix + line : `${prefix}${line}\n\\ No newline at end of file\n`;
+const CHUNK = 1 << 20;
+
+/**
+ * Builds a long byte string in 1 MiB chunks (a string per chunk, not per line: a 40 MB patch as
+ * a rope of per-line pieces costs several times its size before it is flattened).
+ */
+function byteStringWriter() {
+  // Small to start with (most patches are small), growing to CHUNK.
+  let chunk = Buffer.allocUnsafe(2048);
+  let used = 0;
+  let out = '';
+  const flush = () => {
+    if (used > 0) out += chunk.toString('latin1', 0, used);
+    used = 0;
+  };
+  const write = (bytes: string) => {
+    if (used + bytes.length > chunk.length) {
+      flush();
+      if (chunk.length < CHUNK) chunk = Buffer.allocUnsafe(Math.min(chunk.length * 4, CHUNK));
+      if (bytes.length > chunk.length) {
+        out += bytes;
+        return;
+      }
+    }
+    used += chunk.write(bytes, used, 'latin1');
+  };
+  return {
+    write,
+    /** Line `i` of `t` with a one-char prefix, and git's notice when it lacks a newline. */
+    line(prefix: string, t: LineTable, i: number): void {
+      write(prefix);
+      const end = t.starts[i + 1]!;
+      write(t.text.slice(t.starts[i], end));
+      if (t.text.charCodeAt(end - 1) !== 0x0a) write('\n\\ No newline at end of file\n');
+    },
+    done(): string {
+      flush();
+      return out;
+    },
+  };
 }
 
 /**
@@ -137,6 +176,12 @@ function emitLine(prefix: string, line: string): string {
  * back the part of the last block up to its first newline. It changes where git places some changes.
  */
 export function trimCommonTail(a: string, b: string): [string, string] {
+  const cut = commonTailCut(a, b);
+  return [a.slice(0, a.length - cut), b.slice(0, b.length - cut)];
+}
+
+/** How many bytes trimCommonTail takes off both ends (0 or up to a line start). */
+export function commonTailCut(a: string, b: string): number {
   const blk = 1024;
   const smaller = Math.min(a.length, b.length);
   let trimmed = 0;
@@ -149,18 +194,17 @@ export function trimCommonTail(a: string, b: string): [string, string] {
   let recovered = 0;
   const at = a.length - trimmed;
   while (recovered < trimmed) if (a.charCodeAt(at + recovered++) === 0x0a) break;
-  const cut = trimmed - recovered;
-  return [a.slice(0, a.length - cut), b.slice(0, b.length - cut)];
+  return trimmed - recovered;
 }
 
 /** Hunks of a text diff (git's grouping: changes at most 2*context lines apart share a hunk). */
 export function formatHunks(
-  a: readonly string[],
-  b: readonly string[],
+  a: LineTable,
+  b: LineTable,
   changes: readonly Change[],
   context: number,
 ): { text: string; hunks: HunkInfo[]; additions: number; deletions: number } {
-  let text = '';
+  const out = byteStringWriter();
   const hunks: HunkInfo[] = [];
   let additions = 0;
   let deletions = 0;
@@ -179,11 +223,11 @@ export function formatHunks(
     const lc = changes[last]!;
     const s1 = Math.max(fc.start1 - context, 0);
     const s2 = Math.max(fc.start2 - context, 0);
-    const tail = Math.min(context, a.length - (lc.start1 + lc.count1), b.length - (lc.start2 + lc.count2));
+    const tail = Math.min(context, a.n - (lc.start1 + lc.count1), b.n - (lc.start2 + lc.count2));
     const e1 = lc.start1 + lc.count1 + tail;
     const e2 = lc.start2 + lc.count2 + tail;
     for (let l = s1 - 1; l > funcSearchedTo; l--) {
-      const name = funcName(a[l]!);
+      const name = funcName(lineAt(a, l));
       if (name !== null) {
         func = name;
         break;
@@ -199,21 +243,21 @@ export function formatHunks(
       new_start: e2 - s2 ? s2 + 1 : s2,
       new_lines: e2 - s2,
     });
-    text += `${header}\n`;
+    out.write(`${header}\n`);
     let p2 = s2;
     for (let i = first; i <= last; i++) {
       const ch = changes[i]!;
-      for (; p2 < ch.start2; p2++) text += emitLine(' ', b[p2]!);
-      for (let k = ch.start1; k < ch.start1 + ch.count1; k++) text += emitLine('-', a[k]!);
-      for (let k = ch.start2; k < ch.start2 + ch.count2; k++) text += emitLine('+', b[k]!);
+      for (; p2 < ch.start2; p2++) out.line(' ', b, p2);
+      for (let k = ch.start1; k < ch.start1 + ch.count1; k++) out.line('-', a, k);
+      for (let k = ch.start2; k < ch.start2 + ch.count2; k++) out.line('+', b, k);
       deletions += ch.count1;
       additions += ch.count2;
       p2 = ch.start2 + ch.count2;
     }
-    for (; p2 < e2; p2++) text += emitLine(' ', b[p2]!);
+    for (; p2 < e2; p2++) out.line(' ', b, p2);
     first = last + 1;
   }
-  return { text, hunks, additions, deletions };
+  return { text: out.done(), hunks, additions, deletions };
 }
 
 /** The patch of one file pair, as `git diff` prints it (prefixes `a/` and `b/`). */
@@ -274,12 +318,12 @@ export function formatFilePatch(pair: FilePair, options: PatchOptions): FilePatc
     result.bytes += `Binary files ${lblA} and ${lblB} differ\n`;
     return result;
   }
-  let textA = bytesToByteString(dataA);
-  let textB = bytesToByteString(dataB);
-  if (options.context === 0) [textA, textB] = trimCommonTail(textA, textB);
-  const a = splitLines(textA);
-  const b = splitLines(textB);
-  const changes = diffLines(a, b);
+  const textA = bytesToByteString(dataA);
+  const textB = bytesToByteString(dataB);
+  const cut = options.context === 0 ? commonTailCut(textA, textB) : 0;
+  const a = lineTable(textA, textA.length - cut);
+  const b = lineTable(textB, textB.length - cut);
+  const changes = diffTables(a, b);
   if (changes.length === 0) return result;
   const hunks = formatHunks(a, b, changes, options.context);
   // git adds a tab after a name that has a space, so patch tools can tell where the name ends.

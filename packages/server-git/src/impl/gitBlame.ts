@@ -8,7 +8,7 @@ import { type BlameLine, blame } from '../diff/blame.js';
 import { decodeByteString } from '../diff/patch.js';
 import { guardDash, resolveObject } from '../diff/rev.js';
 import { eastOffset } from '../format/python.js';
-import { ANSWER_CAP, fitItems, fitLines } from '../limits.js';
+import { ANSWER_CAP } from '../limits.js';
 import { openRepo } from '../repo.js';
 import type { gitBlameInput } from '../tools/gitBlame.js';
 import type { ToolArgs } from './types.js';
@@ -40,7 +40,7 @@ export async function run({ repo_path, file, rev, start_line, end_line }: ToolAr
   const commit = await resolveObject(repo, revision, { kind: 'commit' });
   const whole = await blame(repo, commit, path, { from: 0, to: 0 });
   if (!whole) throw new ToolError(`no such path '${path}' in ${revision}`);
-  const total = whole.lines.length;
+  const total = whole.total;
   const from = (start_line ?? 1) - 1;
   const to = end_line ?? total;
   if (from >= Math.max(total, 1) && (start_line ?? 1) > 1)
@@ -52,11 +52,30 @@ export async function run({ repo_path, file, rev, start_line, end_line }: ToolAr
   const abbrev = await createAbbreviator(repo);
   const commits = new Set(blamed.map((b) => b.commit.oid));
   await abbrev.prefetch(commits);
-  const idWidth = Math.max(0, ...[...commits].map((c) => abbrev.abbrev(c).length)) + 1;
+  // Widths over every line asked for, as git does (not only over the part shown); no spread of a
+  // 300k-line array into Math.max, which overflows the stack.
+  let idWidth = 0;
+  for (const c of commits) idWidth = Math.max(idWidth, abbrev.abbrev(c).length);
+  idWidth += 1;
   const showPath = blamed.some((b) => b.path !== path);
-  const pathWidth = Math.max(0, ...blamed.map((b) => width(b.path)));
-  const authorWidth = Math.max(0, ...blamed.map((b) => width(b.commit.author.name)));
-  const digits = String(Math.max(0, ...blamed.map((b) => b.line))).length;
+  let pathWidth = 0;
+  let authorWidth = 0;
+  let lastLine = 0;
+  const widths = new Map<string, number>();
+  const widthOf = (s: string) => {
+    let w = widths.get(s);
+    if (w === undefined) {
+      w = width(s);
+      widths.set(s, w);
+    }
+    return w;
+  };
+  for (const b of blamed) {
+    pathWidth = Math.max(pathWidth, widthOf(b.path));
+    authorWidth = Math.max(authorWidth, widthOf(b.commit.author.name));
+    lastLine = Math.max(lastLine, b.line);
+  }
+  const digits = String(lastLine).length;
   const textLine = (b: BlameLine) => {
     const id = b.boundary ? `^${b.commit.oid.slice(0, idWidth - 1)}` : b.commit.oid.slice(0, idWidth);
     const name = b.commit.author.name;
@@ -68,7 +87,7 @@ export async function run({ repo_path, file, rev, start_line, end_line }: ToolAr
       `${String(b.line).padStart(digits)}) ${content.endsWith('\n') ? content : `${content}\n`}`
     );
   };
-  const lines = blamed.map((b) => ({
+  const item = (b: BlameLine) => ({
     line: b.line,
     orig_line: b.orig_line,
     commit: b.commit.oid,
@@ -80,14 +99,39 @@ export async function run({ repo_path, file, rev, start_line, end_line }: ToolAr
     path: b.path,
     boundary: b.boundary,
     content: decodeByteString(b.content).replace(/\n$/, ''),
-  }));
-  const rendered = blamed.map((b) => textLine(b).replace(/\n$/, ''));
+  });
   // A long file is answered in parts that fit (text and lines separately), continued with start_line.
-  const n = Math.max(Math.min(fitLines(rendered, ANSWER_CAP), fitItems(lines, ANSWER_CAP).length), Math.min(1, lines.length));
+  // Only the lines that can be shown are rendered, counted as fitLines and fitItems (../limits.ts) count;
+  // once either is full, the count shown is settled.
+  const rendered: string[] = [];
+  const lines: ReturnType<typeof item>[] = [];
+  let textUsed = 0;
+  let itemsUsed = 2;
+  let nText = 0;
+  let nItems = 0;
+  let textFull = false;
+  let itemsFull = false;
+  for (let i = 0; i < blamed.length && !textFull && !itemsFull; i++) {
+    const r = textLine(blamed[i]!).replace(/\n$/, '');
+    const it = item(blamed[i]!);
+    rendered.push(r);
+    lines.push(it);
+    if (!textFull) {
+      textUsed += Buffer.byteLength(r) + (nText > 0 ? 1 : 0);
+      if (nText > 0 && textUsed > ANSWER_CAP) textFull = true;
+      else nText++;
+    }
+    if (!itemsFull) {
+      itemsUsed += Buffer.byteLength(JSON.stringify(it)) + 1;
+      if (itemsUsed > ANSWER_CAP) itemsFull = true;
+      else nItems++;
+    }
+  }
+  const n = Math.max(Math.min(nText, nItems), Math.min(1, blamed.length));
   let text = rendered.slice(0, n).join('\n');
-  if (n < lines.length) {
+  if (n < blamed.length) {
     const last = lines[n - 1]!.line;
-    text += `\n[Lines ${lines[0]!.line}-${last} of ${lines.at(-1)!.line} shown (answers are capped at ${ANSWER_CAP} bytes): call again with start_line ${last + 1} for the rest]`;
+    text += `\n[Lines ${lines[0]!.line}-${last} of ${blamed.at(-1)!.line} shown (answers are capped at ${ANSWER_CAP} bytes): call again with start_line ${last + 1} for the rest]`;
   }
   return structuredResult({ lines: n < lines.length ? lines.slice(0, n) : lines }, text);
 }
