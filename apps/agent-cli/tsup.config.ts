@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup';
 
-// The CLI is an application: @mcpkit/agent and the SDK stay plain dependencies (installed with it).
+// The CLI is an application: @mcpkit/agent stays a plain dependency (installed with it, the MCP SDK client with it).
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],

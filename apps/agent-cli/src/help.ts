@@ -1,4 +1,5 @@
 /** The `mcp-agent --help` text. */
+import { AUTO_PROBE_TIMEOUT_MS } from '@mcpkit/agent';
 import { CLI_DEFAULTS, CLI_LIMITS } from './options.js';
 
 /** The full `--help` text: usage, flags with defaults and environment variables, config format, examples, exit codes. */
@@ -33,6 +34,10 @@ Tools:
                               (default ${d.toolTimeoutMs / 1000}s)
       --max-result-chars <n>  longest tool result sent to the model (default ${d.maxResultChars})
       --root <dir>            a directory the servers may work in (MCP roots); repeatable
+      --protocol <mode>       protocol of servers without their own "protocol" in the config:
+                              legacy (2025-11-25 initialize), auto (ask server/discover first,
+                              fall back to legacy; at most ${AUTO_PROBE_TIMEOUT_MS / 1000}s of waiting) or 2026-07-28
+                              (that revision or nothing) (default ${d.protocol})
   -y, --yes                   allow every tool call the config does not deny, and sampling
       --ask-stdin             ask approvals and forms on stdin even when it is not a terminal
                               (for a program driving mcp-agent; answers are read line by line)
@@ -73,6 +78,10 @@ Config file (the mcpServers format of Claude Desktop and others, plus "approval"
   server's "default" and per tool under "tools" (the server's own tool names).
   Also: "disabled": true skips a server; "timeout" is this server's per-call timeout in
   milliseconds (overrides --tool-timeout); \${env:NAME} in values is read from the environment.
+  "protocol": "legacy" | "auto" | "2026-07-28" picks the protocol for one server (overrides
+  --protocol). legacy is the default because every server speaks it today and it never waits;
+  auto costs a probe (on stdio, one extra short-lived server process) and finds 2026-07-28
+  servers, which ask for forms, sampling and roots inside a tool call: the same prompts appear.
 
 Examples:
   OpenAI:

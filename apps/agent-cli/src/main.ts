@@ -111,6 +111,7 @@ export async function main(io: MainIo): Promise<number> {
       clientVersion: VERSION,
       roots: options.roots,
       sample: createSampleHandler(llm, host),
+      defaultProtocol: options.protocol,
     });
     agent = createAgent({
       llm,

@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PROTOCOL_MODES, type ProtocolMode } from '@mcpkit/agent';
 
 /** A problem with the command line; `message` is one line naming the flag. */
 export class UsageError extends Error {
@@ -34,6 +35,8 @@ export interface CliOptions {
   /** Per-call tool timeout in milliseconds. */
   toolTimeoutMs: number;
   toolMode: CliToolMode;
+  /** `--protocol`: the protocol mode of servers whose config entry has no `protocol` (default `legacy`). */
+  protocol: ProtocolMode;
   /** False with `--no-stream`. */
   stream: boolean;
   /** `--yes`: allow every tool call the config does not deny. */
@@ -61,6 +64,7 @@ export const CLI_DEFAULTS = {
   maxSteps: 5,
   toolTimeoutMs: 60_000,
   toolMode: 'native',
+  protocol: 'legacy',
   maxResultChars: 20_000,
 } as const satisfies Partial<CliOptions>;
 
@@ -81,6 +85,7 @@ const OPTIONS = {
   'max-steps': { type: 'string' },
   'tool-timeout': { type: 'string' },
   'tool-mode': { type: 'string' },
+  protocol: { type: 'string' },
   'no-stream': { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
   'ask-stdin': { type: 'boolean' },
@@ -209,6 +214,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv, cwd: str
     maxSteps: CLI_DEFAULTS.maxSteps,
     toolTimeoutMs: CLI_DEFAULTS.toolTimeoutMs,
     toolMode: CLI_DEFAULTS.toolMode,
+    protocol: CLI_DEFAULTS.protocol,
     stream: true,
     yes: false,
     askStdin: false,
@@ -264,6 +270,13 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv, cwd: str
     const mode = values['tool-mode'];
     if (mode !== 'native' && mode !== 'text') throw new UsageError(`--tool-mode: expected native or text, got ${quote(mode)}`);
     options.toolMode = mode;
+  }
+  if (values.protocol !== undefined) {
+    const mode = values.protocol;
+    if (!PROTOCOL_MODES.includes(mode as ProtocolMode)) {
+      throw new UsageError(`--protocol: expected legacy, auto or 2026-07-28, got ${quote(mode)}`);
+    }
+    options.protocol = mode as ProtocolMode;
   }
   if (values['max-result-chars'] !== undefined) {
     const { min, max } = CLI_LIMITS.maxResultChars;

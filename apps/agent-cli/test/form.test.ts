@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { PrimitiveSchemaDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { PrimitiveSchemaDefinition } from '@mcpkit/agent';
 import { describe, expect, it } from 'vitest';
 import { type ElicitFormParams, promptElicitation } from '../src/terminal/form.js';
 import { createReadlinePrompter } from '../src/terminal/prompter.js';

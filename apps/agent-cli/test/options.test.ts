@@ -38,6 +38,7 @@ describe('parseCliOptions', () => {
       maxSteps: 5,
       toolTimeoutMs: 60_000,
       toolMode: 'native',
+      protocol: 'legacy',
       stream: true,
       yes: false,
       askStdin: false,
@@ -48,6 +49,13 @@ describe('parseCliOptions', () => {
       help: false,
       version: false,
     });
+  });
+
+  it('--protocol sets the default protocol mode of servers; other values are refused in one line', () => {
+    expect(parse(['--protocol', 'auto']).protocol).toBe('auto');
+    expect(parse(['--protocol', '2026-07-28']).protocol).toBe('2026-07-28');
+    expect(usage(['--protocol', 'modern'])).toBe('--protocol: expected legacy, auto or 2026-07-28, got "modern"');
+    expect(helpText()).toContain('--protocol <mode>');
   });
 
   it('reads every flag', () => {

@@ -3,7 +3,7 @@
  * and where to show activity. Every method is optional; what is missing fails closed (approval and
  * sampling denied, elicitation declined) or is not shown.
  */
-import type { ElicitRequest, ElicitResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult, LoggingLevel } from '@modelcontextprotocol/client';
 import type { ToolEntry } from './mcp/types.js';
 import type { Message } from './types.js';
 

@@ -2,7 +2,7 @@
  * Tool results as the model reads them: an MCP `CallToolResult` (text, images, resources,
  * structured content) flattened to text, capped in size with a note saying so.
  */
-import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 
 /** Default cap on one tool result sent to the model (characters). */
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;

@@ -4,7 +4,7 @@
  * can ask, it is refused. The model gets no tools here: a server cannot reach other servers' tools
  * through sampling.
  */
-import type { CreateMessageRequest, CreateMessageResult, SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, SamplingMessage } from '@modelcontextprotocol/client';
 import { McpError } from './errors.js';
 import type { AgentHost } from './host.js';
 import type { LLMClient, Message } from './types.js';

@@ -117,7 +117,9 @@ describe('HTTP servers', () => {
   it('Streamable HTTP: connects, calls a tool, sends the configured headers, ends the session on close', async () => {
     streamable.seen.length = 0;
     const registry = await createRegistry([httpConfig('web', `${streamable.origin}/mcp`)]);
-    expect(registry.servers).toEqual([{ name: 'web', status: 'connected', tools: 1, serverInfo: { name: 'http-echo', version: '1.0.0' } }]);
+    expect(registry.servers).toEqual([
+      { name: 'web', status: 'connected', tools: 1, serverInfo: { name: 'http-echo', version: '1.0.0' }, protocolVersion: '2025-11-25' },
+    ]);
     expect(text(await registry.callTool('web__echo', { text: 'over http' }))).toBe('over http');
     await registry.close();
     const posts = streamable.seen.filter((s) => s.method === 'POST');

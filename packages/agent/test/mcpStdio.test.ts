@@ -84,7 +84,9 @@ describe('stdio servers: the client features', () => {
   });
 
   it('connects, calls a tool, gives the child its env and cwd (not the whole parent env), forwards stderr', async () => {
-    expect(registry.servers).toEqual([{ name: 'fx', status: 'connected', tools: 9, serverInfo: { name: 'fixture', version: '1.2.3' } }]);
+    expect(registry.servers).toEqual([
+      { name: 'fx', status: 'connected', tools: 9, serverInfo: { name: 'fixture', version: '1.2.3' }, protocolVersion: '2025-11-25' },
+    ]);
     expect(registry.lookup('fx__echo')).toMatchObject({ server: 'fx', tool: 'echo', description: 'Echo the text back' });
     expect(text(await registry.callTool('fx__echo', { text: 'ping' }))).toBe('ping');
     const where = json(await registry.callTool('fx__whereami', {}));

@@ -3,7 +3,7 @@
  * arguments, and may this server use the model (sampling). Everything shown is sanitised and cut
  * to a length; anything but a clear yes is a no, and so is end of input.
  */
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@mcpkit/agent';
 import type { Prompter } from './prompter.js';
 import { formatJsonPreview, oneLine } from './render.js';
 

@@ -7,7 +7,7 @@
  * it. An empty answer takes the field's default, skips an optional field, or asks again for a
  * required one.
  */
-import type { ElicitResult, PrimitiveSchemaDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult, PrimitiveSchemaDefinition } from '@mcpkit/agent';
 import type { Prompter } from './prompter.js';
 import { truncate } from './render.js';
 import { sanitizeForTerminal } from './sanitize.js';

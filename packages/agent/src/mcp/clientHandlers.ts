@@ -3,21 +3,23 @@
  * does with what a server tells it (log messages, "my tools changed"). A capability is declared
  * only when there is something to serve it: a host that can ask the user, a sampling handler,
  * roots. A server never gets a request through to something the user did not set up.
+ *
+ * The same handlers serve both protocol eras: a 2025-11-25 server sends `elicitation/create`,
+ * `sampling/createMessage` and `roots/list` as requests of its own; a 2026-07-28 server returns an
+ * `input_required` result (MRTR) and the SDK client fulfils its embedded requests through these
+ * very handlers before repeating the call. Either way the user sees the same form, approval and
+ * sampling paths.
  */
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  type Client,
   type ClientCapabilities,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
   type ElicitResult,
-  ErrorCode,
-  ListRootsRequestSchema,
   type ListRootsResult,
-  LoggingMessageNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/client';
 import { errorMessage, isMcpError } from '../errors.js';
 import type { AgentHost } from '../host.js';
 import type { SampleHandler } from '../sampling.js';
@@ -25,12 +27,9 @@ import type { SampleHandler } from '../sampling.js';
 /** JSON-RPC code for "the user rejected the request" (the MCP spec's sampling example). */
 const USER_REJECTED = -1;
 
-/**
- * An error the SDK sends back as `{ code, message }` as is. (The SDK's own `McpError` prefixes its
- * message with "MCP error <code>: ", and the server's SDK adds that again on its side.)
- */
+/** An error the SDK sends back as `{ code, message }` (2025) or reports from the MRTR round (2026). */
 function jsonRpcError(code: number, message: string): Error {
-  return Object.assign(new Error(message), { code });
+  return new ProtocolError(code, message);
 }
 
 /** What one server's client can serve, and where it reports. */
@@ -73,7 +72,7 @@ export function installClientHandlers(client: Client, services: ClientServices):
 
   if (host?.elicit) {
     const elicit = host.elicit.bind(host);
-    client.setRequestHandler(ElicitRequestSchema, async (request): Promise<ElicitResult> => {
+    client.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
       const { params } = request;
       // Only form mode is declared, so the SDK turns URL-mode requests away before they get here;
       // this is the fallback should one get through.
@@ -84,18 +83,18 @@ export function installClientHandlers(client: Client, services: ClientServices):
       try {
         return await elicit(server, params);
       } catch (error) {
-        throw jsonRpcError(ErrorCode.InternalError, `Elicitation failed: ${errorMessage(error)}`);
+        throw jsonRpcError(ProtocolErrorCode.InternalError, `Elicitation failed: ${errorMessage(error)}`);
       }
     });
   }
 
   const sample = services.sample;
   if (sample) {
-    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
       try {
-        return await sample(server, request.params, { signal: extra.signal });
+        return await sample(server, request.params, { signal: ctx.mcpReq.signal });
       } catch (error) {
-        const code = isMcpError(error, 'PERMISSION_DENIED') ? USER_REJECTED : ErrorCode.InternalError;
+        const code = isMcpError(error, 'PERMISSION_DENIED') ? USER_REJECTED : ProtocolErrorCode.InternalError;
         throw jsonRpcError(code, `Sampling failed: ${errorMessage(error)}`);
       }
     });
@@ -103,13 +102,13 @@ export function installClientHandlers(client: Client, services: ClientServices):
 
   const roots = services.roots;
   if (roots) {
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: rootsFromDirectories(roots()) }));
+    client.setRequestHandler('roots/list', async () => ({ roots: rootsFromDirectories(roots()) }));
   }
 
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+  client.setNotificationHandler('notifications/message', (notification) => {
     host?.onLog?.(server, notification.params.level, notification.params.data);
   });
 
   const onToolListChanged = services.onToolListChanged;
-  if (onToolListChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolListChanged());
+  if (onToolListChanged) client.setNotificationHandler('notifications/tools/list_changed', () => onToolListChanged());
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { errorMessage, McpError } from '../errors.js';
 import { JsoncError, parseJsonc } from './jsonc.js';
-import type { ApprovalMode, ApprovalPolicy, HttpServerConfig, ServerConfig, StdioServerConfig } from './types.js';
+import type { ApprovalMode, ApprovalPolicy, HttpServerConfig, ProtocolMode, ServerConfig, StdioServerConfig } from './types.js';
 
 export interface ParseConfigOptions {
   /** Relative `cwd`s are resolved against this directory (the config file's). */
@@ -19,6 +19,8 @@ export interface ParseConfigOptions {
 type JsonObject = Record<string, unknown>;
 
 const APPROVAL_MODES: readonly ApprovalMode[] = ['allow', 'deny', 'ask'];
+/** The values of an entry's `protocol` (and of the host's default). */
+export const PROTOCOL_MODES: readonly ProtocolMode[] = ['legacy', 'auto', '2026-07-28'];
 const TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
 type ServerType = (typeof TYPES)[number];
 
@@ -117,6 +119,22 @@ function timeoutMs(value: unknown, path: string): number | undefined {
   return value;
 }
 
+function protocolMode(value: unknown, path: string): ProtocolMode | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !PROTOCOL_MODES.includes(value as ProtocolMode)) {
+    fail(path, `expected "legacy", "auto" or "2026-07-28", got ${describe(value)}`);
+  }
+  return value as ProtocolMode;
+}
+
+/** `timeout` and `protocol`, shared by both kinds of entry. */
+function common(config: StdioServerConfig | HttpServerConfig, entry: JsonObject, path: string): void {
+  const timeout = timeoutMs(entry.timeout, child(path, 'timeout'));
+  if (timeout !== undefined) config.timeoutMs = timeout;
+  const protocol = protocolMode(entry.protocol, child(path, 'protocol'));
+  if (protocol !== undefined) config.protocol = protocol;
+}
+
 function serverType(value: unknown, path: string): ServerType | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !TYPES.includes(value as ServerType)) {
@@ -146,8 +164,7 @@ function stdioServer(
     const cwd = string(entry.cwd, child(path, 'cwd'), env);
     config.cwd = isAbsolute(cwd) ? cwd : resolve(options.baseDir, cwd);
   }
-  const timeout = timeoutMs(entry.timeout, child(path, 'timeout'));
-  if (timeout !== undefined) config.timeoutMs = timeout;
+  common(config, entry, path);
   return config;
 }
 
@@ -170,8 +187,7 @@ function httpServer(name: string, entry: JsonObject, path: string, type: ServerT
     transport: type === 'sse' ? 'sse' : type === 'streamable-http' || type === 'streamableHttp' ? 'streamable-http' : 'auto',
     approval: approvalPolicy(entry, path),
   };
-  const timeout = timeoutMs(entry.timeout, child(path, 'timeout'));
-  if (timeout !== undefined) config.timeoutMs = timeout;
+  common(config, entry, path);
   return config;
 }
 
@@ -199,7 +215,8 @@ function server(name: string, entry: unknown, path: string, options: ParseConfig
  * (`command`, `args`, `env`, `cwd`) or HTTP (`url`, `headers`, `type`: `http` | `streamable-http` |
  * `sse`). Also read: `disabled: true` (skipped), `approval` (`"allow" | "deny" | "ask"` or
  * `{ default, tools: { name: mode } }`), `alwaysAllow` / `autoApprove` (tools allowed without
- * asking), `timeout` (ms per tool call). `${env:NAME}` and `${NAME}` are replaced in
+ * asking), `timeout` (ms per tool call), `protocol` (`"legacy"` | `"auto"` | `"2026-07-28"`: which
+ * protocol era to speak). `${env:NAME}` and `${NAME}` are replaced in
  * command/args/env/cwd/url/headers. Other keys are ignored. No servers: an empty array.
  * @throws McpError `CONFIG_ERROR` naming the JSON path and the problem.
  */

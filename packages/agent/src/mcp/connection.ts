@@ -1,18 +1,27 @@
 /**
- * One server, connected: the transport for its config, the `initialize` handshake with only the
+ * One server, connected: the transport for its config, the handshake of the protocol era the
+ * config asks for (`initialize` for 2025-11-25, `server/discover` for 2026-07-28) with only the
  * capabilities the host can serve, and its tools (every page). A server that cannot be reached
  * gives a `SERVER_START_FAILED` with one line saying why, never a stack.
  */
 import { existsSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type Implementation, McpError as ProtocolError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client,
+  type Implementation,
+  type PriorDiscovery,
+  type ProtocolEra,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { errorMessage, McpError } from '../errors.js';
 import { type ClientServices, clientCapabilities, installClientHandlers } from './clientHandlers.js';
 import { errnoCode, errnoText, formatSeconds, httpStatus, shownUrl, stripSdkPrefix } from './messages.js';
+import { DEFAULT_PROTOCOL_MODE, eraFailure, versionNegotiation } from './negotiation.js';
 import { sseTransport, stdioTransport, streamableHttpTransport } from './transports.js';
-import type { HttpServerConfig, ServerConfig, StdioServerConfig } from './types.js';
+import type { HttpServerConfig, ProtocolMode, ServerConfig, StdioServerConfig } from './types.js';
 
 /** How long a server has to start, answer `initialize` and list its tools. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -28,6 +37,13 @@ export interface ConnectOptions extends Omit<ClientServices, 'server'> {
   transportFactory?: (config: ServerConfig) => Transport | undefined;
   /** The server went away after it was connected (child exited, transport closed); not called by `close()`. */
   onUnexpectedClose?: (reason: string | undefined) => void;
+  /** The protocol mode of a server whose config has no `protocol`. Default `legacy`. */
+  defaultProtocol?: ProtocolMode;
+  /**
+   * A cached era verdict for a server (a host that already knows it speaks 2026-07-28, or is
+   * legacy): skips the `server/discover` probe. Undefined: negotiate as the config says.
+   */
+  priorDiscovery?: (config: ServerConfig) => PriorDiscovery | undefined;
 }
 
 /** A connected server. */
@@ -36,6 +52,10 @@ export interface ServerConnection {
   /** Its tools at connect time (every page). */
   readonly tools: Tool[];
   readonly serverInfo?: Implementation;
+  /** The protocol era it speaks: `legacy` (2025-11-25 and before) or `modern` (2026-07-28). */
+  readonly era?: ProtocolEra;
+  /** The negotiated protocol version (`2025-11-25`, `2026-07-28`). */
+  readonly protocolVersion?: string;
   /** How it was reached: `custom` is a `transportFactory` transport. */
   readonly transport: 'stdio' | 'streamable-http' | 'sse' | 'custom';
   /** The child's pid (stdio). */
@@ -46,24 +66,30 @@ export interface ServerConnection {
   close(): Promise<void>;
 }
 
-/** Every tool of the server, following `nextCursor` page after page. */
+/**
+ * Every tool of the server: the SDK follows `nextCursor` page after page (up to `MAX_TOOL_PAGES`)
+ * and keeps the whole list for checking structured output and mirroring `x-mcp-header` params.
+ * Fetched afresh (`cacheMode: 'refresh'`): a call after `tools/list_changed` must see the new list.
+ */
 export async function listAllTools(client: Client, options?: RequestOptions): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    if (cursor === undefined || seen.has(cursor)) break;
-    seen.add(cursor);
-  }
-  // The SDK caches output-schema validators per `tools/list` call, keeping only the last page's;
-  // give it the whole list so every tool's structured output is checked alike.
-  if (seen.size > 0) {
-    (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void }).cacheToolMetadata?.(tools);
-  }
-  return tools;
+  // Without the tools capability the SDK would say so on stdout; there is nothing to list.
+  if (!client.getServerCapabilities()?.tools) return [];
+  const result = await client.listTools(undefined, { ...options, cacheMode: 'refresh' });
+  return result.tools;
+}
+
+/** A `Client` for the agent: its name and version, only the capabilities `services` can serve. */
+export function createClient(services: ClientServices, clientVersion: string, mode: ProtocolMode, remainingMs: number): Client {
+  const client = new Client(
+    { name: 'mcpkit-agent', version: clientVersion },
+    {
+      capabilities: clientCapabilities(services),
+      versionNegotiation: versionNegotiation(mode, remainingMs),
+      listMaxPages: MAX_TOOL_PAGES,
+    },
+  );
+  installClientHandlers(client, services);
+  return client;
 }
 
 class ConnectTimeout extends Error {}
@@ -74,7 +100,7 @@ function plainMessage(error: unknown): string {
 }
 
 function isConnectionClosed(error: unknown): boolean {
-  return error instanceof ProtocolError && error.code === ErrorCode.ConnectionClosed;
+  return error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
 }
 
 /** Why a stdio server did not start, in one line. */
@@ -141,6 +167,8 @@ interface Attempt {
  */
 export async function connectServer(config: ServerConfig, options: ConnectOptions): Promise<ServerConnection> {
   const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const mode = config.protocol ?? options.defaultProtocol ?? DEFAULT_PROTOCOL_MODE;
+  const prior = options.priorDiscovery?.(config);
   const started = Date.now();
   const services: ClientServices = {
     server: config.name,
@@ -151,14 +179,13 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
   };
 
   const attempt = async ({ transport, kind, pid, lastStderrLine, terminate }: Attempt): Promise<ServerConnection> => {
-    const client = new Client({ name: 'mcpkit-agent', version: options.clientVersion }, { capabilities: clientCapabilities(services) });
-    installClientHandlers(client, services);
     const remaining = Math.max(1, timeoutMs - (Date.now() - started));
+    const client = createClient(services, options.clientVersion, mode, remaining);
     let tools: Tool[];
     try {
       tools = await withDeadline(
         (async () => {
-          await client.connect(transport, { timeout: remaining });
+          await client.connect(transport, { timeout: remaining, ...(prior ? { prior } : {}) });
           return listAllTools(client, { timeout: remaining });
         })(),
         remaining,
@@ -169,6 +196,8 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
       if (childPid !== undefined) await waitForExit(childPid, 1000);
+      const era = eraFailure(error, mode);
+      if (era !== undefined) throw new McpError('SERVER_START_FAILED', `${config.name}: ${era}`, { cause: error });
       throw error;
     }
     let closing = false;
@@ -180,6 +209,8 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
       client,
       tools,
       serverInfo: client.getServerVersion(),
+      era: client.getProtocolEra(),
+      protocolVersion: client.getNegotiatedProtocolVersion(),
       transport: kind,
       pid: childPid,
       lastStderrLine,
@@ -197,6 +228,7 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
     try {
       return await attempt({ transport: custom, kind: 'custom', lastStderrLine: () => undefined });
     } catch (error) {
+      if (error instanceof McpError) throw error;
       const reason = error instanceof ConnectTimeout ? `no answer within ${formatSeconds(timeoutMs)}` : plainMessage(error);
       throw new McpError('SERVER_START_FAILED', `${config.name}: ${reason}`, { cause: error });
     }
@@ -207,6 +239,7 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
     try {
       return await attempt({ transport, kind: 'stdio', pid: () => transport.pid ?? undefined, lastStderrLine });
     } catch (error) {
+      if (error instanceof McpError) throw error;
       // The child's last words may still be on their way through the pipe.
       await new Promise((resolve) => setImmediate(resolve));
       throw new McpError('SERVER_START_FAILED', stdioFailure(config, error, lastStderrLine(), timeoutMs), { cause: error });
@@ -231,6 +264,7 @@ async function connectHttp(
     try {
       return await attempt({ transport: sseTransport(config), kind: 'sse', lastStderrLine: none });
     } catch (error) {
+      if (error instanceof McpError) throw error;
       return fail(`could not connect to ${where} (SSE): ${httpReason(error, timeoutMs)}`, error);
     }
   }
@@ -242,6 +276,7 @@ async function connectHttp(
   try {
     return await attempt({ transport: streamable, kind: 'streamable-http', lastStderrLine: none, terminate });
   } catch (error) {
+    if (error instanceof McpError) throw error;
     const status = httpStatus(error);
     const fallback =
       config.transport === 'auto' && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
@@ -249,6 +284,7 @@ async function connectHttp(
     try {
       return await attempt({ transport: sseTransport(config), kind: 'sse', lastStderrLine: none });
     } catch (sseError) {
+      if (sseError instanceof McpError) throw sseError;
       return fail(
         `could not connect to ${where}: HTTP ${status} with Streamable HTTP, ${httpReason(sseError, timeoutMs)} with legacy SSE`,
         sseError,

@@ -2,9 +2,19 @@
  * The MCP side of the agent: the servers config, tool names, and the registry that connects the
  * servers and routes tool calls. Named exports only; everything here is public API.
  */
-export { loadServersConfig, type ParseConfigOptions, parseServersConfig } from './config.js';
+
+/** MCP types a host implements against (forms, tool annotations, results), from the SDK client. */
+export type {
+  CallToolResult,
+  ElicitRequest,
+  ElicitResult,
+  PrimitiveSchemaDefinition,
+  ToolAnnotations,
+} from '@modelcontextprotocol/client';
+export { loadServersConfig, type ParseConfigOptions, PROTOCOL_MODES, parseServersConfig } from './config.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS } from './connection.js';
 export { createToolNameTable, MAX_TOOL_NAME_LENGTH, namespaceToolName, type ToolNameTable } from './names.js';
+export { AUTO_PROBE_TIMEOUT_MS, DEFAULT_PROTOCOL_MODE } from './negotiation.js';
 export { createRegistry, type McpRegistry, type RegistryOptions, type ServerStatus } from './registry.js';
 export { DEFAULT_TOOL_TIMEOUT_MS } from './toolCall.js';
 export type {
@@ -12,6 +22,7 @@ export type {
   ApprovalPolicy,
   CallOptions,
   HttpServerConfig,
+  ProtocolMode,
   ServerConfig,
   StdioServerConfig,
   ToolEntry,

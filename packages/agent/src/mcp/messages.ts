@@ -2,6 +2,7 @@
  * Pieces of the one-line messages the MCP side gives: durations, SDK errors without their
  * prefixes, system error codes in words, URLs without their secrets.
  */
+import { SdkError, SdkHttpError } from '@modelcontextprotocol/client';
 
 /** `30 s`, `0.15 s`, `1.5 s`. */
 export function formatSeconds(ms: number): string {
@@ -26,14 +27,17 @@ export function shownUrl(url: string): string {
   }
 }
 
-/** The HTTP status an SDK transport error carries (`StreamableHTTPError`, `SseError`), if any. */
+/** The HTTP status an SDK transport error carries (`SdkHttpError`, `SseError`), if any. */
 export function httpStatus(error: unknown): number | undefined {
+  if (error instanceof SdkHttpError) return error.status;
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'number' && code >= 100 && code < 600 ? code : undefined;
 }
 
 /** The system error code of `error` or of its `cause` (fetch wraps them: `TypeError: fetch failed`). */
 export function errnoCode(error: unknown): string | undefined {
+  // An SDK error's string code (`CONNECTION_CLOSED`) is the SDK's, not the system's.
+  if (error instanceof SdkError) return error.cause === undefined ? undefined : errnoCode(error.cause);
   const direct = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof direct === 'string') return direct;
   const nested = ((error as { cause?: unknown } | undefined)?.cause as NodeJS.ErrnoException | undefined)?.code;

@@ -4,8 +4,7 @@
  * fails to start is reported and left out; the others go on.
  */
 import { resolve } from 'node:path';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client, Implementation, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
 import { errorMessage, isMcpError, McpError } from '../errors.js';
 import type { AgentHost } from '../host.js';
 import type { SampleHandler } from '../sampling.js';
@@ -15,7 +14,7 @@ import { connectServer, listAllTools, type ServerConnection } from './connection
 import { stripSdkPrefix } from './messages.js';
 import { createToolNameTable } from './names.js';
 import { callServerTool } from './toolCall.js';
-import type { CallOptions, ServerConfig, ToolEntry, ToolRouter } from './types.js';
+import type { CallOptions, ProtocolMode, ServerConfig, ToolEntry, ToolRouter } from './types.js';
 
 export interface RegistryOptions {
   /** Where elicitation, logs, progress, notices and stderr lines go. */
@@ -34,6 +33,10 @@ export interface RegistryOptions {
   connectTimeoutMs?: number;
   /** A transport for a config instead of its own (tests: in-memory pairs); undefined: the config's. */
   transportFactory?: (config: ServerConfig) => Transport | undefined;
+  /** The protocol mode of a server whose config has no `protocol`. Default `legacy` (see README). */
+  defaultProtocol?: ProtocolMode;
+  /** A cached era verdict per server, skipping the `server/discover` probe (hosts that know the server). */
+  priorDiscovery?: (config: ServerConfig) => PriorDiscovery | undefined;
 }
 
 /** One configured server, as the registry sees it now. */
@@ -45,6 +48,8 @@ export interface ServerStatus {
   error?: string;
   tools: number;
   serverInfo?: Implementation;
+  /** The protocol version spoken with it (`2025-11-25`, `2026-07-28`), once connected. */
+  protocolVersion?: string;
 }
 
 export interface McpRegistry extends ToolRouter, AsyncDisposable {
@@ -52,6 +57,8 @@ export interface McpRegistry extends ToolRouter, AsyncDisposable {
   readonly servers: ReadonlyArray<ServerStatus>;
   /** Replace the roots and send `notifications/roots/list_changed` to every connected server. */
   setRoots(roots: string[]): Promise<void>;
+  /** The SDK client of a connected server, for what the registry does not route (resources, prompts). */
+  client(server: string): Client | undefined;
   /** Close every client; stdio children are ended and waited for. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -153,6 +160,8 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
         roots: rootsDeclared ? () => roots : undefined,
         connectTimeoutMs: options.connectTimeoutMs,
         transportFactory: options.transportFactory,
+        defaultProtocol: options.defaultProtocol,
+        priorDiscovery: options.priorDiscovery,
         onToolListChanged: () => void refresh(state),
         onUnexpectedClose: (lastStderrLine) => {
           if (closing || state.status !== 'connected') return;
@@ -187,10 +196,16 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
         if (state.error !== undefined) status.error = state.error;
         const serverInfo = state.connection?.serverInfo;
         if (serverInfo !== undefined) status.serverInfo = serverInfo;
+        const protocolVersion = state.connection?.protocolVersion;
+        if (protocolVersion !== undefined) status.protocolVersion = protocolVersion;
         return status;
       });
     },
     listTools: () => entries,
+    client(server) {
+      const state = states.find((candidate) => candidate.config.name === server);
+      return state?.status === 'connected' ? state.connection?.client : undefined;
+    },
     lookup: (name) => routes.get(name)?.entry,
     async callTool(name: string, args: Record<string, unknown>, callOptions: CallOptions = {}): Promise<CallToolResult> {
       const route = routes.get(name);
@@ -209,7 +224,10 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
       if (!rootsDeclared) return;
       await Promise.all(
         states.map(async (state) => {
-          if (state.status === 'connected') await state.connection?.client.sendRootsListChanged().catch(() => {});
+          // A 2026-07-28 server asks for roots afresh on each call (MRTR); only 2025 servers are told.
+          if (state.status === 'connected' && state.connection?.era !== 'modern') {
+            await state.connection?.client.sendRootsListChanged().catch(() => {});
+          }
         }),
       );
     },

@@ -2,8 +2,7 @@
  * One `tools/call` through the SDK client, with the agent's timeout (reset by progress), progress
  * reporting, cancellation, and every failure turned into an `McpError` the model can read.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, ErrorCode, type Progress, McpError as ProtocolError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type Client, type Progress, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { errorMessage, McpError } from '../errors.js';
 import type { AgentHost } from '../host.js';
 import { errnoText, formatSeconds, stripSdkPrefix } from './messages.js';
@@ -25,11 +24,18 @@ function notRunning(entry: ToolEntry, cause: unknown): McpError {
 /** The `McpError` for a failed call. */
 function callFailure(entry: ToolEntry, error: unknown, aborted: boolean, timeoutMs: number): McpError {
   if (aborted) return new McpError('CANCELLED', `${entry.name}: cancelled`, { cause: error });
-  if (error instanceof ProtocolError) {
-    if (error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout) {
       return new McpError('TOOL_TIMEOUT', `${entry.name}: no reply within ${formatSeconds(timeoutMs)}`, { cause: error });
     }
-    if (error.code === ErrorCode.ConnectionClosed) return notRunning(entry, error);
+    if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) return notRunning(entry, error);
+    if (error.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+      return new McpError('TOOL_EXECUTION_FAILED', `${entry.name}: the server kept asking for input; gave up after too many rounds`, {
+        cause: error,
+      });
+    }
+  }
+  if (error instanceof ProtocolError) {
     return new McpError('TOOL_EXECUTION_FAILED', `${entry.name}: ${stripSdkPrefix(error.message)}`, {
       cause: error,
       details: { code: error.code, data: error.data },
@@ -71,12 +77,15 @@ export async function callServerTool(
     host?.onProgress?.(entry.server, entry.tool, progress);
   };
   try {
-    const result = await client.callTool({ name: entry.tool, arguments: args }, undefined, {
-      signal: controller.signal,
-      timeout: timeoutMs,
-      resetTimeoutOnProgress: true,
-      onprogress,
-    });
+    const result = await client.callTool(
+      { name: entry.tool, arguments: args },
+      {
+        signal: controller.signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress,
+      },
+    );
     return result as CallToolResult;
   } catch (error) {
     throw callFailure(entry, error, controller.signal.aborted, timeoutMs);

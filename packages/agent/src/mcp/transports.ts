@@ -4,9 +4,8 @@
  */
 import type { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { HttpServerConfig, StdioServerConfig } from './types.js';
 
 /** A line longer than this is passed on in pieces (a server dumping a blob on stderr). */

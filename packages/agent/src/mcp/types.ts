@@ -2,10 +2,17 @@
  * The MCP side of the agent: configured servers, the tools they offer (namespaced), and the router
  * the tool-call pipeline calls through. `createRegistry` (registry.ts) implements `ToolRouter`.
  */
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/client';
 import type { JsonSchema } from '../types.js';
 
 export type ApprovalMode = 'allow' | 'deny' | 'ask';
+
+/**
+ * Which protocol era to speak with a server: `legacy` (the 2025-11-25 `initialize` handshake, the
+ * default), `auto` (probe `server/discover`, fall back to `initialize`; the probe is bounded) or
+ * `2026-07-28` (that revision or nothing).
+ */
+export type ProtocolMode = 'legacy' | 'auto' | '2026-07-28';
 
 /** Per-server approval from the config: a default for the server and per-tool overrides. */
 export interface ApprovalPolicy {
@@ -21,6 +28,8 @@ interface ServerConfigBase {
   approval: ApprovalPolicy;
   /** Per-call timeout for this server's tools (ms), overriding the agent's `--tool-timeout`. */
   timeoutMs?: number;
+  /** The config's `protocol`; absent: the agent's default (`legacy` unless the host sets another). */
+  protocol?: ProtocolMode;
 }
 
 export interface StdioServerConfig extends ServerConfigBase {

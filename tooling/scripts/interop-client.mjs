@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// The agent as a CLIENT under the official conformance suite, against the BUILT @mcpkit/agent (run the build first):
+//
+//   node tooling/scripts/interop-client.mjs [scenario ...]     (default: every scenario in SCENARIOS)
+//
+// `conformance client --command "<node> packages/agent/conformance/client.mjs" --scenario <name> --spec-version
+// 2026-07-28` starts the suite's scenario server, runs our client with its URL, and checks what the client sent.
+// The client connects through the agent's MCP layer (`createRegistry`, as `mcp-agent` does) and does what each
+// scenario expects (see its header). The suite needs Node 22: `npx -y -p node@22 -p <suite>` installs it with
+// npm's node@22 package and this script runs that Node for the suite only; the client runs on the Node running
+// this script. Each scenario is bounded (the suite's --timeout for the client, a hard limit for the whole run).
+// Prints a table; exits 1 if any scenario failed. Network: loopback, plus the npm registry on the first run.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { quietEnv, removeTemp, root, run, tail } from './lib.mjs';
+
+const CONFORMANCE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
+const NODE22 = 'node@22';
+const SPEC = '2026-07-28';
+/** The non-auth client scenarios of the 2026-07-28 requirement set. */
+const SCENARIOS = [
+  'tools_call',
+  'request-metadata',
+  'sep-2322-client-request-state',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+];
+/** The suite's limit for our client (ms); the whole scenario gets this plus time for the suite's own start and stop. */
+const CLIENT_TIMEOUT_MS = 30_000;
+const SCENARIO_TIMEOUT_MS = CLIENT_TIMEOUT_MS + 60_000;
+const ICON = { pass: '✅', fail: '❌' };
+
+const CLIENT = join(root, 'packages', 'agent', 'conformance', 'client.mjs');
+const BUILT = join(root, 'packages', 'agent', 'dist', 'index.js');
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !SCENARIOS.includes(name));
+if (unknown.length > 0) {
+  console.log(`[interop-client] unknown scenario ${unknown.join(', ')} (known: ${SCENARIOS.join(', ')})`);
+  process.exit(2);
+}
+const selected = wanted.length > 0 ? wanted : SCENARIOS;
+if (!existsSync(BUILT)) {
+  console.log('[interop-client] packages/agent/dist is missing: build first (turbo run build --filter=@mcpkit/agent)');
+  process.exit(1);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-interop-client-'));
+
+/** Installs the suite with node@22 through npx (cached after the first run); returns the paths of node and its bin. */
+function resolveSuite() {
+  const res = run('npx', ['-y', '-p', NODE22, '-p', CONFORMANCE, '-c', 'command -v node && command -v conformance && node --version'], {
+    cwd: tmp,
+    timeoutMs: 5 * 60_000,
+  });
+  const [node, bin, version] = res.stdout.trim().split('\n');
+  if (res.status !== 0 || !bin || !version?.startsWith('v22.')) {
+    throw new Error(`could not install ${CONFORMANCE} with ${NODE22} through npx:\n${tail(res.output, 30)}`);
+  }
+  return { node, bin, version };
+}
+
+function findFile(dir, name) {
+  for (const entry of readdirSync(dir)) {
+    const p = join(dir, entry);
+    if (statSync(p).isDirectory()) {
+      const found = findFile(p, name);
+      if (found) return found;
+    } else if (entry === name) return p;
+  }
+  return undefined;
+}
+
+/** One client scenario; returns { status: 'pass'|'fail', summary, details }. */
+function scenario(suite, name) {
+  const dir = join(tmp, name);
+  mkdirSync(dir);
+  // The suite splits --command on spaces and runs it through a shell: no spaces in these paths.
+  const command = `${process.execPath} ${CLIENT}`;
+  const args = [suite.bin, 'client', '--command', command, '--scenario', name, '--spec-version', SPEC];
+  const res = run(suite.node, [...args, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', dir], {
+    cwd: tmp,
+    env: { ...quietEnv, HOME: join(tmp, 'home') },
+    timeoutMs: SCENARIO_TIMEOUT_MS,
+  });
+  const file = findFile(dir, 'checks.json');
+  const timedOut = res.error?.code === 'ETIMEDOUT' ? ` (stopped after ${SCENARIO_TIMEOUT_MS / 1000} s)` : '';
+  if (!file) return { status: 'fail', summary: `no results (exit ${res.status})${timedOut}`, details: tail(res.output, 30) };
+  const checks = JSON.parse(readFileSync(file, 'utf8'));
+  const count = (s) => checks.filter((c) => c.status === s).length;
+  const [ok, bad, warn, skipped] = [count('SUCCESS'), count('FAILURE'), count('WARNING'), count('SKIPPED')];
+  const details = checks
+    .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+    .map((c) => `${c.status} ${c.id}: ${c.description}${c.errorMessage ? ` — ${c.errorMessage}` : ''}`)
+    .join('\n');
+  const summary = `${ok}/${checks.length} checks${skipped ? `, ${skipped} skipped by the suite` : ''}${warn ? `, ${warn} warning${warn > 1 ? 's' : ''}` : ''}`;
+  // The suite exits non-zero on a failed check, a warning, a client that failed or timed out.
+  if (bad > 0 || warn > 0 || ok === 0 || res.status !== 0) {
+    return { status: 'fail', summary: `${summary}, ${bad} failed${timedOut}`, details: details || tail(res.output, 30) };
+  }
+  return { status: 'pass', summary, details };
+}
+
+let failed = false;
+try {
+  mkdirSync(join(tmp, 'home'));
+  console.log(`[interop-client] installing ${CONFORMANCE} with ${NODE22} (npx cache)`);
+  const suite = resolveSuite();
+  console.log(`[interop-client] suite on Node ${suite.version}; client on Node ${process.version}: ${CLIENT.slice(root.length + 1)}`);
+  const rows = [];
+  for (const name of selected) {
+    const started = Date.now();
+    const result = scenario(suite, name);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    rows.push([name, `${ICON[result.status]} ${result.status}`, result.summary, `${seconds} s`]);
+    console.log(`[interop-client]   ${name}: ${ICON[result.status]} ${result.summary}`);
+    if (result.status !== 'pass') {
+      failed = true;
+      if (result.details) console.log(result.details.replace(/^/gm, '[interop-client]     '));
+    }
+  }
+  const header = ['scenario (2026-07-28)', 'result', 'checks', 'time'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(`\n${line(header)}\n| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |\n${rows.map(line).join('\n')}`);
+} catch (error) {
+  failed = true;
+  console.log(`[interop-client] ✗ ${error.message}`);
+} finally {
+  removeTemp('interop-client', tmp, false);
+}
+
+if (failed) {
+  console.log('\n[interop-client] FAILED: see the ❌ lines above');
+  process.exit(1);
+}
+console.log(`\n[interop-client] OK: ${selected.length} client scenario${selected.length === 1 ? '' : 's'}`);
