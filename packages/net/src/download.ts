@@ -1,4 +1,5 @@
-import { createHttpClient, HttpError } from './http.js';
+import { HttpError } from './errors.js';
+import { createHttpClient } from './http.js';
 import { type AllowedHost, type NetworkPolicy, parseAllowHost, type Resolver } from './policy.js';
 import { systemResolver } from './resolve.js';
 

@@ -2,14 +2,13 @@
  * @mcpkit/net: the SSRF-safe network policy and guarded HTTP client shared by mcpkit servers.
  */
 export { createDownloader, type Downloader, type DownloaderOptions, type DownloadOptions, networkPolicy } from './download.js';
-export { formatBytes, formatDuration } from './format.js';
+export { HttpError, type HttpErrorKind } from './errors.js';
+export { formatDuration } from './format.js';
 export {
   createHttpClient,
   type GetOptions,
   type HttpClient,
   type HttpClientOptions,
-  HttpError,
-  type HttpErrorKind,
   type HttpResponse,
   type RequestOptions,
   type StreamedResponse,

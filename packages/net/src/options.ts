@@ -1,4 +1,3 @@
-import { defineOptions } from '@mcpkit/protocol-core';
 import { parseAllowHost } from './policy.js';
 
 /** Checks a `--proxy-url` value: an http(s) URL. Returns it normalised. */
@@ -20,9 +19,15 @@ export interface NetworkOptionsEnv {
   allowHosts: string;
 }
 
+/*
+ * The option specs below are what @mcpkit/protocol-core's `defineOptions` takes, written `as const` (its
+ * literal types kept, as `defineOptions` keeps them) so that this package needs no protocol-core: a
+ * server spreads them into its own `defineOptions`, which checks them.
+ */
+
 /** `--allow-private-network` and `--allow-host` (repeatable), for a server's `defineOptions`; `env` names their variables. */
 export function networkOptions(env: NetworkOptionsEnv) {
-  return defineOptions({
+  return {
     'allow-private-network': {
       type: 'boolean',
       env: env.allowPrivateNetwork,
@@ -36,12 +41,12 @@ export function networkOptions(env: NetworkOptionsEnv) {
       description: 'Allow this host (or host and port) whatever it resolves to, e.g. localhost:8080',
       parse: parseAllowHost,
     },
-  });
+  } as const;
 }
 
 /** `--proxy-url`, for a server's `defineOptions`; `env` names its variable (e.g. `FETCH_PROXY_URL`). */
 export function proxyOption(env: string) {
-  return defineOptions({
+  return {
     'proxy-url': {
       type: 'string',
       env,
@@ -49,5 +54,5 @@ export function proxyOption(env: string) {
       description: 'Send every request through this HTTP(S) proxy',
       parse: parseProxyUrl,
     },
-  });
+  } as const;
 }

@@ -10,8 +10,9 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { ToolError } from './errors.js';
+import { hideUnexpected, ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
+import { serveLowLevelTools, type ToolListing } from './lowLevelTools.js';
 import { guardRequests, tooLargeMessage } from './requestGuard.js';
 import { errorResult, type ToolResult } from './results.js';
 import { MAX_RESULT_BYTES, sizeOver } from './size.js';
@@ -29,11 +30,21 @@ export interface ToolDefinition<Ctx, In extends z.ZodRawShape = z.ZodRawShape, O
   name: string;
   title: string;
   description: string;
-  input: In;
+  /**
+   * The arguments: a zod shape, or a zod object of that shape where a shape cannot say it (`.strict()`, JSON
+   * Schema metadata given with `.meta()`).
+   */
+  input: In | z.ZodObject<In, z.core.$ZodObjectConfig>;
   /** With `output`, results must carry `structuredContent` of this shape plus a text fallback. */
   output?: Out;
   annotations: Annotations;
   handler: (args: Infer<In>, ctx: Ctx, extra: RequestExtra) => ToolResult<OutputOf<Out>> | Promise<ToolResult<OutputOf<Out>>>;
+  /**
+   * How `tools/list` shows the tool under `wire: 'low-level'`, where a reference server's listing differs
+   * from the SDK's rendering (its exact JSON Schemas, a capability the client must have declared). Only
+   * that wire reads it; `registerTools` refuses it on the default one.
+   */
+  listing?: ToolListing;
 }
 
 /** Declares a tool as plain data. Dependencies reach the handler as `ctx`. */
@@ -48,14 +59,33 @@ export interface RegisterOptions {
   logger?: Logger;
 }
 
-/** Logs an unexpected failure with its stack and returns the text the client sees instead (no internals). */
-function hideUnexpected(kind: 'Tool' | 'Prompt', name: string, error: unknown, logger: Logger): string {
-  logger.error(`${kind} ${name} failed unexpectedly:`, error);
-  return `${kind} ${name} failed unexpectedly; the server log has the details.`;
+export interface RegisterToolsOptions extends RegisterOptions {
+  /**
+   * How the tools are answered on the wire. `'mcp-server'` (the default): through the SDK's `McpServer`,
+   * failures as `isError` results. `'low-level'`: as a reference server built on the SDK's low-level
+   * `Server` with hand-written handlers answers, for a drop-in replacement of one: results as returned,
+   * failures as JSON-RPC errors with that server's texts, `listing` applied (see `lowLevelTools.ts`).
+   */
+  wire?: 'mcp-server' | 'low-level';
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of tools has heterogeneous shapes.
 export type AnyToolDefinition<Ctx> = ToolDefinition<Ctx, any, any>;
+
+/** Runs a tool's handler; an answer over `MAX_RESULT_BYTES` is logged and replaced by an `isError` result saying so. */
+async function answer<Ctx>(
+  tool: AnyToolDefinition<Ctx>,
+  ctx: Ctx,
+  args: unknown,
+  extra: RequestExtra,
+  logger: Logger,
+): Promise<ToolResult> {
+  const result = await tool.handler(args as never, ctx, extra);
+  const size = sizeOver(result);
+  if (size === undefined) return result;
+  logger.warn(`Tool ${tool.name} answered ${size} bytes, over the limit of ${MAX_RESULT_BYTES}; it got an error instead`);
+  return errorResult(tooLargeMessage(`tool ${tool.name}`, size));
+}
 
 /**
  * Registers every tool of `tools` on `server`, in order (so `tools/list` is deterministic).
@@ -64,14 +94,26 @@ export type AnyToolDefinition<Ctx> = ToolDefinition<Ctx, any, any>;
  * spec reserves for that; anything else is logged and the model gets a text without internals.
  * A result over `MAX_RESULT_BYTES` of JSON (which MCP clients would drop with the connection) is logged
  * and becomes an `isError` result giving its size and the limit.
+ * With `wire: 'low-level'` the same definitions are answered as a low-level reference server answers them
+ * (every failure a JSON-RPC error, results untouched, `listing` applied): see `lowLevelTools.ts`.
  */
 export function registerTools<Ctx>(
   server: McpServer,
   ctx: Ctx,
   tools: ReadonlyArray<AnyToolDefinition<Ctx>>,
-  { logger = silentLogger }: RegisterOptions = {},
+  { logger = silentLogger, wire = 'mcp-server' }: RegisterToolsOptions = {},
 ): void {
+  if (wire === 'low-level') {
+    const run = (tool: AnyToolDefinition<Ctx>) => (args: unknown, extra: RequestExtra) => answer(tool, ctx, args, extra, logger);
+    serveLowLevelTools(
+      server,
+      tools.map((tool) => ({ tool, run: run(tool) })),
+      logger,
+    );
+    return;
+  }
   for (const tool of tools) {
+    if (tool.listing) throw new Error(`Tool ${tool.name}: \`listing\` needs registerTools(…, { wire: 'low-level' })`);
     server.registerTool(
       tool.name,
       {
@@ -83,11 +125,7 @@ export function registerTools<Ctx>(
       },
       async (args: unknown, extra: RequestExtra) => {
         try {
-          const result = await tool.handler(args as never, ctx, extra);
-          const size = sizeOver(result);
-          if (size === undefined) return result;
-          logger.warn(`Tool ${tool.name} answered ${size} bytes, over the limit of ${MAX_RESULT_BYTES}; it got an error instead`);
-          return errorResult(tooLargeMessage(`tool ${tool.name}`, size));
+          return await answer(tool, ctx, args, extra, logger);
         } catch (error) {
           if (error instanceof ToolError) return errorResult(error.message);
           if (error instanceof McpError) throw error;

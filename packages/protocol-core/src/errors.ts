@@ -1,3 +1,5 @@
+import type { Logger } from './logger.js';
+
 /**
  * Error families, after the SDK's split:
  * - `ToolError`: an expected failure of a tool call; becomes an `isError` result with its message.
@@ -57,4 +59,10 @@ export class ConfigError extends Error {
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** Logs an unexpected failure with its stack and returns the text the client sees instead (no internals). */
+export function hideUnexpected(kind: 'Tool' | 'Prompt', name: string, error: unknown, logger: Logger): string {
+  logger.error(`${kind} ${name} failed unexpectedly:`, error);
+  return `${kind} ${name} failed unexpectedly; the server log has the details.`;
 }

@@ -20,6 +20,7 @@ export {
   defineResource,
   defineTool,
   type PromptDefinition,
+  type RegisterToolsOptions,
   type RequestExtra,
   type ResourceDefinition,
   registerPrompts,
@@ -30,6 +31,7 @@ export {
 } from './define.js';
 export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
+export type { JsonSchemaObject, ToolListing } from './lowLevelTools.js';
 export { createProgressReporter, noProgressReporter, type ProgressOptions, type ProgressReporter } from './progress.js';
 export { type RawRequestHandler, setRawRequestHandler } from './rawHandlers.js';
 export { describeIssues, tooLargeMessage } from './requestGuard.js';
@@ -50,6 +52,7 @@ export type { RunningServer, ServerApp } from './runner/types.js';
 export {
   CLIENT_MESSAGE_LIMIT_BYTES,
   fitCount,
+  formatBytes,
   formatSize,
   jsonBytes,
   jsonBytesBound,

@@ -66,7 +66,33 @@ export async function fitCount<T>(
   }
 }
 
-/** "8.0 MiB (8388608 bytes)" */
+const KiB = 1024;
+const MiB = 1024 * 1024;
+
+/**
+ * A size for people: `512 bytes`, `4.9 KiB`, `128 KiB`, `8 MiB` (one decimal at most, none when it is 0).
+ * With `exact`, for a configured limit, where two sizes must not read the same: a unit only when the size
+ * is a whole number of it (`128 KiB`, `8 MiB`), else bytes (`100000 bytes`).
+ * The one byte formatter of mcpkit (fetch's and git's progress and limit messages, sequential-thinking's
+ * limits); `@mcpkit/net`, which does not depend on this package, writes its limit errors as the default form.
+ * Also exported as `@mcpkit/protocol-core/size`, which loads nothing else (for worker threads).
+ */
+export function formatBytes(n: number, { exact = false }: { exact?: boolean } = {}): string {
+  if (exact) {
+    if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
+    if (n >= KiB && n % KiB === 0) return `${n / KiB} KiB`;
+    return `${n} bytes`;
+  }
+  if (n < KiB) return `${n} bytes`;
+  const [value, unit] = n < MiB ? [n / KiB, 'KiB'] : [n / MiB, 'MiB'];
+  return `${value.toFixed(1).replace(/\.0$/, '')} ${unit}`;
+}
+
+/**
+ * "8.0 MiB (8388608 bytes)": an answer's size next to the answer limit, in MiB with one decimal always
+ * and the exact count, so that sizes just over the limit still read as over it (`formatBytes` would
+ * show 8388609 bytes as `8 MiB`).
+ */
 export function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB (${bytes} bytes)`;
 }

@@ -1,5 +1,5 @@
-import { ConfigError, type ConfigOf, configSource, defineOptions, parse } from '@mcpkit/protocol-core';
-import { DEFAULT_LIMITS, formatBytes } from './history.js';
+import { ConfigError, type ConfigOf, configSource, defineOptions, formatBytes, parse } from '@mcpkit/protocol-core';
+import { DEFAULT_LIMITS } from './history.js';
 
 export const options = defineOptions({
   'max-history': {
@@ -58,7 +58,7 @@ export function resolveLimits(config: SequentialThinkingConfig): Limits {
     } else {
       const budget = configSource(config, 'maxHistoryBytes').name ?? '--max-history-bytes';
       throw new ConfigError(
-        `${thought.name} (${formatBytes(maxThoughtBytes)}) must not exceed ${budget} (${formatBytes(maxHistoryBytes)}): a thought that large could never be kept`,
+        `${thought.name} (${formatBytes(maxThoughtBytes, { exact: true })}) must not exceed ${budget} (${formatBytes(maxHistoryBytes, { exact: true })}): a thought that large could never be kept`,
         thought.name,
       );
     }

@@ -59,13 +59,6 @@ export function thoughtBytes(record: Pick<ThoughtRecord, 'thought' | 'branchId'>
   return Buffer.byteLength(record.thought, 'utf8') + (record.branchId ? Buffer.byteLength(record.branchId, 'utf8') : 0);
 }
 
-/** `131072` → `128 KiB`, `8388608` → `8 MiB`; sizes that are not whole KiB or MiB stay in bytes. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
-}
-
 /**
  * The thoughts of one client session, bounded both in count (`maxHistory`) and in bytes
  * (`maxHistoryBytes`): after each `add`, the oldest thoughts are dropped until both hold, so memory

@@ -4,8 +4,7 @@
  * aborts the request in flight and every later one, and `notifications/progress` (when the client sent
  * a `progressToken`) from isomorphic-git's progress events and the bytes the remote sends.
  */
-import { formatBytes } from '@mcpkit/net';
-import { createProgressReporter, type Logger, type RequestExtra, ToolError } from '@mcpkit/protocol-core';
+import { createProgressReporter, formatBytes, type Logger, type RequestExtra, ToolError } from '@mcpkit/protocol-core';
 import type { GitHttpRequest, GitHttpResponse, GitProgressEvent, HttpClient } from 'isomorphic-git';
 
 export interface RemoteCall {

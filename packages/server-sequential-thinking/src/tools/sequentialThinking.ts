@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
-import { defineTool, structuredResult, ToolError } from '@mcpkit/protocol-core';
+import { defineTool, formatBytes, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { formatBytes, type ThoughtHistory, type ThoughtRecord, thoughtBytes } from '../history.js';
+import { type ThoughtHistory, type ThoughtRecord, thoughtBytes } from '../history.js';
 
 export interface ThinkingContext {
   history: ThoughtHistory;
@@ -80,7 +80,7 @@ const looseBoolean = () =>
 function checkSize(args: Pick<ThoughtRecord, 'thought' | 'branchId'>, max: number): void {
   const total = thoughtBytes(args);
   if (total <= max) return;
-  const label = formatBytes(max);
+  const label = formatBytes(max, { exact: true });
   const limit = `at most ${max} bytes${label.endsWith(' bytes') ? '' : ` (${label})`} are allowed per thought. Nothing was recorded`;
   const own = Buffer.byteLength(args.thought, 'utf8');
   if (own > max) throw new ToolError(`thought is ${own} bytes long (UTF-8); ${limit}: split it into smaller thoughts.`);

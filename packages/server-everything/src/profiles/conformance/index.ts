@@ -5,7 +5,7 @@ import { VERSION } from '../../version.js';
 import { prompts } from './prompts.js';
 import { resources, watchedResourceUpdates } from './resources.js';
 import { createSession } from './session.js';
-import { registerJsonSchema2020Tool, tools } from './tools/index.js';
+import { tools } from './tools/index.js';
 
 export const INSTRUCTIONS = [
   'The surface the official MCP conformance suite (@modelcontextprotocol/conformance) expects of a server:',
@@ -29,7 +29,6 @@ export function createConformanceServer(options: EverythingOptions): McpServer {
   const session = createSession(server, options);
   const registerOptions = { logger: session.logger };
   registerTools(server, session, tools, registerOptions);
-  registerJsonSchema2020Tool(server);
   registerResources(server, session, resources);
   registerPrompts(server, session, prompts, registerOptions);
   const updates = watchedResourceUpdates(session, () => subscriptions);

@@ -1,4 +1,4 @@
-import { createMcpServer, enableSubscriptions } from '@mcpkit/protocol-core';
+import { createMcpServer, enableSubscriptions, registerTools } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { EverythingOptions } from '../../context.js';
 import { setCompletionHandler } from './completions.js';
@@ -8,7 +8,7 @@ import { setResourceHandlers } from './resources.js';
 import { fetchInitialRoots, onRootsListChanged } from './roots.js';
 import { type LegacySession, resolveConfig } from './session.js';
 import { startSimulations } from './simulations.js';
-import { setToolHandlers } from './tools/handlers.js';
+import { tools as legacyTools } from './tools/index.js';
 
 /** The reference's `serverInfo`, version included: it is part of the contract clients see. */
 export const LEGACY_SERVER_INFO = { name: 'example-servers/everything', title: 'Everything Example Server', version: '1.0.0' };
@@ -18,8 +18,10 @@ export const LEGACY_CAPABILITIES = { prompts: {}, resources: { subscribe: true }
 
 /**
  * The `legacy` profile: npm `@modelcontextprotocol/server-everything@2025.11.25` (a low-level `Server`
- * with hand-written handlers), served by an `McpServer` whose requests are all answered by raw handlers
- * on `server.server`, so the wire shapes are the reference's (see the package README for what differs).
+ * with hand-written handlers), served by an `McpServer` whose requests are answered the way those
+ * handlers did: the tools by `registerTools` with `wire: 'low-level'`, prompts, resources and completions
+ * by raw handlers on `server.server`, so the wire shapes are the reference's (see the package README for
+ * what differs).
  *
  * One instance per client session: subscriptions, roots, the log level (kept by the SDK per server) and
  * the two simulations (log messages every 15 s, resource updates every 10 s, started on
@@ -46,7 +48,8 @@ export function createLegacyServer(options: EverythingOptions): McpServer {
     onUnsubscribe: (uri) => subscribed.delete(uri),
     logger: config.logger,
   });
-  setToolHandlers(session);
+  // As the reference's low-level handlers answer: its JSON Schemas, JSON-RPC errors with its texts.
+  registerTools(server, session, legacyTools, { logger: config.logger, wire: 'low-level' });
   setResourceHandlers(server);
   setPromptHandlers(server);
   setCompletionHandler(server);

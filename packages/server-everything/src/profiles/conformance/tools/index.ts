@@ -1,5 +1,6 @@
 import type { AnyToolDefinition } from '@mcpkit/protocol-core';
 import type { ConformanceSession } from '../session.js';
+import { jsonSchema2020Tool } from './jsonSchema2020Tool.js';
 import { testAudioContent } from './testAudioContent.js';
 import { testElicitation } from './testElicitation.js';
 import { testElicitationSep1034Defaults } from './testElicitationSep1034Defaults.js';
@@ -14,9 +15,9 @@ import { testSimpleText } from './testSimpleText.js';
 import { testToolWithLogging } from './testToolWithLogging.js';
 import { testToolWithProgress } from './testToolWithProgress.js';
 
-export { JSON_SCHEMA_2020_12_INPUT, registerJsonSchema2020Tool } from './jsonSchema2020Tool.js';
+export { JSON_SCHEMA_2020_12_INPUT } from './jsonSchema2020Tool.js';
 
-/** In `tools/list` order (the suite's fixture's); `json_schema_2020_12_tool` follows them. */
+/** In `tools/list` order (the suite's fixture's, then `json_schema_2020_12_tool`). */
 export const tools: ReadonlyArray<AnyToolDefinition<ConformanceSession>> = [
   testSimpleText,
   testImageContent,
@@ -31,4 +32,5 @@ export const tools: ReadonlyArray<AnyToolDefinition<ConformanceSession>> = [
   testElicitation,
   testElicitationSep1034Defaults,
   testElicitationSep1330Enums,
+  jsonSchema2020Tool,
 ];

@@ -1,10 +1,6 @@
-import { textResult } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { defineTool, textResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import { FIXED_RESULT } from './fixed.js';
-
-const NAME = 'json_schema_2020_12_tool';
-const TITLE = 'JSON Schema 2020-12 (SEP-1613)';
 
 /**
  * The input schema as `tools/list` shows it: the suite's JSON Schema 2020-12 document, `$schema`, `$defs`
@@ -37,18 +33,14 @@ const input = z
   });
 
 /**
- * Scenario `json-schema-2020-12`. Registered with the SDK directly rather than through `registerTools`,
- * whose `input` is a zod shape: a shape cannot be strict or carry JSON Schema metadata.
+ * Scenario `json-schema-2020-12`. Its `input` is a zod object, not a shape: a shape cannot be strict or
+ * carry JSON Schema metadata.
  */
-export function registerJsonSchema2020Tool(server: McpServer): void {
-  server.registerTool(
-    NAME,
-    {
-      title: TITLE,
-      description: 'Tool with JSON Schema 2020-12 features ($schema, $defs, additionalProperties) for conformance testing (SEP-1613)',
-      inputSchema: input,
-      annotations: { title: TITLE, ...FIXED_RESULT },
-    },
-    (args) => textResult(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
-  );
-}
+export const jsonSchema2020Tool = defineTool({
+  name: 'json_schema_2020_12_tool',
+  title: 'JSON Schema 2020-12 (SEP-1613)',
+  description: 'Tool with JSON Schema 2020-12 features ($schema, $defs, additionalProperties) for conformance testing (SEP-1613)',
+  input,
+  annotations: FIXED_RESULT,
+  handler: (args) => textResult(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
+});

@@ -1,15 +1,18 @@
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { defineLegacyTool, objectSchema } from './types.js';
+import { objectSchema } from './objectSchema.js';
 
-export const add = defineLegacyTool({
+export const add = defineTool({
   name: 'add',
   title: 'Add',
   description: 'Adds two numbers',
-  inputSchema: objectSchema({ a: { type: 'number', description: 'First number' }, b: { type: 'number', description: 'Second number' } }, [
-    'a',
-    'b',
-  ]),
+  input: { a: z.number(), b: z.number() },
+  listing: {
+    inputSchema: objectSchema({ a: { type: 'number', description: 'First number' }, b: { type: 'number', description: 'Second number' } }, [
+      'a',
+      'b',
+    ]),
+  },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  args: z.object({ a: z.number(), b: z.number() }),
-  call: ({ a, b }) => ({ content: [{ type: 'text', text: `The sum of ${a} and ${b} is ${a + b}.` }] }),
+  handler: ({ a, b }) => ({ content: [{ type: 'text', text: `The sum of ${a} and ${b} is ${a + b}.` }] }),
 });

@@ -1,7 +1,8 @@
+import { defineTool } from '@mcpkit/protocol-core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MCP_TINY_IMAGE } from '../../../shared/mcpTinyImage.js';
-import { defineLegacyTool, objectSchema } from './types.js';
+import { objectSchema } from './objectSchema.js';
 
 const MESSAGES = {
   error: { text: 'Error: Operation failed', annotations: { priority: 1.0, audience: ['user', 'assistant'] } },
@@ -9,24 +10,26 @@ const MESSAGES = {
   debug: { text: 'Debug: Cache hit ratio 0.95, latency 150ms', annotations: { priority: 0.3, audience: ['assistant'] } },
 } as const;
 
-export const annotatedMessage = defineLegacyTool({
+export const annotatedMessage = defineTool({
   name: 'annotatedMessage',
   title: 'Annotated Message',
   description: 'Demonstrates how annotations can be used to provide metadata about content',
-  inputSchema: objectSchema(
-    {
-      messageType: {
-        type: 'string',
-        enum: ['error', 'success', 'debug'],
-        description: 'Type of message to demonstrate different annotation patterns',
+  input: { messageType: z.enum(['error', 'success', 'debug']), includeImage: z.boolean().default(false) },
+  listing: {
+    inputSchema: objectSchema(
+      {
+        messageType: {
+          type: 'string',
+          enum: ['error', 'success', 'debug'],
+          description: 'Type of message to demonstrate different annotation patterns',
+        },
+        includeImage: { type: 'boolean', default: false, description: 'Whether to include an example image' },
       },
-      includeImage: { type: 'boolean', default: false, description: 'Whether to include an example image' },
-    },
-    ['messageType'],
-  ),
+      ['messageType'],
+    ),
+  },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  args: z.object({ messageType: z.enum(['error', 'success', 'debug']), includeImage: z.boolean().default(false) }),
-  call({ messageType, includeImage }) {
+  handler({ messageType, includeImage }) {
     const { text, annotations } = MESSAGES[messageType];
     const content: CallToolResult['content'] = [
       { type: 'text', text, annotations: { ...annotations, audience: [...annotations.audience] } },

@@ -1,12 +1,13 @@
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { defineLegacyTool, objectSchema } from './types.js';
+import { objectSchema } from './objectSchema.js';
 
-export const echo = defineLegacyTool({
+export const echo = defineTool({
   name: 'echo',
   title: 'Echo',
   description: 'Echoes back the input',
-  inputSchema: objectSchema({ message: { type: 'string', description: 'Message to echo' } }, ['message']),
+  input: { message: z.string() },
+  listing: { inputSchema: objectSchema({ message: { type: 'string', description: 'Message to echo' } }, ['message']) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  args: z.object({ message: z.string() }),
-  call: ({ message }) => ({ content: [{ type: 'text', text: `Echo: ${message}` }] }),
+  handler: ({ message }) => ({ content: [{ type: 'text', text: `Echo: ${message}` }] }),
 });

@@ -1,17 +1,20 @@
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import { STATIC_RESOURCES } from '../resources.js';
-import { defineLegacyTool, objectSchema } from './types.js';
+import { objectSchema } from './objectSchema.js';
 
-export const getResourceLinks = defineLegacyTool({
+export const getResourceLinks = defineTool({
   name: 'getResourceLinks',
   title: 'Get Resource Links',
   description: 'Returns multiple resource links that reference different types of resources',
-  inputSchema: objectSchema({
-    count: { type: 'number', minimum: 1, maximum: 10, default: 3, description: 'Number of resource links to return (1-10)' },
-  }),
+  input: { count: z.number().min(1).max(10).default(3) },
+  listing: {
+    inputSchema: objectSchema({
+      count: { type: 'number', minimum: 1, maximum: 10, default: 3, description: 'Number of resource links to return (1-10)' },
+    }),
+  },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  args: z.object({ count: z.number().min(1).max(10).default(3) }),
-  call({ count }) {
+  handler({ count }) {
     return {
       content: [
         {

@@ -1,15 +1,15 @@
-import { z } from 'zod';
+import { defineTool } from '@mcpkit/protocol-core';
 import { MCP_TINY_IMAGE } from '../../../shared/mcpTinyImage.js';
-import { defineLegacyTool, objectSchema } from './types.js';
+import { objectSchema } from './objectSchema.js';
 
-export const getTinyImage = defineLegacyTool({
+export const getTinyImage = defineTool({
   name: 'getTinyImage',
   title: 'Get Tiny Image',
   description: 'Returns the MCP_TINY_IMAGE',
-  inputSchema: objectSchema({}),
+  input: {},
+  listing: { inputSchema: objectSchema({}) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  args: z.object({}),
-  call: () => ({
+  handler: () => ({
     content: [
       { type: 'text', text: 'This is a tiny image:' },
       { type: 'image', data: MCP_TINY_IMAGE, mimeType: 'image/png' },

@@ -1,3 +1,5 @@
+import type { AnyToolDefinition } from '@mcpkit/protocol-core';
+import type { LegacySession } from '../session.js';
 import { add } from './add.js';
 import { annotatedMessage } from './annotatedMessage.js';
 import { echo } from './echo.js';
@@ -10,11 +12,14 @@ import { printEnv } from './printEnv.js';
 import { sampleLlm } from './sampleLlm.js';
 import { startElicitation } from './startElicitation.js';
 import { structuredContent } from './structuredContent.js';
-import type { AnyLegacyTool } from './types.js';
 import { zip } from './zip.js';
 
-/** In the order of the reference's `tools/list`; `listRoots` and `startElicitation` only for clients with roots / elicitation. */
-export const tools: readonly AnyLegacyTool[] = [
+/**
+ * In the order of the reference's `tools/list`; `listRoots` and `startElicitation` only for clients with
+ * roots / elicitation (`listing.listedFor`). Registered with `wire: 'low-level'`: each tool's `listing` holds
+ * the reference's JSON Schemas, and failures are JSON-RPC errors with the reference's texts.
+ */
+export const tools: ReadonlyArray<AnyToolDefinition<LegacySession>> = [
   echo,
   add,
   longRunningOperation,

@@ -1,17 +1,17 @@
-import { z } from 'zod';
-import { defineLegacyTool, objectSchema } from './types.js';
+import { defineTool } from '@mcpkit/protocol-core';
+import type { LegacySession } from '../session.js';
+import { objectSchema } from './objectSchema.js';
 
-export const listRoots = defineLegacyTool({
+export const listRoots = defineTool({
   name: 'listRoots',
   title: 'List Roots',
   description:
     "Lists the current MCP roots provided by the client. Demonstrates the roots protocol capability even though this server doesn't access files.",
-  inputSchema: objectSchema({}),
+  input: {},
+  listing: { inputSchema: objectSchema({}), listedFor: 'roots' },
   // Reports the roots the client already sent; asks nothing.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  args: z.object({}),
-  listedFor: 'roots',
-  call(_args, { roots }) {
+  handler(_args, { roots }: LegacySession) {
     if (!roots.supported) {
       return {
         content: [

@@ -1,5 +1,7 @@
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { defineLegacyTool, objectSchema } from './types.js';
+import type { LegacySession } from '../session.js';
+import { objectSchema } from './objectSchema.js';
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. The timer is unref'd. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -23,18 +25,20 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * number), sends `notifications/progress { progress: i, total: steps, progressToken }` after each step.
  * Unlike the reference it stops when the client cancels the call or the session closes.
  */
-export const longRunningOperation = defineLegacyTool({
+export const longRunningOperation = defineTool({
   name: 'longRunningOperation',
   title: 'Long Running Operation',
   description: 'Demonstrates a long running operation with progress updates',
-  inputSchema: objectSchema({
-    duration: { type: 'number', default: 10, description: 'Duration of the operation in seconds' },
-    steps: { type: 'number', default: 5, description: 'Number of steps in the operation' },
-  }),
+  input: { duration: z.number().default(10), steps: z.number().default(5) },
+  listing: {
+    inputSchema: objectSchema({
+      duration: { type: 'number', default: 10, description: 'Duration of the operation in seconds' },
+      steps: { type: 'number', default: 5, description: 'Number of steps in the operation' },
+    }),
+  },
   // Only waits and reports progress to the caller.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  args: z.object({ duration: z.number().default(10), steps: z.number().default(5) }),
-  async call({ duration, steps }, session, extra) {
+  async handler({ duration, steps }, session: LegacySession, extra) {
     const stepMs = (duration / steps) * 1000;
     const progressToken = extra._meta?.progressToken;
     const signal = AbortSignal.any([extra.signal, session.closed]);

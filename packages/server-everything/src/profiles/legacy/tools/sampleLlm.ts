@@ -1,11 +1,12 @@
-import { ToolError } from '@mcpkit/protocol-core';
+import { defineTool, ToolError } from '@mcpkit/protocol-core';
 import {
   type CreateMessageRequest,
   type CreateMessageResultWithTools,
   CreateMessageResultWithToolsSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { defineLegacyTool, objectSchema } from './types.js';
+import type { LegacySession } from '../session.js';
+import { objectSchema } from './objectSchema.js';
 
 /** The sampling request, exactly as the reference sends it (`uri` is the tool's name). */
 export function samplingRequest(prompt: string, maxTokens: number): CreateMessageRequest {
@@ -30,21 +31,23 @@ function replyText(content: CreateMessageResultWithTools['content']): string {
   return blocks.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('');
 }
 
-export const sampleLlm = defineLegacyTool({
+export const sampleLlm = defineTool({
   name: 'sampleLLM',
   title: 'Sample LLM',
   description: "Samples from an LLM using MCP's sampling feature",
-  inputSchema: objectSchema(
-    {
-      prompt: { type: 'string', description: 'The prompt to send to the LLM' },
-      maxTokens: { type: 'number', default: 100, description: 'Maximum number of tokens to generate' },
-    },
-    ['prompt'],
-  ),
+  input: { prompt: z.string(), maxTokens: z.number().default(100) },
+  listing: {
+    inputSchema: objectSchema(
+      {
+        prompt: { type: 'string', description: 'The prompt to send to the LLM' },
+        maxTokens: { type: 'number', default: 100, description: 'Maximum number of tokens to generate' },
+      },
+      ['prompt'],
+    ),
+  },
   // Changes nothing, but the client may hand the prompt to a hosted model: open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  args: z.object({ prompt: z.string(), maxTokens: z.number().default(100) }),
-  async call({ prompt, maxTokens }, session, extra) {
+  async handler({ prompt, maxTokens }, session: LegacySession, extra) {
     if (!session.clientCapabilities().sampling) {
       throw new ToolError('sampleLLM needs a client that supports sampling; this client did not declare the sampling capability');
     }

@@ -1,8 +1,8 @@
-import { ToolError } from '@mcpkit/protocol-core';
+import { defineTool, ToolError } from '@mcpkit/protocol-core';
 import { type ElicitRequest, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { elicitationReply } from '../../../shared/elicitationReply.js';
-import { defineLegacyTool, objectSchema } from './types.js';
+import type { LegacySession } from '../session.js';
+import { objectSchema } from './objectSchema.js';
 
 /** The elicitation request, exactly as the reference sends it (with `petType`'s legacy `enumNames`). */
 export const ELICITATION_REQUEST = {
@@ -61,17 +61,16 @@ export const ELICITATION_REQUEST = {
 /** The user has 10 minutes to fill in the form (the reference's timeout). */
 const ELICITATION_TIMEOUT_MS = 10 * 60 * 1000;
 
-export const startElicitation = defineLegacyTool({
+export const startElicitation = defineTool({
   name: 'startElicitation',
   title: 'Start Elicitation',
   description:
     'Elicitation test tool that demonstrates how to request user input with various field types (string, boolean, email, uri, date, integer, number, enum)',
-  inputSchema: objectSchema({}),
+  input: {},
+  listing: { inputSchema: objectSchema({}), listedFor: 'elicitation' },
   // Asks this client's user and reports the answer; nothing changes.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  args: z.object({}),
-  listedFor: 'elicitation',
-  async call(_args, session, extra) {
+  async handler(_args, session: LegacySession, extra) {
     if (!session.clientCapabilities().elicitation) {
       throw new ToolError(
         'startElicitation needs a client that supports elicitation; this client did not declare the elicitation capability',

@@ -1,8 +1,9 @@
-import { errorMessage, ToolError } from '@mcpkit/protocol-core';
+import { defineTool, errorMessage, ToolError } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import { readUrl } from '../../../shared/download.js';
 import { createZip, type ZipEntry } from '../../../shared/zip.js';
-import { defineLegacyTool, objectSchema } from './types.js';
+import type { LegacySession } from '../session.js';
+import { objectSchema } from './objectSchema.js';
 
 /** The files of one `zip` call add up to at most this many bytes (the current profile's gzip limit, 10 MiB). */
 export const ZIP_MAX_INPUT_BYTES = 10 * 1024 * 1024;
@@ -16,25 +17,27 @@ export const ZIP_MAX_FILES = 1000;
  * `name` (`files.zip`), which the reference's lacked: the MCP schema requires it, and every SDK client
  * rejected the reference's result without it.
  */
-export const zip = defineLegacyTool({
+export const zip = defineTool({
   name: 'zip',
   title: 'Zip Files',
   description:
     'Compresses the provided resource files (mapping of name to URI, which can be a data URI) to a zip file, which it returns as a data URI resource link.',
-  inputSchema: objectSchema(
-    {
-      files: {
-        type: 'object',
-        additionalProperties: { type: 'string', format: 'uri', description: 'URL of the file to include in the zip' },
-        description: 'Mapping of file names to URLs to include in the zip',
+  input: { files: z.record(z.string(), z.string().url()) },
+  listing: {
+    inputSchema: objectSchema(
+      {
+        files: {
+          type: 'object',
+          additionalProperties: { type: 'string', format: 'uri', description: 'URL of the file to include in the zip' },
+          description: 'Mapping of file names to URLs to include in the zip',
+        },
       },
-    },
-    ['files'],
-  ),
+      ['files'],
+    ),
+  },
   // Creates nothing (the zip comes back inline), but fetches URLs: open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  args: z.object({ files: z.record(z.string(), z.string().url()) }),
-  async call({ files }, session, extra) {
+  async handler({ files }, session: LegacySession, extra) {
     const names = Object.keys(files);
     if (names.length > ZIP_MAX_FILES) throw new ToolError(`zip accepts at most ${ZIP_MAX_FILES} files; ${names.length} were given`);
     const signal = AbortSignal.any([extra.signal, session.closed]);

@@ -1,0 +1,166 @@
+/**
+ * `registerTools(server, ctx, tools, { wire: 'low-level' })`: the same tool definitions, answered the way a
+ * reference server built on the SDK's low-level `Server` with hand-written `tools/list` and `tools/call`
+ * handlers answers them, for a drop-in replacement of one. What differs from the default (`McpServer`) wire:
+ *
+ * - `tools/list`: `{ name, title, description, inputSchema, outputSchema?, annotations }` per tool, in
+ *   registration order, no `execution`; `listing.inputSchema` / `listing.outputSchema`, when given, are
+ *   listed exactly as written (key order included) instead of the SDK's rendering of `input` / `output`; a
+ *   tool with `listing.listedFor` is listed only to clients that declared that capability (it stays
+ *   callable by name).
+ * - `tools/call`: the result goes on the wire as returned (the SDK's `Server` would re-parse it with
+ *   `CallToolResultSchema`, dropping fields it does not name and reordering keys); `output` is not
+ *   validated. Omitted `arguments` count as `{}`.
+ * - Every failure is a JSON-RPC error, not an `isError` result: an unknown tool is -32603
+ *   `Unknown tool: <name>`; invalid arguments are -32603 `Input validation error: Invalid arguments for
+ *   tool <name>: <problem> at <path>` (one line per problem); a `ToolError` is -32603 with its message; an
+ *   error the client answered one of the handler's requests with (an `McpError`: a refused sampling
+ *   request) keeps its code and its message as the client sent it; anything else is logged and the client
+ *   gets -32603 `Tool <name> failed unexpectedly; the server log has the details.`
+ *
+ * Unchanged: an answer over `MAX_RESULT_BYTES` is an `isError` result saying so (the `run` given here does
+ * that), and a cancelled call gets no answer.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+  ListToolsRequestSchema,
+  McpError,
+  type ServerNotification,
+  type ServerRequest,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { hideUnexpected, ToolError } from './errors.js';
+import type { Logger } from './logger.js';
+import { setRawRequestHandler } from './rawHandlers.js';
+
+/** A JSON Schema object, as written. */
+export type JsonSchemaObject = { [key: string]: unknown };
+
+/** How a tool registered with `wire: 'low-level'` is listed, where that differs from the default. */
+export interface ToolListing {
+  /** Listed instead of the SDK's rendering of `input` (e.g. a reference's `zod-to-json-schema` output). */
+  inputSchema?: JsonSchemaObject;
+  /** Listed instead of the SDK's rendering of `output`. */
+  outputSchema?: JsonSchemaObject;
+  /** Listed only to clients that declared this capability in `initialize`; still callable by name. */
+  listedFor?: keyof ClientCapabilities;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The parts of a `ToolDefinition` this wire reads. */
+export interface LowLevelToolSource {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodRawShape | z.ZodObject;
+  output?: z.ZodRawShape;
+  annotations: Omit<ToolAnnotations, 'title'>;
+  listing?: ToolListing;
+}
+
+export interface LowLevelTool {
+  tool: LowLevelToolSource;
+  /** Runs the handler with parsed arguments (an oversized answer already replaced). */
+  run: (args: unknown, extra: Extra) => Promise<CallToolResult>;
+}
+
+interface Served {
+  tool: LowLevelToolSource;
+  args: z.ZodType;
+  /** Its `tools/list` entry, made on the first listing. */
+  entry?: JsonSchemaObject;
+  run: LowLevelTool['run'];
+  logger: Logger;
+}
+
+/** The tools served so far, per server: `registerTools` may be called more than once. */
+const servedTools = new WeakMap<McpServer, Map<string, Served>>();
+
+const asObject = (schema: z.ZodRawShape | z.ZodObject): z.ZodObject => (schema instanceof z.ZodObject ? schema : z.object(schema));
+
+function render(schema: z.ZodRawShape | z.ZodObject, pipeStrategy: 'input' | 'output'): JsonSchemaObject {
+  return toJsonSchemaCompat(asObject(schema), { strictUnions: true, pipeStrategy }) as JsonSchemaObject;
+}
+
+function listEntry(tool: LowLevelToolSource): JsonSchemaObject {
+  const { listing = {} } = tool;
+  const outputSchema = listing.outputSchema ?? (tool.output ? render(tool.output, 'output') : undefined);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: listing.inputSchema ?? render(tool.input, 'input'),
+    ...(outputSchema ? { outputSchema } : {}),
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** zod issues as `<message> at <path>`, one per line. */
+function issueLines(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length ? `${issue.message} at ${issue.path.join('.')}` : issue.message)).join('\n');
+}
+
+/**
+ * An error the client answered one of the handler's requests with, as it came: the SDK's `McpError`
+ * prefixes `MCP error <code>: ` to the message, and the SDK would prefix it again on the way out.
+ */
+function asReceived(error: McpError): Error {
+  const prefix = `MCP error ${error.code}: `;
+  const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return Object.assign(new Error(message), { code: error.code, ...(error.data !== undefined ? { data: error.data } : {}) });
+}
+
+function installHandlers(server: McpServer, served: Map<string, Served>): void {
+  // Fails loudly if `McpServer.registerTool` (or anything else) already answers tools.
+  server.server.assertCanSetRequestHandler('tools/list');
+  server.server.assertCanSetRequestHandler('tools/call');
+  // Merged into what the server declares (a `listChanged` there stays); like `McpServer.registerTool`, before connecting.
+  server.server.registerCapabilities({ tools: {} });
+
+  setRawRequestHandler(server, ListToolsRequestSchema, async () => {
+    const capabilities = server.server.getClientCapabilities() ?? {};
+    const listed = [...served.values()].filter(({ tool }) => !tool.listing?.listedFor || capabilities[tool.listing.listedFor]);
+    return { tools: listed.map((item) => (item.entry ??= listEntry(item.tool))) };
+  });
+
+  setRawRequestHandler(server, CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const tool = served.get(name);
+    if (!tool) throw new ToolError(`Unknown tool: ${name}`);
+    const parsed = tool.args.safeParse(args ?? {});
+    if (!parsed.success) throw new ToolError(`Input validation error: Invalid arguments for tool ${name}: ${issueLines(parsed.error)}`);
+    try {
+      return await tool.run(parsed.data, extra);
+    } catch (error) {
+      if (error instanceof McpError) throw asReceived(error);
+      if (error instanceof ToolError) throw error;
+      if (extra.signal.aborted) {
+        // Cancelled, or the session closed: the SDK sends nothing for this request.
+        tool.logger.debug(`Tool ${name} cancelled by the client`);
+        throw error;
+      }
+      throw new Error(hideUnexpected('Tool', name, error, tool.logger));
+    }
+  });
+}
+
+/** Serves `tools` (after any served before on this server) with low-level `tools/list` and `tools/call` handlers. */
+export function serveLowLevelTools(server: McpServer, tools: ReadonlyArray<LowLevelTool>, logger: Logger): void {
+  let served = servedTools.get(server);
+  if (!served) {
+    served = new Map();
+    installHandlers(server, served);
+    servedTools.set(server, served);
+  }
+  for (const { tool, run } of tools) {
+    if (served.has(tool.name)) throw new Error(`Tool ${tool.name} is already registered`);
+    served.set(tool.name, { tool, args: asObject(tool.input), run, logger });
+  }
+}
