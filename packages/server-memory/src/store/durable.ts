@@ -3,7 +3,7 @@
  * at any instant. Nothing here knows about graphs or journals.
  *
  * - A file is identified by `FileId` (inode, size, mtime in ns): a rewrite or an append changes it.
- * - `appendDurably` is the write path of every mutation: one `write` and one `fdatasync`.
+ * - `appendDurablyTo` is the write path of every mutation: one `write` and one `fdatasync` (to a file held open).
  * - `writeTempFile` + `renameSync` + `fsyncDir` replace a file whole: a reader sees the old file or
  *   the new one, never a mix, and a crash leaves at worst a temp file (`removeStaleTemps`).
  * - `openAppendNoFollow` appends to a side file (`.corrupt`) without ever writing through a link.
@@ -98,10 +98,11 @@ export function fsyncDir(dir: string): void {
 /**
  * `data`, preceded by a newline when the file open at `fd` (for reading too) is not empty and does
  * not end with one: appended lines never run on from a last line someone else left unterminated.
+ * `cleanEnd`: the caller knows the file ends with a newline when it is this long (no read then).
  */
-function onNewLine(fd: number, data: string): string {
+function onNewLine(fd: number, data: string, cleanEnd?: number): string {
   const size = fstatSync(fd).size;
-  if (size === 0) return data;
+  if (size === 0 || size === cleanEnd) return data;
   const last = Buffer.alloc(1);
   return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 10 ? `\n${data}` : data;
 }
@@ -110,12 +111,20 @@ function onNewLine(fd: number, data: string): string {
 export function appendDurably(path: string, data: string): number {
   const fd = openSync(path, 'a+');
   try {
-    const bytes = writeSync(fd, onNewLine(fd, data));
-    fdatasyncSync(fd);
-    return bytes;
+    return appendDurablyTo(fd, data);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * `appendDurably` to a file held open for appending (`a+`), so that a run of appends opens it once.
+ * `cleanEnd` as for `onNewLine`.
+ */
+export function appendDurablyTo(fd: number, data: string, cleanEnd?: number): number {
+  const bytes = writeSync(fd, onNewLine(fd, data, cleanEnd));
+  fdatasyncSync(fd);
+  return bytes;
 }
 
 /** A fresh temp-file name beside `target` (`<name>.<16 hex>.tmp`), the pattern `removeStaleTemps` knows. */

@@ -18,7 +18,7 @@
  */
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { Graph, GraphRecord } from '../graph.js';
-import { appendDurably, type FileId, type FileIdJson, idJson, replaceFile, sameIdJson } from './durable.js';
+import { appendDurably, appendDurablyTo, type FileId, type FileIdJson, idJson, replaceFile, sameIdJson } from './durable.js';
 
 export const JOURNAL_VERSION = 1;
 
@@ -59,11 +59,14 @@ export function createJournal(path: string, base: FileId | null, prev: JournalHe
   return { ino: st.ino, offset: bytes, headerBytes: bytes };
 }
 
-/** Appends `records` durably and advances `pos` past them. */
-export function appendRecords(path: string, pos: JournalPosition, records: readonly GraphRecord[]): void {
+/**
+ * Appends `records` durably to the journal open at `fd` (`a+`) and advances `pos` past them. Whole
+ * lines only ever end at `pos.offset`, so a journal that long needs no newline before them.
+ */
+export function appendRecords(fd: number, pos: JournalPosition, records: readonly GraphRecord[]): void {
   let data = '';
   for (const r of records) data += `${JSON.stringify(r)}\n`;
-  pos.offset += appendDurably(path, data);
+  pos.offset += appendDurablyTo(fd, data, pos.offset);
 }
 
 /** Appends the marker saying that the snapshot `id` holds every record of this journal. */

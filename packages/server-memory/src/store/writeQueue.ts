@@ -2,8 +2,11 @@
  * The write queue: mutations are applied one batch at a time, in the order they were called, and
  * the calls that arrive in the same turn of the event loop form one batch, committed together (one
  * journal append and one `fdatasync` for all of them: group commit). Each call then gets its own
- * outcome: its value, or its error.
+ * outcome: its value, or its error. Nothing here knows where the records go (`applyBatch` collects
+ * them for the store to persist).
  */
+import { ToolError } from '@mcpkit/protocol-core';
+import type { Graph, GraphRecord, Mutation } from '../graph.js';
 
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -53,4 +56,30 @@ export class WriteQueue<S> {
       this.draining = null;
     }
   }
+}
+
+/** A batch applied to a graph: each call's outcome, and the records that make the batch durable. */
+export interface AppliedBatch {
+  outcomes: Outcome[];
+  records: GraphRecord[];
+  changed: boolean;
+  /** A call threw something other than a `ToolError`: it may have left a half-applied change. */
+  broken: boolean;
+}
+
+/** Applies `batch` to `graph` in order. A call that fails (a `ToolError`, raised before anything changes) fails alone. */
+export function applyBatch(graph: Graph, batch: readonly ((graph: Graph) => unknown)[]): AppliedBatch {
+  const applied: AppliedBatch = { outcomes: [], records: [], changed: false, broken: false };
+  for (const run of batch) {
+    try {
+      const m = run(graph) as Mutation<unknown>;
+      for (const r of m.records) applied.records.push(r);
+      applied.changed ||= m.changed;
+      applied.outcomes.push({ ok: true, value: m.value });
+    } catch (error) {
+      if (!(error instanceof ToolError)) applied.broken = true;
+      applied.outcomes.push({ ok: false, error });
+    }
+  }
+  return applied;
 }

@@ -1,0 +1,27 @@
+/** What a failed call of the file store tells the model: a clear `ToolError`, never a path or a stack. */
+import { type Logger, ToolError } from '@mcpkit/protocol-core';
+import { ForeignFileError } from './snapshot.js';
+
+export const closedError = (): Error => new Error('the memory store is closed');
+
+/** The memory file was replaced by something else: logged with its path, refused without it. */
+export function foreignError(error: ForeignFileError, logger: Logger): ToolError {
+  logger.error(error.message);
+  return new ToolError('The memory file was replaced by something that is not a knowledge graph; refusing to read or overwrite it.');
+}
+
+/** A read that failed: a foreign file is refused; anything else goes on as it is. */
+export function readError(error: unknown, logger: Logger): unknown {
+  return error instanceof ForeignFileError ? foreignError(error, logger) : error;
+}
+
+/** A batch of writes that could not be saved (nothing was changed): logged, and told without internals. */
+export function saveError(error: unknown, location: string, logger: Logger): Error {
+  if (error instanceof ToolError) return error;
+  if (error instanceof ForeignFileError) return foreignError(error, logger);
+  logger.error(`could not update ${location}:`, error);
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return new ToolError(
+    `Could not save the knowledge graph${code ? ` (${code})` : ''}; nothing was changed. The server log has the details.`,
+  );
+}
