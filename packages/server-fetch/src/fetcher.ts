@@ -1,6 +1,5 @@
 import { type AllowedHost, createHttpClient, HttpError, parseAllowHost, type Resolver, systemResolver } from '@mcpkit/net';
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
-import { createTtlCache, type TtlCache } from './cache.js';
 import {
   cancelled,
   DEFAULT_MAX_BYTES,
@@ -13,18 +12,12 @@ import {
 import { type ConversionLane, createConverter } from './content/conversionPool.js';
 import { type Converted, mimeOf, UnconvertibleError } from './content/convert.js';
 import { formatBytes } from './format.js';
+import { type ContentCacheOptions, createPageCache } from './pageCache.js';
 import { noProgress, type Progress } from './progress.js';
 import { createRobotsChecker } from './robots.js';
 import { normalizeUrl } from './url.js';
 
-export interface ContentCacheOptions {
-  /** Pages kept at most. Default 32. */
-  maxEntries?: number;
-  /** Converted text kept at most, in bytes (UTF-16). Default 64 MiB. */
-  maxBytes?: number;
-  /** How long a page serves `start_index` continuations. Default 5 minutes. */
-  ttlMs?: number;
-}
+export type { ContentCacheOptions } from './pageCache.js';
 
 export interface FetcherOptions {
   /** Replaces both default user agents (autonomous and user-specified), as `--user-agent` does. */
@@ -81,24 +74,43 @@ export interface FetchPageOptions {
   signal?: AbortSignal;
 }
 
+export interface AutonomousFetchOptions {
+  /** The page unconverted (`raw: true` of the tool); cached apart from its conversion. */
+  raw?: boolean;
+  /** Where the caller reads from. Above 0 (a continuation), a cached page is reused. Default 0. */
+  startIndex?: number;
+  progress?: Progress;
+  signal?: AbortSignal;
+}
+
+export interface ManualFetchOptions {
+  progress?: Progress;
+  signal?: AbortSignal;
+}
+
 export interface Fetcher {
-  readonly userAgentAutonomous: string;
-  readonly userAgentManual: string;
-  readonly ignoreRobotsTxt: boolean;
   /**
-   * Throws a `ToolError` (reference texts) when robots.txt refuses `userAgent` this URL. `signal`
-   * (the request's) stops the robots.txt fetch: it then throws a `ToolError` saying so.
+   * A fetch the model asked for (the `fetch` tool), `url` normalised as the tool prints it. A
+   * continuation (`startIndex` > 0) gets the page converted by the last call for this URL and mode
+   * within the cache's TTL, without asking the network; any other call checks robots.txt for the
+   * autonomous user agent (unless `ignoreRobotsTxt`; refusals are `ToolError`s with the reference's
+   * texts), fetches and converts as `fetchPage` does, and caches the page (`cache` options). A
+   * cancelled call (`signal`) also stops its robots.txt request, and leaves nothing cached.
    */
-  checkRobots(url: string, userAgent: string, signal?: AbortSignal): Promise<void>;
+  fetchAutonomously(url: string, options?: AutonomousFetchOptions): Promise<FetchedPage>;
   /**
-   * Fetches and converts a page within the timeout; failures are `ToolError`s whose message is the
-   * model-facing text. `progress` hears about the download and the conversion. When `signal` aborts
-   * (the client cancelled), the download is dropped (its connection closed), a running conversion's
-   * worker is terminated, and it throws a `ToolError` saying so.
+   * A fetch the user asked for (the `fetch` prompt): `fetchPage` with the user-specified agent, no
+   * robots.txt check, nothing cached.
+   */
+  fetchManually(url: string, options?: ManualFetchOptions): Promise<FetchedPage>;
+  /**
+   * Fetches and converts a page within the timeout, with `userAgent`, no robots.txt check and no
+   * cache; failures are `ToolError`s whose message is the model-facing text. `progress` hears about
+   * the download and the conversion. When `signal` aborts (the client cancelled), the download is
+   * dropped (its connection closed), a running conversion's worker is terminated, and it throws a
+   * `ToolError` saying so.
    */
   fetchPage(url: string, options: FetchPageOptions): Promise<FetchedPage>;
-  /** Converted pages kept for `start_index` continuations (tool calls only). */
-  readonly pages: TtlCache<FetchedPage>;
   /**
    * The same fetcher for one session (a server instance: one per HTTP session): its conversions get
    * that session's fair share of the workers. Its `close` ends the session's share only; the fetcher
@@ -111,8 +123,9 @@ export interface Fetcher {
 
 /**
  * Everything the fetch tool and prompt share, and which outlives a session: the HTTP agents, the
- * robots.txt cache, the page cache and the conversion workers. One per process; every session's
- * server uses it.
+ * robots.txt checker and its cache, the page cache and the conversion workers. The tool and the prompt
+ * only say who asked (`fetchAutonomously`, `fetchManually`); the fetcher decides robots.txt, the user
+ * agent and the cache. One per process; every session's server uses it.
  */
 export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const logger = options.logger ?? silentLogger;
@@ -136,12 +149,11 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     ...(options.conversionWorker !== undefined ? { worker: options.conversionWorker } : {}),
     ...(options.maxConversionWorkers !== undefined ? { maxWorkers: options.maxConversionWorkers } : {}),
   });
-  const pages = createTtlCache<FetchedPage>({
-    maxEntries: options.cache?.maxEntries ?? 32,
-    maxSize: options.cache?.maxBytes ?? 64 * 1024 * 1024,
-    ttlMs: options.cache?.ttlMs ?? 5 * 60_000,
-    sizeOf: (p) => (p.content.length + p.prefix.length) * 2,
-  });
+  // Shared by every session: a continuation may come from another session of the same client.
+  const pages = createPageCache<FetchedPage>(options.cache);
+  const userAgentAutonomous = options.userAgent ?? DEFAULT_USER_AGENT_AUTONOMOUS;
+  const userAgentManual = options.userAgent ?? DEFAULT_USER_AGENT_MANUAL;
+  const ignoreRobotsTxt = options.ignoreRobotsTxt ?? false;
 
   async function fetchPage(
     lane: Pick<ConversionLane, 'convert'>,
@@ -187,15 +199,33 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     return { ...converted, url, finalUrl: response.url, status: response.status, contentType };
   }
 
+  async function fetchAutonomously(
+    lane: Pick<ConversionLane, 'convert'>,
+    url: string,
+    { raw = false, startIndex = 0, progress, signal }: AutonomousFetchOptions,
+  ): Promise<FetchedPage> {
+    // A continuation reuses the page converted by the call that returned its start index.
+    const cached = startIndex > 0 ? pages.get(url, raw) : undefined;
+    if (cached) return cached;
+    // `signal` (the request's) stops robots.txt, redirects, the download and the conversion.
+    if (!ignoreRobotsTxt) await robots.check(url, userAgentAutonomous, signal);
+    const page = await fetchPage(lane, url, {
+      userAgent: userAgentAutonomous,
+      raw,
+      ...(progress ? { progress } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    await pages.set(url, raw, page);
+    return page;
+  }
+
   /** The fetcher as seen through `lane`: everything shared but the conversion lane, and `close`. */
   function view(lane: Pick<ConversionLane, 'convert'>, close: () => Promise<void>): Fetcher {
     return {
-      userAgentAutonomous: options.userAgent ?? DEFAULT_USER_AGENT_AUTONOMOUS,
-      userAgentManual: options.userAgent ?? DEFAULT_USER_AGENT_MANUAL,
-      ignoreRobotsTxt: options.ignoreRobotsTxt ?? false,
-      checkRobots: (url, userAgent, signal) => robots.check(url, userAgent, signal),
+      fetchAutonomously: (url, fetchOptions = {}) => fetchAutonomously(lane, url, fetchOptions),
+      fetchManually: (url, { progress, signal } = {}) =>
+        fetchPage(lane, url, { userAgent: userAgentManual, ...(progress ? { progress } : {}), ...(signal ? { signal } : {}) }),
       fetchPage: (url, pageOptions) => fetchPage(lane, url, pageOptions),
-      pages,
       openSession() {
         const session = converter.openLane();
         return view(session, async () => session.close());

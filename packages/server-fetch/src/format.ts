@@ -1,14 +1,11 @@
 /**
- * Sizes and durations as the error messages show them (`4.9 KiB`, `2 s`, `200 ms`); the same as
- * @mcpkit/net's. Kept here because the conversion worker (content/convert.ts) imports it: the worker
- * bundle keeps dependencies external and must not load a workspace package (nor its ipaddr.js).
+ * Sizes and durations as the messages show them (`4.9 KiB`, `2 s`, `200 ms`). `formatBytes` is
+ * protocol-core's, from its `/size` subpath: the conversion worker (content/convert.ts) imports this
+ * module, and the worker bundle keeps dependencies external, so it must not load protocol-core's main
+ * entry (the SDK, which the bin does not install) nor @mcpkit/net (ipaddr.js).
  */
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MiB`;
-}
+export { formatBytes } from '@mcpkit/protocol-core/size';
 
 export function formatDuration(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;

@@ -1,6 +1,6 @@
 import { type HttpClient, HttpError } from '@mcpkit/net';
 import { ToolError } from '@mcpkit/protocol-core';
-import { createTtlCache } from './cache.js';
+import type { LRUCache } from 'lru-cache';
 import { cancelled, robotsConnectionError, robotsDisallowed, robotsStatusError } from './constants.js';
 
 /** `scheme://host[:port]/robots.txt` of a URL (path, query and fragment dropped), as the reference builds it. */
@@ -49,12 +49,19 @@ export function createRobotsChecker({
   timeoutMs: number;
   ttlMs?: number;
 }): RobotsChecker {
-  const cache = createTtlCache<RobotsRules>({
-    maxEntries: 256,
-    maxSize: 16 * 1024 * 1024,
-    ttlMs,
-    sizeOf: (r) => (r.kind === 'rules' ? r.text.length * 2 : 1),
-  });
+  // Created on the first check: lru-cache is imported then, not when the server starts.
+  let rulesCache: Promise<LRUCache<string, RobotsRules>> | undefined;
+  const cached = () =>
+    (rulesCache ??= import('lru-cache').then(
+      ({ LRUCache }) =>
+        new LRUCache<string, RobotsRules>({
+          max: 256,
+          maxSize: 16 * 1024 * 1024,
+          ttl: ttlMs,
+          ttlResolution: 0, // no timer per lookup (see pageCache.ts)
+          sizeCalculation: (r) => (r.kind === 'rules' ? Math.max(1, r.text.length * 2) : 1),
+        }),
+    ));
 
   async function load(robotsUrl: string, pageUrl: string, userAgent: string, signal: AbortSignal | undefined): Promise<RobotsRules> {
     let response: Awaited<ReturnType<HttpClient['get']>>;
@@ -89,6 +96,7 @@ export function createRobotsChecker({
   return {
     async check(url, userAgent, signal) {
       const robotsUrl = robotsTxtUrl(url);
+      const cache = await cached();
       let rules = cache.get(robotsUrl);
       if (!rules) {
         rules = await load(robotsUrl, url, userAgent, signal);

@@ -106,8 +106,9 @@ function isAlive(pid: number): boolean {
 /**
  * The conversion worker, built from this source tree. Tests run TypeScript through vitest, which a
  * worker thread cannot load, so it is bundled the way `tsup.config.ts` builds `dist/convertWorker.js`
- * (dependencies external), into node_modules/.cache, where they resolve as they do from dist/. Once
- * per test process, removed when it exits.
+ * (dependencies external), into node_modules/.cache, where they resolve as they do from dist/ — except
+ * workspace packages (`@mcpkit/protocol-core/size`), bundled from their source as the bin bundles them, so
+ * that no test needs them built first. Once per test process, removed when it exits.
  */
 export function sourceWorker(): Promise<URL> {
   builtWorker ??= (async () => {
@@ -128,6 +129,10 @@ export function sourceWorker(): Promise<URL> {
       platform: 'node',
       target: 'node20',
       external: Object.keys(pkg.dependencies),
+      noExternal: [/^@mcpkit\//],
+      esbuildOptions(o) {
+        o.conditions = ['@mcpkit/source', ...(o.conditions ?? [])];
+      },
       tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
       config: false,
       dts: false,

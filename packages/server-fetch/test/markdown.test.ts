@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createTtlCache } from '../src/cache.js';
 import { decodeBody } from '../src/content/decode.js';
 import { createHtmlConverter, SIMPLIFY_FAILED } from '../src/content/html.js';
 import { codePointLength, paginate, sliceCodePoints } from '../src/paging.js';
@@ -120,25 +119,6 @@ describe('paging helpers', () => {
     });
     expect(paginate('abcdef', 4, 4)).toEqual({ text: 'ef', totalLength: 6, nextStartIndex: null });
     expect(paginate('', 0, 4).text).toBe('<error>No more content available.</error>');
-  });
-});
-
-describe('page cache', () => {
-  it('is bounded in entries and size, least recently used first, and expires', () => {
-    let now = 0;
-    const cache = createTtlCache<string>({ maxEntries: 2, maxSize: 10, ttlMs: 100, sizeOf: (v) => v.length, now: () => now });
-    cache.set('a', 'aaa');
-    cache.set('b', 'bbb');
-    cache.get('a');
-    cache.set('c', 'ccc');
-    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['aaa', undefined, 'ccc']);
-    cache.set('d', 'dddddddd');
-    expect(cache.get('a')).toBeUndefined();
-    expect(cache.size).toBe(1);
-    cache.set('huge', 'x'.repeat(11));
-    expect(cache.get('huge')).toBeUndefined();
-    now = 150;
-    expect(cache.get('d')).toBeUndefined();
   });
 });
 

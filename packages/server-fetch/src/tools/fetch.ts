@@ -1,7 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import { URL_REQUIRED } from '../constants.js';
-import type { Fetcher } from '../fetcher.js';
+import type { FetchedPage, Fetcher } from '../fetcher.js';
 import { paginate } from '../paging.js';
 import { createProgress } from '../progress.js';
 import { normalizeUrl } from '../url.js';
@@ -48,21 +48,14 @@ export const fetchTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   handler: async ({ url, max_length, start_index, raw }, { fetcher }: FetchContext, extra) => {
     const normalized = normalizeUrl(url);
-    const key = `${raw ? 'raw' : 'markdown'} ${normalized}`;
-    // A continuation reuses the page converted by the call that returned its start_index.
-    let page = start_index > 0 ? fetcher.pages.get(key) : undefined;
-    if (!page) {
-      // The request's signal: a cancelled call (notifications/cancelled) stops robots.txt, redirects,
-      // the download and the conversion; the SDK then sends no result.
-      const { signal } = extra;
-      if (!fetcher.ignoreRobotsTxt) await fetcher.checkRobots(normalized, fetcher.userAgentAutonomous, signal);
-      const progress = createProgress(extra);
-      try {
-        page = await fetcher.fetchPage(normalized, { userAgent: fetcher.userAgentAutonomous, raw, progress, signal });
-      } finally {
-        progress.end();
-      }
-      fetcher.pages.set(key, page);
+    // The request's signal: a cancelled call (notifications/cancelled) stops robots.txt, redirects,
+    // the download and the conversion; the SDK then sends no result.
+    const progress = createProgress(extra);
+    let page: FetchedPage;
+    try {
+      page = await fetcher.fetchAutonomously(normalized, { raw, startIndex: start_index, progress, signal: extra.signal });
+    } finally {
+      progress.end();
     }
     const part = paginate(page.content, start_index, max_length);
     return structuredResult(
