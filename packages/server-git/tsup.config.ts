@@ -2,8 +2,9 @@ import { serverConfig } from '../../tsup.server.ts';
 
 // undici is reached only by the network tools (--allow-remote, through `await import()`): kept out of
 // the bin bundle, it costs a start-up without them nothing.
-// The tools load their implementations (src/impl/*) with `await import()`; the library build keeps
-// them in dist/server.js (not evaluated until a tool is first called) instead of splitting ~80 chunks.
+// The tools load the engine (src/engine/index.ts, with isomorphic-git) once, with `await import()`: the bin
+// gets it as a chunk of its own; the library build keeps it in dist/server.js (not evaluated until a tool
+// is first called) instead of splitting it into chunks.
 // The tools' JSON Schemas are precomputed for a default start and for one with every optional tool.
 export default serverConfig({ external: ['undici'], schemaRuns: [[], ['--allow-init', '--allow-remote']] }).map((c) =>
   c.name === 'lib' ? { ...c, splitting: false } : c,

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { runCli } from '@mcpkit/protocol-core';
 import { options, verbosityToLogLevel } from './config.js';
+import { resolveStartupRepositories } from './engine/startup.js';
 import { createGitServer, createRepoCache, VERSION } from './server.js';
-import { resolveStartupRepositories } from './startup.js';
 
 await runCli(
   {
@@ -16,7 +16,9 @@ await runCli(
       const repositories = await resolveStartupRepositories(config.repository);
       for (const repo of repositories) logger.info(`Using repository at ${repo}`);
       if (repositories.length === 0) logger.info("No --repository given: the client's MCP roots decide where the tools may work");
-      const remote = config.allowRemote ? (await import('./remote/http.js')).createRemoteAccess(config, process.env, logger) : undefined;
+      const remote = config.allowRemote
+        ? (await import('./engine/remote/http.js')).createRemoteAccess(config, process.env, logger)
+        : undefined;
       const repoCache = createRepoCache();
       return {
         createServer: () => createGitServer({ repositories, allowInit: config.allowInit, remote, repoCache, logger }),

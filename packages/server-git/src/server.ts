@@ -1,13 +1,13 @@
 import { homedir } from 'node:os';
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { GitContext } from './context.js';
-import { createPatchCache } from './diff/patchCache.js';
+import type { GitContext } from './engine/context.js';
+import { createPatchCache } from './engine/diff/patchCache.js';
+import type { RemoteAccess } from './engine/remote/access.js';
+import type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
+import { createRepoCache, type RepoCache } from './engine/repoCache.js';
+import { clientRoots, fixedRoots } from './engine/roots.js';
 import { listNullablesAsAnyOf } from './listSchemas.js';
-import type { RemoteAccess } from './remote/access.js';
-import type { RemoteConfig, RemoteLimits } from './remote/http.js';
-import { createRepoCache, type RepoCache } from './repo.js';
-import { clientRoots, fixedRoots } from './roots.js';
 import { extraTools, initTools, referenceTools, remoteTools } from './tools/index.js';
 import { VERSION } from './version.js';
 
@@ -54,9 +54,9 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
   return server;
 }
 
-export type { GitContext } from './context.js';
-export type { RemoteAccess } from './remote/access.js';
-export type { RemoteConfig, RemoteLimits } from './remote/http.js';
+export type { GitContext } from './engine/context.js';
+export type { RemoteAccess } from './engine/remote/access.js';
+export type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
 
 /**
  * Network access for `createGitServer({ remote })`: every request through the SSRF-safe policy of
@@ -70,7 +70,7 @@ export async function createRemoteAccess(
   logger: Logger = silentLogger,
   limits?: RemoteLimits,
 ): Promise<RemoteAccess> {
-  return (await import('./remote/http.js')).createRemoteAccess(config, env, logger, limits);
+  return (await import('./engine/remote/http.js')).createRemoteAccess(config, env, logger, limits);
 }
-export { createRepoCache, type RepoCache } from './repo.js';
+export { createRepoCache, type RepoCache } from './engine/repoCache.js';
 export { VERSION };

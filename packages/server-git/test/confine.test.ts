@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListRootsRequestSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { resolveRepository, resolveWorkPath } from '../src/confine.js';
+import { resolveRepository, resolveWorkPath } from '../src/engine/confine.js';
 import { connect, git, gitRepo, tempDir, text } from './helpers.js';
 
 /** HEAD, the index and the status, to check that a refusal changed nothing. */

@@ -1,6 +1,6 @@
 import { ToolError } from '@mcpkit/protocol-core';
 import { describe, expect, it } from 'vitest';
-import { createConfinedFs } from '../src/git/confinedFs.js';
+import { createConfinedFs } from '../src/engine/git/confinedFs.js';
 import { withFsRefusals } from '../src/tools/fsRefusals.js';
 import { tempDir } from './helpers.js';
 

@@ -2,10 +2,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@mcpkit/protocol-core';
 import { describe, expect, it } from 'vitest';
-import type { GitContext } from '../src/context.js';
-import { revList } from '../src/log/commits.js';
-import { parseGitDate } from '../src/log/dates.js';
-import { createRepoCache, openRepo } from '../src/repo.js';
+import type { GitContext } from '../src/engine/context.js';
+import { revList } from '../src/engine/log/commits.js';
+import { parseGitDate } from '../src/engine/log/dates.js';
+import { createRepoCache, openRepo } from '../src/engine/repo.js';
 import { connect, gitEnv, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
 
 /** Commits with chosen dates and messages (author date = committer date unless given). */

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diffLines, splitLines } from '../src/diff/lineDiff.js';
-import { type DiffSide, formatFilePatch, trimCommonTail } from '../src/diff/patch.js';
+import { diffLines, splitLines } from '../src/engine/diff/lineDiff.js';
+import { type DiffSide, formatFilePatch, trimCommonTail } from '../src/engine/diff/patch.js';
 import { gitRepo, hasGit, honoBundle, tempDir, write } from './helpers.js';
 
 const lines = (...l: string[]) => `${l.join('\n')}\n`;

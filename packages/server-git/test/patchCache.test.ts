@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createPatchCache } from '../src/diff/patchCache.js';
+import { createPatchCache } from '../src/engine/diff/patchCache.js';
 import { connect, gitRepo, hasGit, text, write } from './helpers.js';
 
 const renders = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../src/diff/changes.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../src/diff/changes.js')>();
+vi.mock('../src/engine/diff/changes.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/engine/diff/changes.js')>();
   return {
     ...actual,
     renderPatches: (...args: Parameters<typeof actual.renderPatches>) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AllowedHost } from '@mcpkit/net';
 import { silentLogger } from '@mcpkit/protocol-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRemoteAccess } from '../src/remote/http.js';
+import { createRemoteAccess } from '../src/engine/remote/http.js';
 import type { RemoteAccess } from '../src/server.js';
 import { type GitHttpServer, serveGit } from './gitHttpServer.js';
 import { connect, git, hasGit, type TempDir, tempDir, text, write } from './helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../src/tools/gitRemote.js';
+import { redactUrl } from '../src/engine/ops/remotes.js';
 import { connect, gitRepo, hasGit, text } from './helpers.js';
 
 describe('git_remote', () => {

@@ -14,7 +14,7 @@ import { createLogger, type Logger, silentLogger } from '@mcpkit/protocol-core';
 import type { InMemoryPair } from '@mcpkit/protocol-core/testing';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRemoteAccess } from '../src/remote/http.js';
+import { createRemoteAccess } from '../src/engine/remote/http.js';
 import { type GitHttpServer, serveGit } from './gitHttpServer.js';
 import { connect, git, gitEnv, hasGit, type TempDir, tempDir, text, write } from './helpers.js';
 

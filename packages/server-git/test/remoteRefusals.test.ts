@@ -1,6 +1,6 @@
 import { silentLogger } from '@mcpkit/protocol-core';
 import { describe, expect, it } from 'vitest';
-import { createRemoteAccess } from '../src/remote/http.js';
+import { createRemoteAccess } from '../src/engine/remote/http.js';
 import { connect, gitRepo, hasGit, text } from './helpers.js';
 
 describe.skipIf(!hasGit)('remote refusals name what was refused', () => {

@@ -1,10 +1,18 @@
 import { mkdirSync, readFileSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GitContext } from '../src/context.js';
-import { parseIndex, readIndexFile, serializeIndex, writeIndexFile } from '../src/git/indexFile.js';
-import { headCommit, indexFiles, readBlob, readWorktreeFile, treeFiles, type WorktreeState, worktreeState } from '../src/git/snapshot.js';
-import { createRepoCache, openRepo, type Repo } from '../src/repo.js';
+import type { GitContext } from '../src/engine/context.js';
+import { parseIndex, readIndexFile, serializeIndex, writeIndexFile } from '../src/engine/git/indexFile.js';
+import {
+  headCommit,
+  indexFiles,
+  readBlob,
+  readWorktreeFile,
+  treeFiles,
+  type WorktreeState,
+  worktreeState,
+} from '../src/engine/git/snapshot.js';
+import { createRepoCache, openRepo, type Repo } from '../src/engine/repo.js';
 import { gitRepo, hasGit, type RepoFixture, write } from './helpers.js';
 
 async function open(fx: RepoFixture): Promise<Repo> {

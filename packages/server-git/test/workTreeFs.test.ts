@@ -6,8 +6,8 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createConfinedFs } from '../src/git/confinedFs.js';
-import { createWorkTree } from '../src/git/workTree.js';
+import { createConfinedFs } from '../src/engine/git/confinedFs.js';
+import { createWorkTree } from '../src/engine/git/workTree.js';
 import { tempDir, write } from './helpers.js';
 
 const SECRET = 'SECRET\n';

@@ -14,3 +14,10 @@ export const contextLines = z
 
 /** The four hints of a tool that only reads the repository. */
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/**
+ * The engine (../engine: isomorphic-git and everything that touches the repository), loaded once, on the
+ * first call of any tool; Node keeps the module, so later calls get it at once. A start-up that only
+ * lists the tools never loads it.
+ */
+export const loadEngine = () => import('../engine/index.js');

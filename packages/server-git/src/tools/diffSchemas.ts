@@ -1,6 +1,6 @@
 /**
  * The diff tools' input and output schemas, for the tool definitions (`tools/list`). Kept apart from
- * ../diff/diffTool.ts, whose rendering imports isomorphic-git, and ../diff/paging.ts (node:crypto), so
+ * ../engine/diff/diffTool.ts, whose rendering imports isomorphic-git, and ../engine/diff/paging.ts (node:crypto), so
  * that a start-up does not load them.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * File-system refusals as tool errors. The confined file system (../git/confinedFs.ts) answers a path
+ * File-system refusals as tool errors. The confined file system (../engine/git/confinedFs.ts) answers a path
  * outside the repository with EACCES, and the operating system may refuse a name (ENAMETOOLONG) or a
  * file (EACCES, EPERM): those are refusals to report, naming what was refused, not failures to hide
  * behind "failed unexpectedly". The writing tools have already put back what they wrote when this runs.

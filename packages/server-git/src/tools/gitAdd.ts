@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const gitAddInput = {
   repo_path: repoPath,
@@ -24,5 +24,5 @@ export const gitAdd = defineTool({
     removed: z.array(z.string()).describe('Deleted paths whose deletion was staged'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitAdd.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).add(args, ctx),
 });

@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { READ_ONLY, repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, READ_ONLY, repoPath } from './common.js';
 
 export const gitBlameInput = {
   repo_path: repoPath,
@@ -36,5 +36,5 @@ export const gitBlame = defineTool({
     ),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitBlame.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).blameFile(args, ctx),
 });

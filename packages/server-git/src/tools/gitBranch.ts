@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { READ_ONLY } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, READ_ONLY } from './common.js';
 
 export const gitBranchInput = {
   repo_path: z.string().meta({ title: 'Repo Path' }).describe('The path to the Git repository.'),
@@ -41,5 +41,5 @@ export const gitBranch = defineTool({
       .describe('The listed branches, in git branch order'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitBranch.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).branches(args, ctx),
 });

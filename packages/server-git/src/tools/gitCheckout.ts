@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const gitCheckoutInput = {
   repo_path: repoPath,
@@ -19,5 +19,5 @@ export const gitCheckout = defineTool({
     previous: z.string().nullable().describe('The commit HEAD was at before'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitCheckout.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).checkout(args, ctx),
 });

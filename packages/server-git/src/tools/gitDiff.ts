@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { contextLines, READ_ONLY, repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { contextLines, loadEngine, READ_ONLY, repoPath } from './common.js';
 import { diffOutput, pagingInputs, pathsInput } from './diffSchemas.js';
 
 export const gitDiffInput = {
@@ -22,5 +22,5 @@ export const gitDiff = defineTool({
   input: gitDiffInput,
   output: diffOutput,
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitDiff.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).diffWith(args, ctx),
 });

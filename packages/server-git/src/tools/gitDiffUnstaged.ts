@@ -1,6 +1,6 @@
 import { defineTool } from '@mcpkit/protocol-core';
-import type { GitContext } from '../context.js';
-import { contextLines, READ_ONLY, repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { contextLines, loadEngine, READ_ONLY, repoPath } from './common.js';
 import { diffOutput, pagingInputs, pathsInput } from './diffSchemas.js';
 
 export const gitDiffUnstagedInput = { repo_path: repoPath, context_lines: contextLines, paths: pathsInput, ...pagingInputs };
@@ -12,5 +12,5 @@ export const gitDiffUnstaged = defineTool({
   input: gitDiffUnstagedInput,
   output: diffOutput,
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitDiffUnstaged.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).diffUnstaged(args, ctx),
 });

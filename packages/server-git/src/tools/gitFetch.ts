@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const refUpdateSchema = z.object({
   ref: z.string().describe('Full ref name, e.g. refs/remotes/origin/main'),
@@ -35,5 +35,5 @@ export const gitFetch = defineTool({
     updated: z.array(refUpdateSchema).describe('Refs that changed, in name order'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  handler: async (args, ctx: GitContext, extra) => (await import('../impl/gitFetch.js')).run(args, ctx, extra),
+  handler: async (args, ctx: GitContext, extra) => (await loadEngine()).fetch(args, ctx, extra),
 });

@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const gitInitInput = {
   repo_path: repoPath.describe('Folder to create the repository in (created when missing; must be inside an allowed root)'),
@@ -25,5 +25,5 @@ export const gitInit = defineTool({
     initial_branch: z.string(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitInit.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).init(args, ctx),
 });

@@ -1,8 +1,8 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { cursor, maxBytes } from '../log/page.js';
-import { READ_ONLY, repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { cursor, maxBytes } from '../engine/log/page.js';
+import { loadEngine, READ_ONLY, repoPath } from './common.js';
 
 const timestamp = (which: 'Start' | 'End') =>
   z
@@ -45,5 +45,5 @@ export const gitLog = defineTool({
     next_cursor: z.string().optional().describe('Pass as cursor to get the next page; absent on the last page'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext, extra) => (await import('../impl/gitLog.js')).run(args, ctx, extra),
+  handler: async (args, ctx: GitContext, extra) => (await loadEngine()).log(args, ctx, extra),
 });

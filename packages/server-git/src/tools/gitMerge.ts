@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const gitMergeInput = {
   repo_path: repoPath,
@@ -24,5 +24,5 @@ export const gitMerge = defineTool({
     files: z.array(z.string()).describe('Files changed by the merge'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitMerge.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).merge(args, ctx),
 });

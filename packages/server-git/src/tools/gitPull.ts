@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 import { refUpdateSchema } from './gitFetch.js';
 
 export const gitPullInput = {
@@ -33,5 +33,5 @@ export const gitPull = defineTool({
     fetched: z.array(refUpdateSchema).describe('Remote-tracking refs the fetch changed'),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  handler: async (args, ctx: GitContext, extra) => (await import('../impl/gitPull.js')).run(args, ctx, extra),
+  handler: async (args, ctx: GitContext, extra) => (await loadEngine()).pull(args, ctx, extra),
 });

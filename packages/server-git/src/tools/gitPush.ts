@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const gitPushInput = {
   repo_path: repoPath,
@@ -29,5 +29,5 @@ export const gitPush = defineTool({
     result: z.enum(['up-to-date', 'new-branch', 'fast-forward', 'forced']),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  handler: async (args, ctx: GitContext, extra) => (await import('../impl/gitPush.js')).run(args, ctx, extra),
+  handler: async (args, ctx: GitContext, extra) => (await loadEngine()).push(args, ctx, extra),
 });

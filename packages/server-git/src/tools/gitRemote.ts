@@ -1,20 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { READ_ONLY, repoPath } from './common.js';
-
-/**
- * A remote URL without credentials: `https://user:token@host/x` → `https://***@host/x`. Any user info
- * with a password is hidden; over http(s) a bare user name is too (tokens are often passed that way),
- * while `ssh://git@host/x` keeps its plain user name, as it is no secret.
- */
-export function redactUrl(url: string): string {
-  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/@]*)@/i.exec(url);
-  if (!m) return url;
-  const [, scheme, userinfo] = m as unknown as [string, string, string];
-  if (!userinfo.includes(':') && !/^https?$/i.test(scheme)) return url;
-  return `${scheme}://***@${url.slice(m[0].length)}`;
-}
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, READ_ONLY, repoPath } from './common.js';
 
 export const gitRemoteInput = { repo_path: repoPath };
 
@@ -35,5 +22,5 @@ export const gitRemote = defineTool({
       .describe('Remotes sorted by name, as git remote lists them'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitRemote.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).remotes(args, ctx),
 });

@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const gitRestoreInput = {
   repo_path: repoPath,
@@ -34,5 +34,5 @@ export const gitRestore = defineTool({
   },
   // Discards work-tree (or staged) changes that exist nowhere else; running it twice changes nothing more.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitRestore.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).restore(args, ctx),
 });

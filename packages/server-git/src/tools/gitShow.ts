@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { READ_ONLY, repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, READ_ONLY, repoPath } from './common.js';
 import { fileSchema, pagingInputs } from './diffSchemas.js';
 
 const person = z.object({ name: z.string(), email: z.string(), date: z.string().describe('ISO 8601 with the offset') });
@@ -30,5 +30,5 @@ export const gitShow = defineTool({
     next_cursor: z.string().optional(),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitShow.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).show(args, ctx),
 });

@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const gitStashInput = {
   repo_path: repoPath,
@@ -22,5 +22,5 @@ export const gitStash = defineTool({
     files: z.array(z.string()).describe('Paths saved or restored'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitStash.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).stash(args, ctx),
 });

@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { READ_ONLY, repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, READ_ONLY, repoPath } from './common.js';
 
 export const gitStashListInput = { repo_path: repoPath };
 
@@ -16,5 +16,5 @@ export const gitStashList = defineTool({
       .describe('Stash entries, stash@{0} first'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitStashList.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).stashList(args, ctx),
 });

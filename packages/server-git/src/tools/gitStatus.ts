@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { READ_ONLY, repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, READ_ONLY, repoPath } from './common.js';
 
 const change = z.object({
   path: z.string(),
@@ -29,5 +29,5 @@ export const gitStatus = defineTool({
     untracked: z.array(z.string()).describe('Untracked files, a wholly untracked folder as `dir/` (git status -unormal)'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitStatus.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).status(args, ctx),
 });

@@ -1,7 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import type { GitContext } from '../context.js';
-import { repoPath } from './common.js';
+import type { GitContext } from '../engine/context.js';
+import { loadEngine, repoPath } from './common.js';
 
 export const gitTagInput = {
   repo_path: repoPath,
@@ -32,5 +32,5 @@ export const gitTag = defineTool({
     created: z.boolean(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await import('../impl/gitTag.js')).run(args, ctx),
+  handler: async (args, ctx: GitContext) => (await loadEngine()).tag(args, ctx),
 });

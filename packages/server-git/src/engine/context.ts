@@ -1,0 +1,22 @@
+import type { Logger } from '@mcpkit/protocol-core';
+import type { PatchCache } from './diff/patchCache.js';
+import type { RemoteAccess } from './remote/access.js';
+import type { RepoCache } from './repoCache.js';
+import type { AllowedRoots } from './roots.js';
+
+/** What every tool of this server receives as `ctx`: its configuration and shared state, never module globals. */
+export interface GitContext {
+  /** Where this session may work (`--repository`, else the client's roots). */
+  roots: AllowedRoots;
+  /** isomorphic-git caches and derived data, per repository. */
+  repoCache: RepoCache;
+  /** Network access for fetch/pull/push; undefined unless `--allow-remote`. */
+  remote: RemoteAccess | undefined;
+  /** Environment used for commit identity and remote credentials (process.env in the CLI). */
+  env: NodeJS.ProcessEnv;
+  /** Where `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config` are looked up (os.homedir() in the CLI). */
+  home: string;
+  logger: Logger;
+  /** Patches kept briefly for their further pages (diffs, git_show). */
+  patchCache: PatchCache;
+}

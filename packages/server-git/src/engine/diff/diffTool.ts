@@ -1,0 +1,78 @@
+/** What git_diff_unstaged, git_diff_staged and git_diff share: inputs, output shape, paging, rendering. */
+import { createHash } from 'node:crypto';
+import { structuredResult } from '@mcpkit/protocol-core';
+import { resolveWorkPath } from '../confine.js';
+import type { Repo } from '../repo.js';
+import { createAbbreviator } from './abbrev.js';
+import { comparePairs, renderPatches, type Snapshot } from './changes.js';
+import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, pageBytes, truncationNotice } from './paging.js';
+import type { FilePatch } from './patch.js';
+import type { CachedPatch, FileData, PatchCache } from './patchCache.js';
+
+export function fileData(p: FilePatch): FileData {
+  return {
+    path: p.path,
+    ...(p.old_path !== undefined ? { old_path: p.old_path } : {}),
+    status: p.status,
+    binary: p.binary,
+    additions: p.additions,
+    deletions: p.deletions,
+    hunks: p.hunks,
+  };
+}
+
+/** Pathspecs confined to the work tree ('' = everything). */
+export async function confinePaths(repo: Repo, paths: readonly string[] | undefined): Promise<string[] | undefined> {
+  if (!paths || paths.length === 0) return undefined;
+  const out: string[] = [];
+  for (const p of paths) out.push(await resolveWorkPath(repo, p));
+  return out;
+}
+
+export interface DiffArgs {
+  context_lines: number;
+  paths?: string[] | undefined;
+  max_bytes?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** `<title>:\n<git diff output without its last newline>`, paged, with the files as data. */
+/** What the two sides hold (path, blob, mode of every file): equal only for the same repository state. */
+function stateKey(from: Snapshot, to: Snapshot): string {
+  const hash = createHash('sha1');
+  for (const side of [from, to]) {
+    for (const [path, e] of side) hash.update(`${path}\0${e.oid}\0${e.mode}\n`);
+    hash.update('\0\0');
+  }
+  return hash.digest('hex');
+}
+
+export async function diffResult(repo: Repo, title: string, from: Snapshot, to: Snapshot, args: DiffArgs, cache?: PatchCache) {
+  const paths = await confinePaths(repo, args.paths);
+  const key = JSON.stringify(['diff', repo.gitdir, title, args.context_lines, paths ?? null, cache ? stateKey(from, to) : '']);
+  const wanted = args.cursor === undefined ? undefined : cursorFingerprint(args.cursor);
+  let patch: CachedPatch | undefined = wanted === undefined ? undefined : cache?.get(key, wanted);
+  let fp = wanted;
+  if (!patch) {
+    const [pairs, abbreviator] = await Promise.all([comparePairs(from, to, { paths, renames: true }), createAbbreviator(repo)]);
+    const patches = await renderPatches(pairs, args.context_lines, abbreviator);
+    let whole = '';
+    const starts: number[] = [];
+    for (const p of patches) {
+      starts.push(whole.length);
+      whole += p.bytes;
+    }
+    if (whole.endsWith('\n')) whole = whole.slice(0, -1);
+    patch = { whole, starts, files: patches.map(fileData) };
+    fp = fingerprint(whole);
+    if (whole.length > (args.max_bytes ?? DEFAULT_MAX_BYTES)) cache?.set(key, fp, patch);
+  }
+  const { whole, starts } = patch;
+  const page = pageBytes(whole, args.max_bytes, args.cursor, fp);
+  const files = patch.files.filter(
+    (_, i) => starts[i]! >= page.start && (starts[i]! < page.end || (page.end === page.total && starts[i] === page.total)),
+  );
+  const heading = page.start === 0 ? `${title}:\n` : `${title} (continued):\n`;
+  const text = heading + page.text + (page.truncated ? truncationNotice(page) : '');
+  return structuredResult({ files, truncated: page.truncated, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) }, text);
+}

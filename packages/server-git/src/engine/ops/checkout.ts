@@ -1,0 +1,108 @@
+/** `git_checkout` (its definition: ../../tools/gitCheckout.ts). */
+
+import { structuredResult, ToolError } from '@mcpkit/protocol-core';
+import git from 'isomorphic-git';
+import type { GitContext } from '../context.js';
+import { identityFor } from '../refs/identity.js';
+import { blockedPaths } from '../refs/inTheWay.js';
+import { badName, guardDash } from '../refs/names.js';
+import { readHead, resolveRevision } from '../refs/revision.js';
+import { changedPaths, localChanges } from '../refs/worktree.js';
+import { openRepo, type Repo } from '../repo.js';
+
+function gitFailure(cmdline: string, stderr: string): ToolError {
+  return new ToolError(`Cmd('git') failed due to: exit code(1)\n  cmdline: ${cmdline}\n  stderr: '${stderr}'`);
+}
+
+export interface CheckoutArgs {
+  repo_path: string;
+  branch_name: string;
+}
+
+export async function checkout({ repo_path, branch_name }: CheckoutArgs, ctx: GitContext) {
+  const repo = await openRepo(ctx, repo_path);
+  guardDash('branch name', branch_name);
+  const target = await resolveRevision(repo, branch_name);
+  if (!target) throw badName(branch_name);
+  // git checkout prefers a local branch of that name; anything else detaches HEAD at the commit.
+  let branch: string | null = null;
+  try {
+    await git.resolveRef({ ...repo.git, ref: `refs/heads/${branch_name}` });
+    branch = branch_name;
+  } catch {
+    branch = null;
+  }
+  const head = await readHead(repo);
+  const cmdline = `git checkout ${branch_name}`;
+  // git's rule: local changes are carried over unless the switch changes those same files.
+  const changes = await localChanges(repo);
+  const touched = head.oid === null ? new Set<string>() : await changedPaths(repo, head.oid, target.oid);
+  const overwritten = [...new Set([...changes.staged, ...changes.unstaged])].filter((p) => touched.has(p)).sort();
+  if (overwritten.length > 0) {
+    throw gitFailure(
+      cmdline,
+      `error: Your local changes to the following files would be overwritten by checkout:\n\t${overwritten.join('\n\t')}\nPlease commit your changes or stash them before you switch branches.\nAborting`,
+    );
+  }
+  const clobbered = changes.untracked.filter((p) => touched.has(p));
+  if (clobbered.length > 0) {
+    throw gitFailure(
+      cmdline,
+      `error: The following untracked working tree files would be overwritten by checkout:\n\t${clobbered.join('\n\t')}\nPlease move or remove them before you switch branches.\nAborting`,
+    );
+  }
+  if (changes.staged.length > 0 && head.oid !== target.oid) {
+    // isomorphic-git does not carry staged changes across a switch the way git does; refuse rather than lose them.
+    throw new ToolError(
+      `Staged changes in ${changes.staged.join(', ')}: commit them (git_commit), unstage them (git_reset) or stash them (git_stash) before switching; nothing was changed.`,
+    );
+  }
+  const blocked = await blockedPaths(repo, touched);
+  if (blocked.length > 0) {
+    throw gitFailure(
+      cmdline,
+      `error: Updating these paths would lose untracked files or fail: ${blocked.join(', ')}\nPlease move or remove them before you switch branches.\nAborting`,
+    );
+  }
+  try {
+    await git.checkout({ ...repo.git, ref: branch ?? target.oid, force: false, track: false });
+  } catch (error) {
+    // Put back what was written: the touched files (clean, see above) and HEAD.
+    if (head.oid !== null && touched.size > 0) {
+      await git.checkout({ ...repo.git, ref: head.oid, filepaths: [...touched], force: true, noUpdateHead: true }).catch(() => undefined);
+    }
+    if (head.branch)
+      await git.writeRef({ ...repo.git, ref: 'HEAD', value: head.branch, symbolic: true, force: true }).catch(() => undefined);
+    else if (head.oid) await git.writeRef({ ...repo.git, ref: 'HEAD', value: head.oid, force: true }).catch(() => undefined);
+    if ((error as { code?: string }).code === 'CheckoutConflictError') {
+      const files = ((error as { data?: { filepaths?: string[] } }).data?.filepaths ?? []).join('\n\t');
+      throw gitFailure(cmdline, `error: Your local changes to the following files would be overwritten by checkout:\n\t${files}\nAborting`);
+    }
+    throw error;
+  }
+  await appendHeadReflog(repo, head, target.oid, head.branch?.replace(/^refs\/heads\//, '') ?? head.oid ?? '', branch_name, ctx).catch(
+    () => undefined,
+  );
+  return structuredResult({ branch, commit: target.oid, previous: head.oid }, `Switched to branch '${branch_name}'`);
+}
+
+/** git's HEAD reflog line for a checkout (what `git branch` reads to say "HEAD detached at <name>"). */
+async function appendHeadReflog(
+  repo: Repo,
+  head: { oid: string | null },
+  to: string,
+  fromName: string,
+  toName: string,
+  ctx: GitContext,
+): Promise<void> {
+  const who = identityFor(repo, ctx, 'committer');
+  const offset = -who.timezoneOffset;
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  const tz = `${sign}${String(Math.trunc(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+  const line = `${head.oid ?? '0'.repeat(40)} ${to} ${who.name} <${who.email}> ${who.timestamp} ${tz}\tcheckout: moving from ${fromName} to ${toName}\n`;
+  const fsp = repo.git.fs.promises;
+  await fsp.mkdir(`${repo.gitdir}/logs`, { recursive: true } as never).catch(() => undefined);
+  const previous = await fsp.readFile(`${repo.gitdir}/logs/HEAD`, 'utf8').catch(() => '');
+  await fsp.writeFile(`${repo.gitdir}/logs/HEAD`, previous + line);
+}

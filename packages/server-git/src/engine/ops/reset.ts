@@ -1,0 +1,34 @@
+/** `git_reset` (its definition: ../../tools/gitReset.ts). */
+
+import { structuredResult } from '@mcpkit/protocol-core';
+import type { GitContext } from '../context.js';
+import { type IndexEntry, writeIndexFile } from '../git/indexFile.js';
+import { comparePaths, headCommit, loadIndex, treeFiles } from '../git/snapshot.js';
+import { entryFromTree } from '../git/stage.js';
+import { openRepo } from '../repo.js';
+
+/**
+ * `repo.index.reset()` of the reference: the index becomes HEAD's tree (new files are unstaged, staged
+ * changes dropped, conflicts cleared); the work tree is not touched. On an unborn branch the index is emptied.
+ */
+export interface ResetArgs {
+  repo_path: string;
+}
+
+export async function reset({ repo_path }: ResetArgs, ctx: GitContext) {
+  const repo = await openRepo(ctx, repo_path);
+  const head = await headCommit(repo);
+  const files = head ? await treeFiles(repo, head) : new Map();
+  const index = loadIndex(repo);
+  const current = new Map(index.parsed.entries.filter((e) => e.stage === 0).map((e) => [e.path, e]));
+  const entries: IndexEntry[] = [];
+  for (const file of files.values()) entries.push(entryFromTree(file, current.get(file.path)));
+  const unstaged = new Set<string>();
+  for (const e of index.parsed.entries) {
+    const h = files.get(e.path);
+    if (!h || e.stage !== 0 || h.oid !== e.oid || h.mode !== e.mode || e.intentToAdd) unstaged.add(e.path);
+  }
+  for (const path of files.keys()) if (!current.has(path)) unstaged.add(path);
+  if (unstaged.size > 0) writeIndexFile(repo.gitdir, index.parsed, entries);
+  return structuredResult({ unstaged: [...unstaged].sort(comparePaths) }, 'All staged changes reset');
+}

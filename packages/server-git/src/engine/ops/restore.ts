@@ -1,0 +1,136 @@
+/** `git_restore` (its definition: ../../tools/gitRestore.ts). */
+
+import { lstatSync, mkdirSync, type Stats, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { structuredResult, ToolError } from '@mcpkit/protocol-core';
+import { resolveWorkPath } from '../confine.js';
+import type { GitContext } from '../context.js';
+import { type IndexEntry, writeIndexFile } from '../git/indexFile.js';
+import { assertSafePath, comparePaths, type FileEntry, headCommit, loadIndex, readBlob, treeFiles } from '../git/snapshot.js';
+import { entryFromTree, under } from '../git/stage.js';
+import { openRepo, type Repo } from '../repo.js';
+
+function lstatOrNull(abs: string): Stats | null {
+  try {
+    return lstatSync(abs);
+  } catch {
+    return null;
+  }
+}
+
+/** Every folder on the way to `path` must be a real folder (created when missing), never a symlink. */
+function prepareParents(repo: Repo, path: string): void {
+  const parts = path.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i - 1]!;
+    const rel = parts.slice(0, i).join('/');
+    const abs = join(repo.dir, rel);
+    const st = lstatOrNull(abs);
+    if (st === null) {
+      mkdirSync(abs);
+      repo.work.changed(rel);
+    } else if (st.isSymbolicLink()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a symbolic link`);
+    else if (!st.isDirectory()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a file, not a folder`);
+  }
+}
+
+/** Writes a blob into the work tree as git checks it out: regular file (0644/0755 under the umask) or symlink. */
+async function writeWorktreeFile(repo: Repo, file: FileEntry): Promise<void> {
+  assertSafePath(file.path);
+  const abs = join(repo.dir, file.path);
+  const bytes = await readBlob(repo, file.oid);
+  const st = lstatOrNull(abs);
+  if (st?.isDirectory()) throw new ToolError(`Cannot restore '${file.path}': a folder of that name is in the way`);
+  if (st) unlinkSync(abs);
+  repo.work.changed(file.path);
+  if (file.mode === 0o120000) {
+    symlinkSync(Buffer.from(bytes).toString('utf8'), abs);
+  } else {
+    writeFileSync(abs, bytes, { mode: file.mode === 0o100755 ? 0o777 : 0o666 });
+  }
+}
+
+export interface RestoreArgs {
+  repo_path: string;
+  files: string[];
+  source?: 'HEAD' | 'index' | undefined;
+  staged: boolean;
+}
+
+export async function restore({ repo_path, files, source, staged }: RestoreArgs, ctx: GitContext) {
+  const repo = await openRepo(ctx, repo_path);
+  if (staged && source === 'index') throw new ToolError('staged=true restores the index from HEAD; source "index" makes no sense there');
+  const from = staged ? 'HEAD' : (source ?? 'index');
+  const specs: string[] = [];
+  for (const file of files) specs.push(await resolveWorkPath(repo, file));
+
+  const index = loadIndex(repo);
+  const head = await headCommit(repo);
+  if (from === 'HEAD' && head === null) throw new ToolError('HEAD has no commit yet (unborn branch): there is nothing to restore from');
+  const sourceFiles = from === 'HEAD' ? await treeFiles(repo, head!) : index.files;
+
+  // Validate every pathspec before changing anything.
+  const selected = new Set<string>();
+  specs.forEach((spec, i) => {
+    let matched = false;
+    for (const path of [...sourceFiles.keys(), ...index.paths]) {
+      if (under(path, spec)) {
+        selected.add(path);
+        matched = true;
+      }
+    }
+    if (!matched) throw new ToolError(`error: pathspec '${files[i]}' did not match any file(s) known to git`);
+  });
+  if (from === 'index') {
+    const unmerged = [...selected].filter((p) => index.unmerged.has(p));
+    if (unmerged.length) throw new ToolError(`error: path '${unmerged[0]}' is unmerged`);
+  }
+  const paths = [...selected].sort(comparePaths);
+  for (const path of paths) assertSafePath(path);
+
+  const restored: string[] = [];
+  const removed: string[] = [];
+  if (staged) {
+    const current = new Map(index.parsed.entries.filter((e) => e.stage === 0).map((e) => [e.path, e]));
+    const entries: IndexEntry[] = index.parsed.entries.filter((e) => !selected.has(e.path));
+    for (const path of paths) {
+      const file = sourceFiles.get(path);
+      if (file) {
+        entries.push(entryFromTree(file, current.get(path)));
+        restored.push(path);
+      } else removed.push(path);
+    }
+    writeIndexFile(repo.gitdir, index.parsed, entries);
+  } else {
+    for (const path of paths) {
+      const file = sourceFiles.get(path);
+      if (file?.mode === 0o160000) continue; // submodules are not checked out here
+      if (file) {
+        prepareParents(repo, path);
+        await writeWorktreeFile(repo, file);
+        restored.push(path);
+      } else {
+        // Behind a symlinked folder the file is absent (git removes nothing there): never unlink through the link.
+        const st = repo.work.lstat(path);
+        if (st && !st.isDirectory()) {
+          unlinkSync(join(repo.dir, path));
+          removed.push(path);
+        }
+      }
+    }
+  }
+  const where = staged
+    ? restored.length === 1
+      ? 'index entry'
+      : 'index entries'
+    : restored.length === 1
+      ? 'work-tree file'
+      : 'work-tree files';
+  const text =
+    restored.length + removed.length === 0
+      ? 'Nothing to restore'
+      : `Restored ${restored.length} ${where} from ${from === 'HEAD' ? 'HEAD' : 'the index'}` +
+        (restored.length ? `: ${restored.join(', ')}` : '') +
+        (removed.length ? `\nRemoved (not in ${from === 'HEAD' ? 'HEAD' : 'the index'}): ${removed.join(', ')}` : '');
+  return structuredResult({ restored, removed, source: from, staged }, text);
+}

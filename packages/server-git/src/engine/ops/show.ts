@@ -1,0 +1,95 @@
+/** `git_show` (its definition: ../../tools/gitShow.ts). */
+
+import { structuredResult } from '@mcpkit/protocol-core';
+import * as git from 'isomorphic-git';
+import type { GitContext } from '../context.js';
+import { createAbbreviator } from '../diff/abbrev.js';
+import { comparePairs, renderPatches, treeSnapshot } from '../diff/changes.js';
+import { fileData } from '../diff/diffTool.js';
+import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, pageBytes, truncationNotice } from '../diff/paging.js';
+import { byteString } from '../diff/patch.js';
+import type { CachedPatch } from '../diff/patchCache.js';
+import { guardDash, resolveObject } from '../diff/rev.js';
+import { gitPythonFile } from '../diff/show.js';
+import { actorRepr, eastOffset, isoOffset, pyDatetimeRepr, pyRepr } from '../format/python.js';
+import { openRepo, type Repo } from '../repo.js';
+
+interface Who {
+  name: string;
+  email: string;
+  timestamp: number;
+  timezoneOffset: number;
+}
+
+function isoDate(p: Who): string {
+  const east = eastOffset(p.timezoneOffset);
+  const local = new Date((p.timestamp + east * 60) * 1000).toISOString().slice(0, 19);
+  return local + isoOffset(east);
+}
+
+/**
+ * The message exactly as stored (GitPython's `commit.message`): isomorphic-git's readCommit adds a
+ * final newline when the message has none (common for commits made on GitHub).
+ */
+async function rawMessage(repo: Repo, oid: string): Promise<string> {
+  const { object } = await git.readObject({ ...repo.git, oid, format: 'content' });
+  const raw = Buffer.from(object as Uint8Array);
+  const at = raw.indexOf('\n\n');
+  return at < 0 ? '' : raw.subarray(at + 2).toString('utf8');
+}
+
+const who = (p: Who) => ({ name: p.name, email: p.email, date: isoDate(p) });
+
+export interface ShowArgs {
+  repo_path: string;
+  revision: string;
+  max_bytes?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export async function show({ repo_path, revision, max_bytes, cursor }: ShowArgs, ctx: GitContext) {
+  const repo = await openRepo(ctx, repo_path);
+  guardDash(revision, 'revision');
+  // GitPython's repo.commit(): an abbreviated sha is tried before refs.
+  const oid = await resolveObject(repo, revision, { shaFirst: true, kind: 'commit' });
+  const { commit } = await git.readCommit({ ...repo.git, oid });
+  const message = await rawMessage(repo, oid);
+  const header =
+    `Commit: ${pyRepr(oid)}\n` +
+    `Author: ${actorRepr(commit.author.name, commit.author.email)}\n` +
+    `Date: ${pyDatetimeRepr(commit.author.timestamp, eastOffset(commit.author.timezoneOffset))}\n` +
+    `Message: ${pyRepr(message)}\n`;
+  // git diff-tree -M -p <first parent> <commit> (a root commit: against the empty tree). A commit's patch never
+  // changes: its further pages come from ctx.patchCache.
+  const key = JSON.stringify(['show', repo.gitdir, oid]);
+  const wanted = cursor === undefined ? undefined : cursorFingerprint(cursor);
+  let patch: CachedPatch | undefined = wanted === undefined ? undefined : ctx.patchCache.get(key, wanted);
+  let fp = wanted;
+  if (!patch) {
+    const parent = commit.parent[0] ?? null;
+    const pairs = await comparePairs(await treeSnapshot(repo, parent), await treeSnapshot(repo, oid), { renames: true });
+    const patches = await renderPatches(pairs, 3, await createAbbreviator(repo));
+    let whole = byteString(header);
+    const starts: number[] = [];
+    patches.forEach((p, i) => {
+      starts.push(whole.length);
+      whole += gitPythonFile(p, pairs[i]!.old !== null, pairs[i]!.new !== null);
+    });
+    patch = { whole, starts, files: patches.map(fileData) };
+    fp = fingerprint(whole);
+    if (whole.length > (max_bytes ?? DEFAULT_MAX_BYTES)) ctx.patchCache.set(key, fp, patch);
+  }
+  const { starts } = patch;
+  const page = pageBytes(patch.whole, max_bytes, cursor, fp);
+  const files = patch.files.filter((_, i) => starts[i]! >= page.start && starts[i]! < page.end);
+  const text = (page.start === 0 ? '' : `(continued)\n`) + page.text + (page.truncated ? truncationNotice(page) : '');
+  return structuredResult(
+    {
+      commit: { oid, author: who(commit.author), committer: who(commit.committer), message, parents: commit.parent },
+      files,
+      truncated: page.truncated,
+      ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
+    },
+    text,
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Opening a repository for one tool call: confinement first (roots, realpath, git dirs), then the
+ * arguments every isomorphic-git call takes — a confined fs, the work tree, the git dir and a cache
+ * shared by the calls on that repository (pack indexes and parsed objects stay loaded between calls) —
+ * and the call's WorkTree, through which the server's own readers see the work tree as git does.
+ */
+import { ToolError } from '@mcpkit/protocol-core';
+import { type RepoLocation, resolveRepository } from './confine.js';
+import type { GitContext } from './context.js';
+import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
+import { createWorkTree, type WorkTree } from './git/workTree.js';
+
+export { createRepoCache, type RepoCache } from './repoCache.js';
+
+export interface Repo extends RepoLocation {
+  /** The repo_path the caller gave, for messages. */
+  given: string;
+  /** Spread into every isomorphic-git call: `git.log({ ...repo.git, depth: 10 })`. */
+  git: { fs: ConfinedFs; dir: string; gitdir: string; cache: object };
+  /** Per-repository memo for this server's own derived data (flattened trees, parsed index, …). */
+  memo: Map<string, unknown>;
+  /** The work tree as git sees it (symlinks never followed), for this call: every work-tree read goes through it or `git.fs`. */
+  work: WorkTree;
+}
+
+/** Confines `repoPath` to the session's roots and returns what the tools need to work on it. */
+export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo> {
+  const roots = await ctx.roots.list();
+  const location = await resolveRepository(repoPath, roots);
+  if (location.commondir !== location.gitdir) {
+    throw new ToolError(
+      `'${repoPath}' is a linked worktree (git worktree add); isomorphic-git, which this server uses, cannot work on those. Use the main work tree '${location.commondir}' instead.`,
+    );
+  }
+  const { cache, memo } = ctx.repoCache.get(location.gitdir);
+  const work = createWorkTree(location.dir);
+  const fs = createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir });
+  return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo, work };
+}
