@@ -10,13 +10,12 @@
 // npm's node@22 package and this script runs that Node for the suite only; the client runs on the Node running
 // this script. Each scenario is bounded (the suite's --timeout for the client, a hard limit for the whole run).
 // Prints a table; exits 1 if any scenario failed. Network: loopback, plus the npm registry on the first run.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { quietEnv, removeTemp, root, run, tail } from './lib.mjs';
+import { findFile, NODE22, quietEnv, removeTemp, resolveNode22Tool, root, run, tail } from './lib.mjs';
 
 const CONFORMANCE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
-const NODE22 = 'node@22';
 const SPEC = '2026-07-28';
 /** The non-auth client scenarios of the 2026-07-28 requirement set. */
 const SCENARIOS = [
@@ -49,30 +48,6 @@ if (!existsSync(BUILT)) {
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-interop-client-'));
-
-/** Installs the suite with node@22 through npx (cached after the first run); returns the paths of node and its bin. */
-function resolveSuite() {
-  const res = run('npx', ['-y', '-p', NODE22, '-p', CONFORMANCE, '-c', 'command -v node && command -v conformance && node --version'], {
-    cwd: tmp,
-    timeoutMs: 5 * 60_000,
-  });
-  const [node, bin, version] = res.stdout.trim().split('\n');
-  if (res.status !== 0 || !bin || !version?.startsWith('v22.')) {
-    throw new Error(`could not install ${CONFORMANCE} with ${NODE22} through npx:\n${tail(res.output, 30)}`);
-  }
-  return { node, bin, version };
-}
-
-function findFile(dir, name) {
-  for (const entry of readdirSync(dir)) {
-    const p = join(dir, entry);
-    if (statSync(p).isDirectory()) {
-      const found = findFile(p, name);
-      if (found) return found;
-    } else if (entry === name) return p;
-  }
-  return undefined;
-}
 
 /** One client scenario; returns { status: 'pass'|'fail', summary, details }. */
 function scenario(suite, name) {
@@ -108,8 +83,8 @@ let failed = false;
 try {
   mkdirSync(join(tmp, 'home'));
   console.log(`[interop-client] installing ${CONFORMANCE} with ${NODE22} (npx cache)`);
-  const suite = resolveSuite();
-  console.log(`[interop-client] suite on Node ${suite.version}; client on Node ${process.version}: ${CLIENT.slice(root.length + 1)}`);
+  const suite = resolveNode22Tool(CONFORMANCE, 'conformance', tmp);
+  console.log(`[interop-client] suite on Node ${suite.nodeVersion}; client on Node ${process.version}: ${CLIENT.slice(root.length + 1)}`);
   const rows = [];
   for (const name of selected) {
     const started = Date.now();

@@ -17,16 +17,15 @@
 // Prints a table per server and writes it as Markdown to <out-dir>/<package-dir>.md (default
 // tooling/interop/results), ready to paste into the server's README. Exits 1 if a required check failed.
 // Network: loopback, plus the npm registry on the first run (npx cache).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { calls } from '../interop/calls.mjs';
-import { binOf, quietEnv, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
+import { binOf, findFile, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
 
 const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.16';
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
-const NODE22 = 'node@22';
 /** Protocol-level scenarios that apply to any server (2025-11-25 list, demand-and-peers §4.6). */
 const SCENARIOS = [
   'server-initialize',
@@ -112,30 +111,6 @@ const sandboxHome = join(tmp, 'home');
 mkdirSync(sandboxHome);
 const sandboxEnv = { ...quietEnv, HOME: sandboxHome, XDG_DATA_HOME: join(sandboxHome, '.local', 'share') };
 let failed = false;
-
-/** Installs `spec` with node@22 through npx (cached after the first run) and returns the paths of node and the bin. */
-function resolveTool(spec, bin) {
-  const res = run('npx', ['-y', '-p', NODE22, '-p', spec, '-c', `command -v node && command -v ${bin} && node --version`], {
-    cwd: tmp,
-    timeoutMs: 5 * 60_000,
-  });
-  const [node, binPath, version] = res.stdout.trim().split('\n');
-  if (res.status !== 0 || !binPath || !version?.startsWith('v22.')) {
-    throw new Error(`could not install ${spec} with ${NODE22} through npx:\n${tail(res.output, 30)}`);
-  }
-  return { node, bin: binPath, nodeVersion: version };
-}
-
-function findFile(dir, name) {
-  for (const entry of readdirSync(dir)) {
-    const p = join(dir, entry);
-    if (statSync(p).isDirectory()) {
-      const found = findFile(p, name);
-      if (found) return found;
-    } else if (entry === name) return p;
-  }
-  return undefined;
-}
 
 /** Our own initialize over HTTP: what the server declares (to know whether logging-set-level applies). */
 async function probe(url) {
@@ -227,8 +202,8 @@ const ICON = { pass: '✅ pass', warn: '⚠️ warning', fail: '❌ FAIL', 'n/a'
 try {
   if (selection.selected.length === 0) throw new Error('no server package to check');
   console.log(`[interop] installing ${CONFORMANCE} and ${INSPECTOR} with ${NODE22} (npx cache)`);
-  const conformance = resolveTool(CONFORMANCE, 'conformance');
-  const inspectorTool = resolveTool(INSPECTOR, 'mcp-inspector');
+  const conformance = resolveNode22Tool(CONFORMANCE, 'conformance', tmp);
+  const inspectorTool = resolveNode22Tool(INSPECTOR, 'mcp-inspector', tmp);
   mkdirSync(outDir, { recursive: true });
   let allScenarios;
 

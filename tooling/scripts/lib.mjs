@@ -360,3 +360,34 @@ export function startProcess(cmd, args, { cwd = root, env = quietEnv, ready, tim
   });
   return { child, started, stop, output: () => out };
 }
+
+/** npm's Node 22 package, for tools that need Node 22 while CI runs Node 20. */
+export const NODE22 = 'node@22';
+
+/**
+ * Installs `spec` with node@22 through npx (cached after the first run), in `cwd`; returns the paths of that node
+ * and of the package's `bin`, and the Node version. Throws with npx's output if either is missing.
+ */
+export function resolveNode22Tool(spec, bin, cwd) {
+  const res = run('npx', ['-y', '-p', NODE22, '-p', spec, '-c', `command -v node && command -v ${bin} && node --version`], {
+    cwd,
+    timeoutMs: 5 * 60_000,
+  });
+  const [node, binPath, version] = res.stdout.trim().split('\n');
+  if (res.status !== 0 || !binPath || !version?.startsWith('v22.')) {
+    throw new Error(`could not install ${spec} with ${NODE22} through npx:\n${tail(res.output, 30)}`);
+  }
+  return { node, bin: binPath, nodeVersion: version };
+}
+
+/** The first file called `name` under `dir` (depth first), or undefined. */
+export function findFile(dir, name) {
+  for (const entry of readdirSync(dir)) {
+    const p = join(dir, entry);
+    if (statSync(p).isDirectory()) {
+      const found = findFile(p, name);
+      if (found) return found;
+    } else if (entry === name) return p;
+  }
+  return undefined;
+}
