@@ -100,14 +100,17 @@ export function text(result: unknown): string {
 }
 
 /**
- * The hono history bundle (a real repository) when this checkout sits beside the project's shared
- * fixtures (`<repo>/../shared/fixtures/repos/hono.bundle`) or MCPKIT_HONO_BUNDLE names it; undefined in a
- * public clone, where the tests that need it are skipped.
+ * The hono history bundle (a real repository, vendored in `tooling/git-fixtures` with its licence), or the one
+ * MCPKIT_HONO_BUNDLE names. Without it the tests that need it are skipped on a developer's machine; under CI
+ * (`CI` set) a missing bundle fails the run.
  */
 export const honoBundle: string | undefined = [
   process.env.MCPKIT_HONO_BUNDLE,
-  fileURLToPath(new URL('../../../../shared/fixtures/repos/hono.bundle', import.meta.url)),
+  fileURLToPath(new URL('../../../tooling/git-fixtures/hono.bundle', import.meta.url)),
 ].find((p): p is string => p !== undefined && existsSync(p));
+if (honoBundle === undefined && process.env.CI) {
+  throw new Error('CI is set but tooling/git-fixtures/hono.bundle is missing: the tests on real history must run in CI');
+}
 
 /**
  * Branch `other` writes `theirs`, `master` writes `ours` (both committed), then `git merge other` on

@@ -42,9 +42,8 @@ import {
  * @mcpkit/server-git (its built bin, over stdio, `--repository <temp folder>`) side by side with the
  * git CLI doing the same thing, in the same run, on two repositories:
  *
- * - hono: `../shared/fixtures/repos/hono.bundle` (relative to the repository root) cloned offline
- *   into a temp folder; skipped, with the reason printed, when the bundle is absent (a public clone
- *   has no ../shared);
+ * - hono: `tooling/git-fixtures/hono.bundle` (relative to the repository root) cloned offline
+ *   into a temp folder (BENCH_GIT_BUNDLE names another); skipped, with the reason printed, if absent;
  * - gen: a generated work tree of 5,000 files (10 × 5 nested folders × 100 files, ~2.7 KB each,
  *   seeded content) committed in 12 commits, with a few staged, modified, deleted and untracked
  *   files on top.
@@ -134,10 +133,10 @@ const WORDS = (
 ).split(' ');
 
 async function cloneHono(ctx: BenchContext, root: string): Promise<BenchRepo | undefined> {
-  const bundle = process.env.BENCH_GIT_BUNDLE ?? resolve(ctx.repoRoot, '../shared/fixtures/repos/hono.bundle');
+  const bundle = process.env.BENCH_GIT_BUNDLE ?? resolve(ctx.repoRoot, 'tooling/git-fixtures/hono.bundle');
   if (!existsSync(bundle)) {
     ctx.print(
-      `hono part SKIPPED: ${bundle} does not exist (the fixture lives outside the repository, in ../shared; a public clone has none). Set BENCH_GIT_BUNDLE to a bundle to run it.`,
+      `hono part SKIPPED: ${bundle} does not exist (it is vendored in tooling/git-fixtures). Set BENCH_GIT_BUNDLE to a bundle to run it.`,
     );
     return undefined;
   }
