@@ -1,6 +1,58 @@
 import { defineOptions, parse } from '@mcpkit/protocol-core';
+import { checkGraphName, DEFAULT_GRAPH } from './store/postgres/graphName.js';
+
+/** A PostgreSQL connection string; the message never repeats the value (it may hold a password). */
+function databaseUrl(raw: string): string {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {}
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new Error('expected a postgres:// or postgresql:// URL, such as postgres://user:password@host:5432/database?sslmode=verify-full');
+  }
+  return raw;
+}
+
+function graphName(raw: string): string {
+  const bad = checkGraphName(raw);
+  if (bad) throw new Error(bad);
+  return raw;
+}
 
 export const options = defineOptions({
+  storage: {
+    type: 'string',
+    env: 'MEMORY_STORAGE',
+    valueName: 'kind',
+    description:
+      'Where the graph lives: file (one JSONL file, the reference format) or postgres (a PostgreSQL database that many processes and machines share; needs --database-url)',
+    default: 'file',
+    parse: parse.oneOf(['file', 'postgres'] as const),
+  },
+  'database-url': {
+    type: 'string',
+    env: 'MEMORY_DATABASE_URL',
+    valueName: 'url',
+    description:
+      'PostgreSQL connection string for --storage postgres (postgres://user:password@host:5432/db?sslmode=verify-full); its password is never logged or shown',
+    parse: databaseUrl,
+  },
+  graph: {
+    type: 'string',
+    env: 'MEMORY_GRAPH',
+    valueName: 'name',
+    description: 'Which named graph of the database to use with --storage postgres (1-200 characters); graphs never mix',
+    default: DEFAULT_GRAPH,
+    parse: graphName,
+  },
+  'pool-size': {
+    type: 'string',
+    env: 'MEMORY_POOL_SIZE',
+    valueName: 'n',
+    description: 'Most database connections this process opens with --storage postgres',
+    default: 10,
+    parse: parse.int({ min: 1, max: 1000 }),
+  },
   'memory-path': {
     type: 'string',
     env: 'MEMORY_FILE_PATH',

@@ -4,14 +4,35 @@ import { ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
 import { resolveMemoryPath } from './paths.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
+import { DEFAULT_GRAPH } from './store/postgres/graphName.js';
 
 await runCli({
   bin: 'mcp-server-memory',
   version: VERSION,
   description:
-    'Knowledge-graph memory MCP server: entities, relations and observations kept in one JSONL file (the reference format), safe with several processes on the same file.',
+    'Knowledge-graph memory MCP server: entities, relations and observations kept in one JSONL file (the reference format), safe with several processes on the same file, or in PostgreSQL (--storage postgres).',
   options,
   create: async (config, logger) => {
+    const limits = {
+      maxNameLength: config.maxNameLength,
+      maxObservationLength: config.maxObservationLength,
+      maxItemsPerCall: config.maxItemsPerCall,
+    };
+    if (config.storage === 'postgres') {
+      if (!config.databaseUrl) throw new ConfigError('--storage postgres needs --database-url or MEMORY_DATABASE_URL', 'database-url');
+      // Loaded only here, so a file-store start never compiles the driver. No connection yet: the server starts
+      // with the database down, and each call says so until it is back.
+      const { openPostgresStore } = await import('./store/postgres/postgresStore.js');
+      const pgStore = openPostgresStore({ url: config.databaseUrl, graph: config.graph, poolSize: config.poolSize, logger });
+      logger.info(`knowledge graph in PostgreSQL: ${pgStore.location}`);
+      return { createServer: () => createMemoryServer({ store: pgStore, limits, logger }), close: () => pgStore.close() };
+    }
+    if (config.graph !== DEFAULT_GRAPH) {
+      throw new ConfigError(
+        '--graph selects a graph of the database and needs --storage postgres; for a separate file, use --memory-path',
+        'graph',
+      );
+    }
     // The option also reads MEMORY_FILE_PATH (for --help and one parser); tell the two apart for the log line.
     const flag = configSource(config, 'memoryPath').source === 'flag' ? config.memoryPath : undefined;
     const { path, source } = resolveMemoryPath(
@@ -41,11 +62,6 @@ await runCli({
       }
       throw error;
     }
-    const limits = {
-      maxNameLength: config.maxNameLength,
-      maxObservationLength: config.maxObservationLength,
-      maxItemsPerCall: config.maxItemsPerCall,
-    };
     return {
       createServer: () => createMemoryServer({ store, limits, logger }),
       close: () => store.close(),
@@ -60,5 +76,7 @@ The graph loads in the background: initialize is answered at once, and the first
 (with notifications/progress when the call asks for them).
 The file keeps the reference's JSONL format. Every change is first appended to <file>.wal (one fsync), then folded
 into the file two seconds after the last write, as soon as the journal is large, and on exit; a program that reads
-only the file (the reference) sees changes that late. Unreadable lines are moved to <file>.corrupt, never dropped.`,
+only the file (the reference) sees changes that late. Unreadable lines are moved to <file>.corrupt, never dropped.
+With --storage postgres the graph lives in the database at --database-url (TLS through the URL's sslmode), one
+named graph per --graph; the schema is created or migrated at start, and each tool call is one transaction.`,
 });
