@@ -3,15 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
 import { parseIndex, readIndexFile, serializeIndex, writeIndexFile } from '../src/engine/git/indexFile.js';
-import {
-  headCommit,
-  indexFiles,
-  readBlob,
-  readWorktreeFile,
-  treeFiles,
-  type WorktreeState,
-  worktreeState,
-} from '../src/engine/git/snapshot.js';
+import { indexFiles } from '../src/engine/git/indexSnapshot.js';
+import { headCommit, readBlob, treeFiles } from '../src/engine/git/objects.js';
+import { readWorktreeFile, type WorktreeState, worktreeState } from '../src/engine/git/worktreeState.js';
 import { createRepoCache, openRepo, type Repo } from '../src/engine/repo.js';
 import { gitRepo, hasGit, type RepoFixture, write } from './helpers.js';
 

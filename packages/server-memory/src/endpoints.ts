@@ -7,7 +7,7 @@
  * walking the two chains of its ends side by side: it lies in both, so the walk stops when the
  * shorter one ends (a hub with 100k relations costs nothing when the other end has 2).
  */
-import type { Relation } from './graph.js';
+import type { Relation } from './graphTypes.js';
 
 export interface RelationRec extends Relation {
   seq: number;

@@ -6,7 +6,7 @@
  * path is missing in a parent. What no parent has is blamed on the commit. Nothing is written.
  */
 import * as git from 'isomorphic-git';
-import { readBlob } from '../git/snapshot.js';
+import { readBlob } from '../git/objects.js';
 import type { Repo } from '../repo.js';
 import { comparePairs, treeSnapshot } from './changes.js';
 import { type Change, diffTables } from './lineDiff.js';

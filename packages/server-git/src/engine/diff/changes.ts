@@ -4,7 +4,9 @@
  * submodule) split into a deletion and an addition, in git's path order. Content is read lazily.
  */
 import * as git from 'isomorphic-git';
-import { type FileEntry, indexFiles, readBlob, readWorktreeFile, treeFiles, worktreeState } from '../git/snapshot.js';
+import { indexFiles } from '../git/indexSnapshot.js';
+import { type FileEntry, readBlob, treeFiles } from '../git/objects.js';
+import { readWorktreeFile, worktreeState } from '../git/worktreeState.js';
 import type { Repo } from '../repo.js';
 import type { Abbreviator } from './abbrev.js';
 import { type DiffSide, type FilePatch, formatFilePatch } from './patch.js';

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import type { Repo } from '../repo.js';
 import type { IndexEntry } from './indexFile.js';
-import { assertSafePath, type FileEntry, worktreeMode } from './snapshot.js';
+import type { FileEntry } from './objects.js';
+import { assertSafePath } from './paths.js';
+import { worktreeMode } from './worktreeState.js';
 
 const NO_STAT = { ctimeSeconds: 0, ctimeNanoseconds: 0, mtimeSeconds: 0, mtimeNanoseconds: 0, dev: 0, ino: 0, uid: 0, gid: 0, size: 0 };
 

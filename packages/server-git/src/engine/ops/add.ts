@@ -8,8 +8,11 @@ import type { GitContext } from '../context.js';
 import { configBool, excludesFile, repoConfig } from '../git/gitConfig.js';
 import { IgnoreRules } from '../git/ignore.js';
 import { type IndexEntry, writeIndexFile } from '../git/indexFile.js';
-import { comparePaths, loadIndex, untrackedUnder, worktreeState } from '../git/snapshot.js';
+import { loadIndex } from '../git/indexSnapshot.js';
+import { comparePaths } from '../git/paths.js';
 import { entryFromWorktree, under } from '../git/stage.js';
+import { untrackedUnder } from '../git/untracked.js';
+import { worktreeState } from '../git/worktreeState.js';
 import { openRepo } from '../repo.js';
 
 /** The reference's error for a failed `git add -- <files…>` (GitPython's GitCommandError text). */

@@ -7,7 +7,9 @@ import * as git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { formatPerson, type Person, resolvePerson } from '../git/identity.js';
 import type { IndexEntry } from '../git/indexFile.js';
-import { assertSafePath, headCommit, loadIndex } from '../git/snapshot.js';
+import { loadIndex } from '../git/indexSnapshot.js';
+import { headCommit } from '../git/objects.js';
+import { assertSafePath } from '../git/paths.js';
 import { openRepo, type Repo } from '../repo.js';
 
 type TreeNode = { files: { name: string; mode: string; oid: string; type: 'blob' | 'commit' }[]; dirs: Map<string, TreeNode> };

@@ -3,7 +3,7 @@ import type { GitContext } from '../context.js';
 import { indexSnapshot, treeSnapshot, worktreeSnapshot } from '../diff/changes.js';
 import { diffResult } from '../diff/diffTool.js';
 import { guardDash, resolveObject } from '../diff/rev.js';
-import { headCommit } from '../git/snapshot.js';
+import { headCommit } from '../git/objects.js';
 import { openRepo } from '../repo.js';
 
 /** What the three diff tools take (context, paths, paging). */

@@ -4,7 +4,7 @@ import { type RequestExtra, structuredResult, ToolError } from '@mcpkit/protocol
 import git, { Errors } from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { allConfigs, configValue } from '../git/gitConfig.js';
-import { treeFiles } from '../git/snapshot.js';
+import { treeFiles } from '../git/objects.js';
 import { identityFor } from '../refs/identity.js';
 import { readHead } from '../refs/revision.js';
 import { cancelledError, startRemoteCall } from '../remote/call.js';

@@ -3,7 +3,9 @@
 import { structuredResult } from '@mcpkit/protocol-core';
 import type { GitContext } from '../context.js';
 import { type IndexEntry, writeIndexFile } from '../git/indexFile.js';
-import { comparePaths, headCommit, loadIndex, treeFiles } from '../git/snapshot.js';
+import { loadIndex } from '../git/indexSnapshot.js';
+import { headCommit, treeFiles } from '../git/objects.js';
+import { comparePaths } from '../git/paths.js';
 import { entryFromTree } from '../git/stage.js';
 import { openRepo } from '../repo.js';
 

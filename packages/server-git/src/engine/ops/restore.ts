@@ -6,7 +6,9 @@ import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { resolveWorkPath } from '../confine.js';
 import type { GitContext } from '../context.js';
 import { type IndexEntry, writeIndexFile } from '../git/indexFile.js';
-import { assertSafePath, comparePaths, type FileEntry, headCommit, loadIndex, readBlob, treeFiles } from '../git/snapshot.js';
+import { loadIndex } from '../git/indexSnapshot.js';
+import { type FileEntry, headCommit, readBlob, treeFiles } from '../git/objects.js';
+import { assertSafePath, comparePaths } from '../git/paths.js';
 import { entryFromTree, under } from '../git/stage.js';
 import { openRepo, type Repo } from '../repo.js';
 

@@ -6,7 +6,10 @@ import type { GitContext } from '../context.js';
 import { type ChangeKind, formatStatus, type UnmergedKind, unmergedKind } from '../format/status.js';
 import { branchState } from '../git/branchState.js';
 import { configBool, excludesFile, repoConfig } from '../git/gitConfig.js';
-import { comparePaths, type FileEntry, loadIndex, treeFiles, worktreeState } from '../git/snapshot.js';
+import { loadIndex } from '../git/indexSnapshot.js';
+import { type FileEntry, treeFiles } from '../git/objects.js';
+import { comparePaths } from '../git/paths.js';
+import { worktreeState } from '../git/worktreeState.js';
 import { openRepo } from '../repo.js';
 
 /** regular file, symlink and gitlink are different types; 644 ↔ 755 is a modification. */

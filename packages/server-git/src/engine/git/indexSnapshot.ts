@@ -1,0 +1,56 @@
+/** The index as the tools read it: parsed (indexFile.ts) once per change of the file, with lookups by path. */
+import { readFileSync, type Stats, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Repo } from '../repo.js';
+import { type ParsedIndex, parseIndex } from './indexFile.js';
+import type { FileEntry } from './objects.js';
+
+/** A loaded index with the lookups the tools need. */
+export interface IndexSnapshot {
+  parsed: ParsedIndex;
+  /** Stage-0 entries by path. */
+  files: Map<string, FileEntry>;
+  /** Every entry's path (any stage). */
+  paths: Set<string>;
+  /** Directories holding tracked paths ('' not included). */
+  dirs: Set<string>;
+  /** Unmerged paths → bit mask of the stages present (1 base, 2 ours, 4 theirs). */
+  unmerged: Map<string, number>;
+}
+
+/** The index, parsed and memoized by the index file's mtime, size and inode (git replaces it by rename). */
+export function loadIndex(repo: Repo): IndexSnapshot {
+  const file = join(repo.gitdir, 'index');
+  let st: Stats | undefined;
+  try {
+    st = statSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = st ? `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}` : 'missing';
+  const cached = repo.memo.get('snapshot:index') as { key: string; snapshot: IndexSnapshot } | undefined;
+  if (cached?.key === key) return cached.snapshot;
+  const parsed: ParsedIndex = st ? parseIndex(readFileSync(file), st.mtimeMs) : { version: 2, entries: [], extensions: [], mtimeMs: 0 };
+  const files = new Map<string, FileEntry>();
+  const paths = new Set<string>();
+  const dirs = new Set<string>();
+  const unmerged = new Map<string, number>();
+  for (const e of parsed.entries) {
+    paths.add(e.path);
+    if (e.stage === 0) files.set(e.path, { path: e.path, oid: e.oid, mode: e.mode });
+    else unmerged.set(e.path, (unmerged.get(e.path) ?? 0) | (1 << (e.stage - 1)));
+    for (let slash = e.path.lastIndexOf('/'); slash > 0; slash = e.path.lastIndexOf('/', slash - 1)) {
+      const dir = e.path.slice(0, slash);
+      if (dirs.has(dir)) break;
+      dirs.add(dir);
+    }
+  }
+  const snapshot = { parsed, files, paths, dirs, unmerged };
+  repo.memo.set('snapshot:index', { key, snapshot });
+  return snapshot;
+}
+
+/** Stage-0 entries of the index by path (unmerged paths are left out). */
+export async function indexFiles(repo: Repo): Promise<Map<string, FileEntry>> {
+  return loadIndex(repo).files;
+}

@@ -1,0 +1,157 @@
+/**
+ * Objects of the repository, memoized on it (objects never change): HEAD's commit, a commit's or tree's
+ * files flattened, and blobs. isomorphic-git is used for refs, trees and packed objects, with the
+ * repository's cache; a loose blob is read and inflated directly.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { ToolError } from '@mcpkit/protocol-core';
+import * as git from 'isomorphic-git';
+import type { Repo } from '../repo.js';
+import { comparePaths } from './paths.js';
+
+export interface FileEntry {
+  path: string;
+  oid: string;
+  /** 0o100644 | 0o100755 | 0o120000 | 0o160000 */
+  mode: number;
+}
+
+export const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
+
+/** HEAD's commit, or null on an unborn branch. */
+export async function headCommit(repo: Repo): Promise<string | null> {
+  try {
+    return await git.resolveRef({ ...repo.git, ref: 'HEAD' });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'NotFoundError') return null;
+    throw error;
+  }
+}
+
+const TREE_LRU = 8;
+
+/** The files of a commit or tree, flattened (`a/b/c.txt` → entry), memoized by oid (objects never change). */
+export async function treeFiles(repo: Repo, commitOrTreeOid: string): Promise<Map<string, FileEntry>> {
+  let lru = repo.memo.get('snapshot:trees') as Map<string, Map<string, FileEntry>> | undefined;
+  if (!lru) {
+    lru = new Map();
+    repo.memo.set('snapshot:trees', lru);
+  }
+  const hit = lru.get(commitOrTreeOid);
+  if (hit) {
+    lru.delete(commitOrTreeOid);
+    lru.set(commitOrTreeOid, hit);
+    return hit;
+  }
+  const { type, object } = await git.readObject({ ...repo.git, oid: commitOrTreeOid, format: 'parsed' });
+  let treeOid = commitOrTreeOid;
+  if (type === 'commit') treeOid = (object as { tree: string }).tree;
+  else if (type !== 'tree') throw new ToolError(`${commitOrTreeOid} is a ${type}, not a commit or tree`);
+  let files = lru.get(treeOid);
+  if (!files) {
+    files = new Map();
+    await flatten(repo, treeOid, '', files);
+    lru.set(treeOid, files);
+  }
+  lru.set(commitOrTreeOid, files);
+  while (lru.size > TREE_LRU) lru.delete(lru.keys().next().value as string);
+  return files;
+}
+
+async function flatten(repo: Repo, treeOid: string, prefix: string, out: Map<string, FileEntry>): Promise<void> {
+  const { tree } = await git.readTree({ ...repo.git, oid: treeOid });
+  // Tree order puts `a.txt` before `a/`; git's path order wants `a/…` before `a0`, so collect and sort.
+  const subtrees: Promise<Map<string, FileEntry>>[] = [];
+  for (const entry of tree) {
+    const path = prefix + entry.path;
+    if (entry.type === 'tree') {
+      const sub = new Map<string, FileEntry>();
+      subtrees.push(flatten(repo, entry.oid, `${path}/`, sub).then(() => sub));
+    } else {
+      out.set(path, { path, oid: entry.oid, mode: Number.parseInt(entry.mode, 8) });
+    }
+  }
+  for (const sub of await Promise.all(subtrees)) for (const [k, v] of sub) out.set(k, v);
+  if (prefix === '') {
+    const sorted = [...out.entries()].sort((a, b) => comparePaths(a[0], b[0]));
+    out.clear();
+    for (const [k, v] of sorted) out.set(k, v);
+  }
+}
+
+/** sha1 of `blob <len>\0<bytes>`. */
+export function hashBlob(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** Blob contents by oid, least recently used dropped first once their bytes pass BLOB_CACHE_BYTES. */
+interface BlobCache {
+  map: Map<string, Uint8Array>;
+  bytes: number;
+}
+
+const BLOB_CACHE_BYTES = 64 * 1024 * 1024;
+const OID_RE = /^[0-9a-f]{40}$/;
+
+function blobCache(repo: Repo): BlobCache {
+  let c = repo.memo.get('snapshot:blobs') as BlobCache | undefined;
+  if (!c) {
+    c = { map: new Map(), bytes: 0 };
+    repo.memo.set('snapshot:blobs', c);
+  }
+  return c;
+}
+
+/** A loose blob read straight from `objects/xx/yyyy…`, or null when it is not a loose blob. */
+function readLooseBlob(repo: Repo, oid: string): Uint8Array | null {
+  if (!OID_RE.test(oid)) return null;
+  let raw: Buffer;
+  try {
+    raw = readFileSync(join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2)));
+  } catch {
+    return null;
+  }
+  let data: Buffer;
+  try {
+    data = inflateSync(raw);
+  } catch {
+    return null;
+  }
+  const nul = data.indexOf(0);
+  if (nul < 0 || nul > 32) return null;
+  const header = data.toString('latin1', 0, nul);
+  if (!header.startsWith('blob ')) return null;
+  const len = Number(header.slice(5));
+  if (!Number.isInteger(len) || len !== data.length - nul - 1) return null;
+  return data.subarray(nul + 1);
+}
+
+/**
+ * A blob's bytes: a loose object is read and inflated directly, anything else (packed objects) goes
+ * through isomorphic-git and the repository's cache. Memoized by oid (blobs never change); the bytes
+ * returned are shared, so callers must not modify them.
+ */
+export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
+  const cache = blobCache(repo);
+  const hit = cache.map.get(oid);
+  if (hit) {
+    cache.map.delete(oid);
+    cache.map.set(oid, hit);
+    return hit;
+  }
+  let blob = readLooseBlob(repo, oid);
+  if (!blob) blob = (await git.readBlob({ ...repo.git, oid })).blob;
+  if (blob.length <= BLOB_CACHE_BYTES / 4 && !cache.map.has(oid)) {
+    cache.map.set(oid, blob);
+    cache.bytes += blob.length;
+    while (cache.bytes > BLOB_CACHE_BYTES) {
+      const [k, v] = cache.map.entries().next().value as [string, Uint8Array];
+      cache.map.delete(k);
+      cache.bytes -= v.length;
+    }
+  }
+  return blob;
+}

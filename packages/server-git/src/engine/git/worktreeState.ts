@@ -1,0 +1,107 @@
+/**
+ * The work tree against the index, as git status compares them, fast enough for large repositories:
+ * an entry whose lstat data (mtime, ctime, size, inode, mode) matches the index is unchanged, and
+ * content is hashed only when the stat data differs or the entry is "racily clean" (modified in the
+ * same instant the index was written). Untracked files come from the cached walk (untracked.ts).
+ * Work-tree files are looked at through the call's WorkTree (workTree.ts): nothing behind a
+ * symlinked folder is ever read, as in git.
+ *
+ * Not handled: clean/smudge filters and end-of-line conversion (content is hashed as stored), submodule
+ * state (a gitlink is always unchanged), fsmonitor and the untracked cache.
+ */
+import type { Stats } from 'node:fs';
+import type { Repo } from '../repo.js';
+import { configBool, repoConfig } from './gitConfig.js';
+import type { IndexEntry } from './indexFile.js';
+import { loadIndex } from './indexSnapshot.js';
+import { type FileEntry, hashBlob } from './objects.js';
+import { assertSafePath, comparePaths } from './paths.js';
+import { walkUntrackedCached } from './untracked.js';
+
+export interface WorktreeState {
+  /** Tracked paths whose work-tree content differs from the index: the work-tree blob, or null when deleted. */
+  changed: Map<string, FileEntry | null>;
+  /** Untracked, not ignored files, sorted (git status -uall order); a nested repository shows as `dir/`. */
+  untracked: string[];
+}
+
+export interface WorktreeOptions {
+  /** List untracked files (default true). */
+  untracked?: boolean;
+  /** The user's global ignore file (core.excludesFile), when the caller knows it. */
+  excludesFile?: string | null;
+}
+
+/** The mode git records for a work-tree file, or null for something it does not track (a directory, a fifo). */
+export function worktreeMode(st: Stats, fileMode = true, indexMode?: number): number | null {
+  if (st.isSymbolicLink()) return 0o120000;
+  if (!st.isFile()) return null;
+  if (!fileMode) return indexMode === 0o100755 ? 0o100755 : 0o100644;
+  return st.mode & 0o100 ? 0o100755 : 0o100644;
+}
+
+/** Whether the index entry's stat data still describes `st` (git's ie_match_stat, without uid/gid/dev). */
+function statMatches(e: IndexEntry, st: Stats): boolean {
+  if (e.size !== st.size % 0x1_0000_0000) return false;
+  if (e.mtimeSeconds !== Math.floor(st.mtimeMs / 1000)) return false;
+  if (e.ctimeSeconds !== Math.floor(st.ctimeMs / 1000)) return false;
+  if (e.ino !== 0 && e.ino !== st.ino % 0x1_0000_0000) return false;
+  // Sub-second parts: a double holds ms with ~0.2 µs precision, and isomorphic-git rounds; allow 2 µs.
+  const mtimeNs = (st.mtimeMs % 1000) * 1e6;
+  const ctimeNs = (st.ctimeMs % 1000) * 1e6;
+  return Math.abs(mtimeNs - e.mtimeNanoseconds) < 2000 && Math.abs(ctimeNs - e.ctimeNanoseconds) < 2000;
+}
+
+/** Reads a work-tree file as git stores it: a symlink's target text, else the bytes (never through a symlinked folder). */
+export async function readWorktreeFile(repo: Repo, path: string): Promise<Uint8Array> {
+  assertSafePath(path);
+  return repo.work.read(path);
+}
+
+type HashMemo = Map<string, { sig: string; oid: string }>;
+
+/** The blob oid of a work-tree file, remembered per stat signature (so a touched file is hashed once). */
+function hashWorktree(repo: Repo, path: string, st: Stats, memo: HashMemo): string {
+  const sig = `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`;
+  const known = memo.get(path);
+  if (known?.sig === sig) return known.oid;
+  const oid = hashBlob(repo.work.read(path, st));
+  // A file changed within the last seconds could change again without its stat changing: do not trust it yet.
+  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > 3000) memo.set(path, { sig, oid });
+  return oid;
+}
+
+/**
+ * Compares the work tree with the index (tracked files) and lists untracked files (unless
+ * `untracked: false`). Synchronous fs calls: one lstat per tracked file, one readdir per directory.
+ */
+export async function worktreeState(repo: Repo, options: WorktreeOptions = {}): Promise<WorktreeState> {
+  const index = loadIndex(repo);
+  const fileMode = configBool(repoConfig(repo).get('core.filemode')?.at(-1), true);
+  let memo = repo.memo.get('snapshot:hashes') as HashMemo | undefined;
+  if (!memo) {
+    memo = new Map();
+    repo.memo.set('snapshot:hashes', memo);
+  }
+  const changed = new Map<string, FileEntry | null>();
+  const racyAfter = index.parsed.mtimeMs;
+  for (const e of index.parsed.entries) {
+    if (e.stage !== 0 || e.mode === 0o160000 || e.skipWorktree || e.assumeValid) continue;
+    // Behind a symlinked folder the file is absent, as git sees it (the link is an untracked entry of its own).
+    const st = repo.work.lstat(e.path);
+    const mode = st ? worktreeMode(st, fileMode, e.mode) : null;
+    if (mode === null) {
+      changed.set(e.path, null);
+      continue;
+    }
+    if (mode === e.mode && !e.intentToAdd && statMatches(e, st!) && st!.mtimeMs < racyAfter) continue;
+    const oid = hashWorktree(repo, e.path, st!, memo);
+    if (oid !== e.oid || mode !== e.mode || e.intentToAdd) changed.set(e.path, { path: e.path, oid, mode });
+  }
+  const untracked: string[] = [];
+  if (options.untracked !== false) {
+    walkUntrackedCached(repo, index, options.excludesFile ?? null, untracked);
+    untracked.sort(comparePaths);
+  }
+  return { changed, untracked };
+}
