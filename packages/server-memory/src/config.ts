@@ -53,6 +53,16 @@ export const options = defineOptions({
     default: 10,
     parse: parse.int({ min: 1, max: 1000 }),
   },
+  'database-timeout': {
+    type: 'string',
+    env: 'MEMORY_DATABASE_TIMEOUT',
+    valueName: 'duration',
+    description:
+      'With --storage postgres, how long one database statement or connection attempt may take before the call fails with an error (a database that hangs never hangs a call)',
+    default: 10_000,
+    defaultLabel: '10s',
+    parse: parse.duration,
+  },
   'memory-path': {
     type: 'string',
     env: 'MEMORY_FILE_PATH',

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
-import { ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
+import { type CliApp, ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
 import { resolveMemoryPath } from './paths.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
 import { DEFAULT_GRAPH } from './store/postgres/graphName.js';
+import { isTransferCommand } from './transfer/commands.js';
 
-await runCli({
+const cli: CliApp<typeof options> = {
   bin: 'mcp-server-memory',
   version: VERSION,
   description:
@@ -23,7 +24,13 @@ await runCli({
       // Loaded only here, so a file-store start never compiles the driver. No connection yet: the server starts
       // with the database down, and each call says so until it is back.
       const { openPostgresStore } = await import('./store/postgres/postgresStore.js');
-      const pgStore = openPostgresStore({ url: config.databaseUrl, graph: config.graph, poolSize: config.poolSize, logger });
+      const pgStore = openPostgresStore({
+        url: config.databaseUrl,
+        graph: config.graph,
+        poolSize: config.poolSize,
+        timeoutMs: config.databaseTimeout,
+        logger,
+      });
       logger.info(`knowledge graph in PostgreSQL: ${pgStore.location}`);
       return { createServer: () => createMemoryServer({ store: pgStore, limits, logger }), close: () => pgStore.close() };
     }
@@ -78,5 +85,18 @@ The file keeps the reference's JSONL format. Every change is first appended to <
 into the file two seconds after the last write, as soon as the journal is large, and on exit; a program that reads
 only the file (the reference) sees changes that late. Unreadable lines are moved to <file>.corrupt, never dropped.
 With --storage postgres the graph lives in the database at --database-url (TLS through the URL's sslmode), one
-named graph per --graph; the schema is created or migrated at start, and each tool call is one transaction.`,
-});
+named graph per --graph; the schema is created or migrated at start, and each tool call is one transaction.
+
+Subcommands (each with its own --help):
+  mcp-server-memory import <file.jsonl>   copy a memory file into a graph of the database (safe to repeat)
+  mcp-server-memory export <file.jsonl>   write a graph of the database as a memory file (--force to replace one)`,
+};
+
+const [command, ...rest] = process.argv.slice(2);
+// `import` and `export` (src/transfer) move a graph between a file and the database; anything else runs the server.
+if (isTransferCommand(command)) {
+  const { runTransfer } = await import('./transfer/cli.js');
+  process.exitCode = await runTransfer(command, rest);
+} else {
+  await runCli(cli);
+}

@@ -1,5 +1,5 @@
 /** The built bin's PostgreSQL configuration: refusals (exit 2, one line, no password) and a start with the database down. */
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ describe('mcp-server-memory --storage postgres (built bin)', () => {
       ],
       [{ MEMORY_DATABASE_URL: 'not a url topsecret' }, ['--storage', 'postgres'], /invalid value for MEMORY_DATABASE_URL/],
       [{}, ['--storage', 'sqlite'], /invalid value for --storage: "sqlite" is not one of file, postgres/],
+      [{}, ['--database-timeout', 'soon'], /invalid value for --database-timeout: "soon" is not a duration/],
       [
         { MEMORY_FILE_PATH: `${dir.path}/m.jsonl` },
         ['--graph', 'project-a'],
@@ -64,5 +65,30 @@ describe('mcp-server-memory --storage postgres (built bin)', () => {
     expect(proc.stderr()).toContain('knowledge graph in PostgreSQL: postgres://memory:***@127.0.0.1:');
     expect(proc.stderr()).toContain('(graph "project-a")');
     expect(proc.stderr()).not.toMatch(/topsecret|p%40ss|p@ss/);
+  });
+
+  it('a database that accepts connections and then hangs fails each call after --database-timeout', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket); // accepted, never answered
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const url = `postgres://memory@127.0.0.1:${port}/memory?sslmode=disable`;
+      await using proc = await spawnStdio(bin, {
+        env: { MEMORY_STORAGE: 'postgres', MEMORY_DATABASE_URL: url },
+        args: ['--database-timeout', '1s'],
+      });
+      const started = Date.now();
+      const res = (await proc.client.callTool({ name: 'read_graph', arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(res.isError).toBe(true);
+      expect(res.content[0]!.text).toMatch(/^The memory database did not answer within 1s \(.*\)\. Nothing was changed/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -1,4 +1,7 @@
-/** A TCP relay on 127.0.0.1 in front of the test database, to take it "down" and bring it back on the same port. */
+/**
+ * A TCP relay on 127.0.0.1 in front of the test database, to take it "down" and bring it back on the
+ * same port, or to make it hang: `stall()` keeps accepting connections but forwards nothing either way.
+ */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 export interface Relay extends AsyncDisposable {
@@ -7,19 +10,36 @@ export interface Relay extends AsyncDisposable {
   down(): Promise<void>;
   /** Listens again on the same port. */
   up(): Promise<void>;
+  /** A database that hangs: connections are accepted (new and open ones alike) and nothing more is forwarded. */
+  stall(): void;
+  /** Ends a stall: the stalled connections are cut, new ones are relayed again. */
+  flow(): void;
 }
 
 export async function startRelay(target: { host: string; port: number }): Promise<Relay> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   let server: Server | undefined;
   let port = 0;
+  let stalled = false;
+  const track = (sock: Socket) => {
+    sockets.add(sock);
+    sock.on('close', () => sockets.delete(sock));
+  };
   const up = () =>
     new Promise<void>((resolve, reject) => {
       const s = createServer((inbound) => {
+        track(inbound);
+        if (stalled) {
+          inbound.on('error', () => inbound.destroy());
+          return; // accepted, never answered
+        }
         const outbound = connect(target.port, target.host);
-        for (const sock of [inbound, outbound]) {
-          sockets.add(sock);
-          sock.on('close', () => sockets.delete(sock));
+        track(outbound);
+        const pair: [Socket, Socket] = [inbound, outbound];
+        pairs.add(pair);
+        for (const sock of pair) {
+          sock.on('close', () => pairs.delete(pair));
           sock.on('error', () => {
             inbound.destroy();
             outbound.destroy();
@@ -48,6 +68,19 @@ export async function startRelay(target: { host: string; port: number }): Promis
     },
     down,
     up,
+    stall() {
+      stalled = true;
+      for (const [inbound, outbound] of pairs) {
+        inbound.unpipe(outbound);
+        outbound.unpipe(inbound);
+        inbound.pause();
+        outbound.pause();
+      }
+    },
+    flow() {
+      stalled = false;
+      for (const sock of sockets) sock.destroy();
+    },
     [Symbol.asyncDispose]: down,
   };
 }

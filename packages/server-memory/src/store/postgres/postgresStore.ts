@@ -3,12 +3,17 @@
  * `graph` key on every row. Each call is one transaction on a pooled connection; writes are
  * durable when the transaction commits. The schema is created or migrated at start (`schema.ts`),
  * in the background: with the database down the server still starts, each call fails with a clear
- * error, and the next call after the database is back migrates (if needed) and succeeds.
+ * error, and the next call after the database is back migrates (if needed) and succeeds. No call
+ * waits on the database longer than `timeoutMs` (`statement_timeout` on the server, pg's
+ * `query_timeout` for a database that stops answering). Each write that changed the graph NOTIFYs
+ * the graph's channel in its transaction; `watch()` LISTENs for other processes' (`listener.ts`).
  */
+import { randomUUID } from 'node:crypto';
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
 import pg from 'pg';
 import type { GraphChange, GraphStore } from '../types.js';
 import { checkGraphName, DEFAULT_GRAPH } from './graphName.js';
+import { createGraphListener, encodeNotice, graphChannel } from './listener.js';
 import { openNodes, readGraph, searchNodes } from './reads.js';
 import { passwordRedactor, redactUrl } from './redact.js';
 import { migrate } from './schema.js';
@@ -21,9 +26,23 @@ export interface PostgresStoreOptions {
   graph?: string;
   /** Most connections the pool opens; default 10. */
   poolSize?: number;
-  /** How long a call waits for a connection before it fails; default 10 s. */
+  /** How long one statement may take (`statement_timeout`, and pg's `query_timeout` just after); default 10 s. */
+  timeoutMs?: number;
+  /** How long a call waits for a connection before it fails; default `timeoutMs`. */
   connectTimeoutMs?: number;
   logger?: Logger;
+}
+
+/** `10s`, `1.5s` or `250ms`, for error texts. */
+const formatMs = (ms: number): string => (ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`);
+
+/** pg's own time-outs, and PostgreSQL's cancellation by `statement_timeout` (SQLSTATE 57014). */
+function isTimeout(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === '57014' ||
+    (typeof message === 'string' && /^Query read timeout$|timeout exceeded when trying to connect|due to connection timeout/.test(message))
+  );
 }
 
 /** Opens a store on the database at `url` (no connection is made before the first need). */
@@ -31,31 +50,59 @@ export function openPostgresStore({
   url,
   graph = DEFAULT_GRAPH,
   poolSize = 10,
-  connectTimeoutMs = 10_000,
+  timeoutMs = 10_000,
+  connectTimeoutMs = timeoutMs,
   logger = silentLogger,
 }: PostgresStoreOptions): GraphStore {
   const bad = checkGraphName(graph);
   if (bad) throw new Error(bad);
   const redact = passwordRedactor(url);
   const location = `${redactUrl(url)} (graph ${JSON.stringify(graph)})`;
+  const connection = { connectionString: url, connectionTimeoutMillis: connectTimeoutMs, application_name: 'mcp-server-memory' };
   const pool = new pg.Pool({
-    connectionString: url,
+    ...connection,
     max: poolSize,
-    connectionTimeoutMillis: connectTimeoutMs,
-    application_name: 'mcp-server-memory',
+    // The server cancels a statement after `timeoutMs` (its locks are released at once); pg gives up a little later
+    // when the server does not answer at all (a hung host, a stalled network), and the connection is then dropped.
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + 250,
+    // A transaction left open by a process that vanished (its locks) ends after this long.
+    idle_in_transaction_session_timeout: timeoutMs,
   });
   // An idle connection that breaks (database restarted) must not crash the process; the pool replaces it.
   pool.on('error', (error) => logger.warn(`database connection lost: ${redact(error.message)}`));
   const listeners = new Set<(change: GraphChange) => void>();
+  const origin = randomUUID();
+  const channel = graphChannel(graph);
+  let seq = 0;
+  const listener = createGraphListener({
+    connection,
+    graph,
+    origin,
+    logger,
+    redact,
+    onChange: () => {
+      for (const l of listeners) l({ source: 'external' });
+    },
+  });
   let closed = false;
   let schema: Promise<void> | undefined;
 
-  /** A tool-facing error for a database failure: what failed, redacted, and that nothing was changed. */
-  const failure = (error: unknown): Error => {
+  /**
+   * A tool-facing error for a database failure: what failed, redacted, and whether anything changed (unknown only
+   * when a write's COMMIT got no answer).
+   */
+  const failure = (error: unknown, commitUnanswered: boolean): Error => {
     if (error instanceof ToolError) return error;
     const message = redact(error instanceof Error ? error.message || String((error as { code?: string }).code ?? error) : String(error));
     logger.warn(`database call failed: ${message}`);
-    return new ToolError(`The memory database failed: ${message}. Nothing was changed; try again once it is reachable.`, { cause: error });
+    const what = isTimeout(error)
+      ? `The memory database did not answer within ${formatMs(timeoutMs)} (${message})`
+      : `The memory database failed: ${message}`;
+    const outcome = commitUnanswered
+      ? 'The change may or may not have been saved; read the graph to check before trying again.'
+      : 'Nothing was changed; try again once it is reachable.';
+    return new ToolError(`${what}. ${outcome}`, { cause: error });
   };
 
   const ensureSchema = (): Promise<void> => {
@@ -91,19 +138,23 @@ export function openPostgresStore({
     const onLost = (error: Error) => {
       lost = error;
     };
+    let committing = false;
     try {
       await ensureSchema();
       client = await pool.connect();
       client.on('error', onLost);
       await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
       const value = await run(client);
+      committing = true;
       await client.query('COMMIT');
       client.off('error', onLost);
       client.release(lost);
       return value;
     } catch (error) {
       if (client) {
-        // A failed ROLLBACK means the connection is broken: drop it from the pool.
+        // A query pg gave up on is still running on that connection, and a failed ROLLBACK means it is broken:
+        // either way, drop it from the pool (the server rolls back when the connection closes).
+        if (!lost && error instanceof Error && error.message === 'Query read timeout') lost = error;
         const broken =
           lost ??
           (await client.query('ROLLBACK').then(
@@ -113,12 +164,19 @@ export function openPostgresStore({
         client.off('error', onLost);
         client.release(broken);
       }
-      throw failure(error);
+      // A COMMIT that failed with an answer (a constraint, a serialization failure) rolled back; one without did not say.
+      const unanswered = committing && !readOnly && (lost !== undefined || isTimeout(error) || !(error instanceof pg.DatabaseError));
+      throw failure(error, unanswered);
     }
   };
 
   const write = async <T>(run: (db: pg.PoolClient) => Promise<writes.Written<T>>): Promise<T> => {
-    const { value, changed } = await transaction(false, run);
+    const { value, changed } = await transaction(false, async (db) => {
+      const written = await run(db);
+      // Delivered to the other processes' listeners only if this transaction commits.
+      if (written.changed) await db.query('SELECT pg_notify($1, $2)', [channel, encodeNotice({ graph, origin, seq: ++seq })]);
+      return written;
+    });
     if (changed) for (const l of listeners) l({ source: 'local' });
     return value;
   };
@@ -142,12 +200,13 @@ export function openPostgresStore({
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    // Changes by other processes are not pushed yet (LISTEN/NOTIFY is a later step); every call reads the database.
-    watch: () => () => {},
+    // Every call reads the database; this only makes other processes' changes heard while a client is subscribed.
+    watch: () => (closed ? () => {} : listener.watch()),
     async close() {
       if (closed) return;
       closed = true;
       listeners.clear();
+      await listener.close();
       await schema?.catch(() => {});
       await pool.end();
     },

@@ -1,0 +1,126 @@
+/** Change notifications across processes (LISTEN/NOTIFY): two stores with their own pools stand for two replicas. */
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { graphChannel } from '../../src/store/postgres/listener.js';
+import { openPostgresStore } from '../../src/store/postgres/postgresStore.js';
+import type { GraphChange } from '../../src/store/types.js';
+import { freshGraph, postgresUrl } from './fixture.js';
+import { startRelay } from './proxy.js';
+
+const url = postgresUrl();
+const entity = (name: string) => ({ name, entityType: 't', observations: [] });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** How many sessions LISTEN on `graph`'s channel (their last statement, idle). */
+async function listeners(graph: string): Promise<number> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1 AND state = 'idle'`,
+      [`LISTEN ${graphChannel(graph)}`],
+    );
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', () => {
+  it('a watching store hears committed changes of other stores on its graph, once each, and nothing else', async () => {
+    const graph = freshGraph();
+    const a = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const b = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const other = openPostgresStore({ url: url!, graph: freshGraph(), poolSize: 2 });
+    const heard: GraphChange[] = [];
+    a.onChange((change) => heard.push(change));
+    try {
+      await a.readGraph(); // the schema exists before anyone listens
+      expect(await listeners(graph)).toBe(0); // nothing listens until someone watches
+      const unwatch = a.watch();
+      await until(async () => (await listeners(graph)) === 1, 'the LISTEN connection');
+
+      await b.createEntities([entity('B1')]);
+      await until(() => heard.length === 1, 'the first notice');
+      expect(heard).toEqual([{ source: 'external' }]);
+
+      // No notice for a write that changed nothing, one that failed (rolled back), or another graph.
+      await b.createEntities([entity('B1')]);
+      await expect(b.addObservations([{ entityName: 'nobody', contents: ['x'] }])).rejects.toThrow(/not found/);
+      await other.createEntities([entity('elsewhere')]);
+      // Its own write: told once, at once, as local (its own notice is skipped).
+      await a.createEntities([entity('A1')]);
+      expect(heard).toEqual([{ source: 'external' }, { source: 'local' }]);
+      await b.deleteEntities(['B1']);
+      await until(() => heard.length === 3, 'the delete notice');
+      await sleep(300);
+      expect(heard).toEqual([{ source: 'external' }, { source: 'local' }, { source: 'external' }]);
+
+      // Released: the connection closes and nothing more is heard.
+      unwatch();
+      await until(async () => (await listeners(graph)) === 0, 'the LISTEN connection to close');
+      await b.createEntities([entity('B2')]);
+      await sleep(300);
+      expect(heard).toHaveLength(3);
+    } finally {
+      await Promise.all([a.close(), b.close(), other.close()]);
+    }
+  });
+
+  it('one LISTEN connection however many watch handles, closed with the store', async () => {
+    const graph = freshGraph();
+    const a = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    try {
+      const handles = [a.watch(), a.watch(), a.watch()];
+      await until(async () => (await listeners(graph)) === 1, 'the LISTEN connection');
+      handles[0]!();
+      handles[0]!(); // twice: still counts once
+      await sleep(200);
+      expect(await listeners(graph)).toBe(1);
+    } finally {
+      await a.close();
+    }
+    await until(async () => (await listeners(graph)) === 0, 'the LISTEN connection to close');
+  });
+
+  it('reconnects after a database outage, listens again, and reports one change for what it may have missed', async () => {
+    const target = new URL(url!);
+    await using relay = await startRelay({ host: target.hostname, port: Number(target.port) });
+    const viaRelay = new URL(url!);
+    viaRelay.port = String(relay.port);
+    const graph = freshGraph();
+    const a = openPostgresStore({ url: viaRelay.toString(), graph, poolSize: 2 });
+    const b = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const heard: GraphChange[] = [];
+    a.onChange((change) => heard.push(change));
+    try {
+      await a.readGraph();
+      const unwatch = a.watch();
+      await until(async () => (await listeners(graph)) === 1, 'the LISTEN connection');
+
+      await relay.down();
+      await until(async () => (await listeners(graph)) === 0, 'the cut connection to be gone');
+      await b.createEntities([entity('while-down')]); // its notice reaches nobody
+      await sleep(600); // a few failed reconnects
+      expect(heard).toEqual([]);
+      await relay.up();
+      await until(() => heard.length === 1, 'the change reported after the reconnect');
+      expect(heard).toEqual([{ source: 'external' }]);
+      expect(await listeners(graph)).toBe(1);
+
+      await b.createEntities([entity('after')]);
+      await until(() => heard.length === 2, 'a notice on the new connection');
+      unwatch();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
