@@ -5,4 +5,6 @@ import { stdioConfig } from '../../vitest.shared.ts';
 const conditions = ['@mcpkit/source', 'module', 'node', 'default'];
 stdioConfig.resolve!.conditions = conditions;
 stdioConfig.ssr!.resolve!.conditions = conditions;
+// The same throwaway PostgreSQL as the unit run, for the bin's PostgreSQL tests (replicas, import/export).
+stdioConfig.test!.globalSetup = ['test/postgres/globalSetup.ts'];
 export default stdioConfig;

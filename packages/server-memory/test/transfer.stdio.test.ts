@@ -1,28 +1,20 @@
 /**
  * `mcp-server-memory import|export` as a user runs them (the built bin): exit codes, stderr lines,
- * stdout untouched. The successful runs use a throwaway PostgreSQL started here (the stdio suite has
- * no globalSetup); without one they are skipped, except under `CI`.
+ * stdout untouched. The successful runs use the run's throwaway PostgreSQL (the global setup in
+ * test/postgres/globalSetup.ts, shared with the unit run); without one they are skipped, except under `CI`.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBin } from '@mcpkit/protocol-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.js';
-import { embeddedBinaries, type RunningPostgres, startPostgres, systemBinaries } from './postgres/server.js';
+import { postgresUrl } from './postgres/fixture.js';
+import { freePort } from './postgres/server.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const entityLine = (i: number) => JSON.stringify({ type: 'entity', name: `E${i}`, entityType: 'thing', observations: [`o"${i}"`, 'ü'] });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Exactly one line on stderr, matching `pattern`; nothing on stdout. */
 function oneLine(run: { stdout: string; stderr: string }, pattern: RegExp): void {
@@ -52,7 +44,7 @@ describe('mcp-server-memory import|export (built bin)', () => {
     writeFileSync(graphFile, entityLine(1));
     const settings = join(dir.path, 'settings.json');
     writeFileSync(settings, '{\n  "a": 1\n}\n');
-    const env = { MEMORY_DATABASE_URL: `postgres://u:topsecret@127.0.0.1:${await closedPort()}/db` };
+    const env = { MEMORY_DATABASE_URL: `postgres://u:topsecret@127.0.0.1:${await freePort()}/db` };
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['import'], env, /^mcp-server-memory import: import takes one file, got 0/],
       [['export', 'a.jsonl', 'b.jsonl'], env, /export takes one file, got 2/],
@@ -84,7 +76,7 @@ describe('mcp-server-memory import|export (built bin)', () => {
     using dir = tempDir();
     const file = join(dir.path, 'memory.jsonl');
     writeFileSync(file, entityLine(1));
-    const env = { MEMORY_DATABASE_URL: `postgres://memory:p%40ss-topsecret@127.0.0.1:${await closedPort()}/memory` };
+    const env = { MEMORY_DATABASE_URL: `postgres://memory:p%40ss-topsecret@127.0.0.1:${await freePort()}/memory` };
     const imported = await runBin(bin, { args: ['import', file], env });
     expect(imported.code).toBe(1);
     oneLine(
@@ -100,27 +92,17 @@ describe('mcp-server-memory import|export (built bin)', () => {
   });
 
   describe('with a PostgreSQL', () => {
-    let postgres: RunningPostgres | undefined;
-    let skip: string | undefined;
-    beforeAll(async () => {
-      const binaries = systemBinaries() ?? (await embeddedBinaries());
-      if (!binaries) skip = 'no PostgreSQL binaries';
-      else postgres = await startPostgres(binaries);
-      if (skip && process.env.CI) throw new Error(`${skip}; these tests must run in CI`);
-    }, 60_000);
-    afterAll(async () => {
-      await postgres?.stop();
-    });
+    const url = postgresUrl();
 
     it('imports with progress and a summary, keeps rejected lines aside, exports byte for byte, and repeats safely', async (ctx) => {
-      if (!postgres) return ctx.skip(skip);
+      if (!url) return ctx.skip('no PostgreSQL for this run');
       using dir = tempDir();
       const records = Array.from({ length: 12_000 }, (_, i) => entityLine(i));
       records.push(JSON.stringify({ type: 'relation', from: 'E1', to: 'E2', relationType: 'knows' }));
       const file = join(dir.path, 'memory.jsonl');
       writeFileSync(file, ['{"type":"marker"}', ...records, 'not json'].join('\n'));
       // A password the server ignores (trust on loopback), to show it never appears.
-      const dbUrl = new URL(postgres.url);
+      const dbUrl = new URL(url);
       dbUrl.password = 'topsecret';
       const env = { MEMORY_DATABASE_URL: dbUrl.toString(), MEMORY_GRAPH: `stdio-${randomUUID()}` };
 

@@ -4,17 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
+import { freePort } from './server.js';
 
 const bin = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('mcp-server-memory --storage postgres (built bin)', () => {
   it('refuses bad configuration with one stderr line and exit 2, never showing a password', async () => {
@@ -50,7 +42,7 @@ describe('mcp-server-memory --storage postgres (built bin)', () => {
   });
 
   it('starts with the database down, answers each call with a clear error, and never logs the password', async () => {
-    const url = `postgres://memory:p%40ss-topsecret@127.0.0.1:${await closedPort()}/memory?sslmode=disable`;
+    const url = `postgres://memory:p%40ss-topsecret@127.0.0.1:${await freePort()}/memory?sslmode=disable`;
     await using proc = await spawnStdio(bin, { env: { MEMORY_STORAGE: 'postgres', MEMORY_DATABASE_URL: url, MEMORY_GRAPH: 'project-a' } });
     expect((await proc.client.listTools()).tools).toHaveLength(9);
     const res = (await proc.client.callTool({

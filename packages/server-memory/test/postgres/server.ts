@@ -112,7 +112,8 @@ export async function embeddedBinaries(): Promise<PostgresBinaries | undefined> 
   }
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port that was free a moment ago: nothing listens on it once this resolves. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
