@@ -120,8 +120,9 @@ function exportTargets(exp) {
 }
 
 // Static `import … from '…'`, `export … from '…'`, `import '…'`; dynamic `import('…')`; `require('…')`.
-const STATIC_RE = /(?:^|[^\w$.])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["']([^"'\n]+)["']/g;
-const DYNAMIC_RE = /(?:^|[^\w$.])(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
+// Not after a quote: the words "import" and "export" as string literals (a subcommand's name) are not statements.
+const STATIC_RE = /(?:^|[^\w$."'`])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["']([^"'\n]+)["']/g;
+const DYNAMIC_RE = /(?:^|[^\w$."'`])(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
 // A same-folder module named in a string: `new URL('./convertWorker.js', import.meta.url)`, a lazy chunk's `require`.
 const REL_LITERAL_RE = /["'`](\.\/[\w.-]+\.(?:m?js|cjs))["'`]/g;
 
