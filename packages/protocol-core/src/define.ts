@@ -1,24 +1,23 @@
-import type { ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type GetPromptResult,
-  McpError,
+  McpServer,
+  type McpServerOptions,
+  ProtocolError,
   type ReadResourceResult,
-  type ServerNotification,
-  type ServerRequest,
+  ResourceTemplate,
+  type ServerContext,
   type ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { hideUnexpected, ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { serveLowLevelTools, type ToolListing } from './lowLevelTools.js';
+import { type RequestExtra, toRequestExtra } from './requestExtra.js';
 import { guardRequests, tooLargeMessage } from './requestGuard.js';
 import { errorResult, type ToolResult } from './results.js';
 import { MAX_RESULT_BYTES, sizeOver } from './size.js';
 
-/** What the SDK hands a handler next to its arguments: session id, abort signal, progress token, … */
-export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type { RequestExtra };
 
 /** The four behaviour hints, all required: omitting one means "dangerous" to clients (spec defaults). */
 export type Annotations = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
@@ -69,6 +68,8 @@ export interface RegisterToolsOptions extends RegisterOptions {
   wire?: 'mcp-server' | 'low-level';
 }
 
+const asObject = (input: z.ZodRawShape | z.ZodObject): z.ZodObject => (input instanceof z.ZodObject ? input : z.object(input));
+
 // biome-ignore lint/suspicious/noExplicitAny: a list of tools has heterogeneous shapes.
 export type AnyToolDefinition<Ctx> = ToolDefinition<Ctx, any, any>;
 
@@ -84,7 +85,7 @@ async function answer<Ctx>(
   const size = sizeOver(result);
   if (size === undefined) return result;
   logger.warn(`Tool ${tool.name} answered ${size} bytes, over the limit of ${MAX_RESULT_BYTES}; it got an error instead`);
-  return errorResult(tooLargeMessage(`tool ${tool.name}`, size));
+  return errorResult(tooLargeMessage(`tool ${tool.name}`, size)) as ToolResult;
 }
 
 /**
@@ -119,16 +120,17 @@ export function registerTools<Ctx>(
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
-        ...(tool.output ? { outputSchema: tool.output } : {}),
+        inputSchema: asObject(tool.input),
+        ...(tool.output ? { outputSchema: z.object(tool.output) } : {}),
         annotations: { title: tool.title, ...tool.annotations },
       },
-      async (args: unknown, extra: RequestExtra) => {
+      async (args: unknown, context: ServerContext) => {
+        const extra = toRequestExtra(context);
         try {
           return await answer(tool, ctx, args, extra, logger);
         } catch (error) {
           if (error instanceof ToolError) return errorResult(error.message);
-          if (error instanceof McpError) throw error;
+          if (error instanceof ProtocolError) throw error;
           // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
           // sends no answer for a cancelled request anyway.
           if (extra.signal.aborted) {
@@ -169,20 +171,20 @@ export function registerPrompts<Ctx>(
   { logger = silentLogger }: RegisterOptions = {},
 ): void {
   for (const prompt of prompts) {
-    const run = async (args: unknown, extra: RequestExtra) => {
+    const run = async (args: unknown, context: ServerContext) => {
       try {
-        return await prompt.handler(args as never, ctx, extra);
+        return await prompt.handler(args as never, ctx, toRequestExtra(context));
       } catch (error) {
-        if (error instanceof ToolError || error instanceof McpError) throw error;
+        if (error instanceof ToolError || error instanceof ProtocolError) throw error;
         throw new Error(hideUnexpected('Prompt', prompt.name, error, logger));
       }
     };
     const { name, title, description } = prompt;
     if (Object.keys(prompt.args).length === 0) {
       // Without an argsSchema the SDK calls back with `extra` alone; its `registerPrompt` types miss that case.
-      server.registerPrompt(name, { title, description }, ((extra: RequestExtra) => run({}, extra)) as never);
+      server.registerPrompt(name, { title, description }, ((context: ServerContext) => run({}, context)) as never);
     } else {
-      server.registerPrompt(name, { title, description, argsSchema: prompt.args }, run);
+      server.registerPrompt(name, { title, description, argsSchema: z.object(prompt.args) }, run as never);
     }
   }
 }
@@ -219,13 +221,15 @@ export function registerResources<Ctx>(server: McpServer, ctx: Ctx, resources: R
     if (resource.uri.includes('{')) {
       const list = resource.list;
       const template = new ResourceTemplate(resource.uri, {
-        list: list ? async (extra) => ({ resources: await list(ctx, extra) }) : undefined,
+        list: list ? async (context) => ({ resources: await list(ctx, toRequestExtra(context)) }) : undefined,
       });
-      server.registerResource(resource.name, template, metadata, (uri, params, extra) =>
-        resource.read(uri, params as Record<string, string | string[]>, ctx, extra),
+      server.registerResource(resource.name, template, metadata, (uri, params, context) =>
+        resource.read(uri, params as Record<string, string | string[]>, ctx, toRequestExtra(context)),
       );
     } else {
-      server.registerResource(resource.name, resource.uri, metadata, (uri, extra) => resource.read(uri, {}, ctx, extra));
+      server.registerResource(resource.name, resource.uri, metadata, (uri, context) =>
+        resource.read(uri, {}, ctx, toRequestExtra(context)),
+      );
     }
   }
 }
@@ -252,7 +256,7 @@ export interface ServerInfo {
  */
 export function createMcpServer(
   { name, version, title, instructions, logger = silentLogger }: ServerInfo,
-  options: ServerOptions = {},
+  options: McpServerOptions = {},
 ): McpServer {
   const server = new McpServer(
     { name, version, ...(title ? { title } : {}) },

@@ -21,23 +21,19 @@
  * Unchanged: an answer over `MAX_RESULT_BYTES` is an `isError` result saying so (the `run` given here does
  * that), and a cancelled call gets no answer.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/core';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   type ClientCapabilities,
-  ListToolsRequestSchema,
-  McpError,
-  type ServerNotification,
-  type ServerRequest,
+  type McpServer,
+  ProtocolError,
   type ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { hideUnexpected, ToolError } from './errors.js';
 import type { Logger } from './logger.js';
 import { setRawRequestHandler } from './rawHandlers.js';
+import type { RequestExtra } from './requestExtra.js';
 
 /** A JSON Schema object, as written. */
 export type JsonSchemaObject = { [key: string]: unknown };
@@ -52,7 +48,7 @@ export interface ToolListing {
   listedFor?: keyof ClientCapabilities;
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = RequestExtra;
 
 /** The parts of a `ToolDefinition` this wire reads. */
 export interface LowLevelToolSource {
@@ -86,7 +82,10 @@ const servedTools = new WeakMap<McpServer, Map<string, Served>>();
 const asObject = (schema: z.ZodRawShape | z.ZodObject): z.ZodObject => (schema instanceof z.ZodObject ? schema : z.object(schema));
 
 function render(schema: z.ZodRawShape | z.ZodObject, pipeStrategy: 'input' | 'output'): JsonSchemaObject {
-  return toJsonSchemaCompat(asObject(schema), { strictUnions: true, pipeStrategy }) as JsonSchemaObject;
+  // v1 rendered draft-07 through the SDK's zod-to-json-schema compat layer; v2 has no such export, so
+  // zod 4's own renderer is used, with the draft the v1 SDK listed (reference clients compare it).
+  const { $schema: _drop, ...rest } = z.toJSONSchema(asObject(schema), { target: 'draft-7', io: pipeStrategy, unrepresentable: 'any' }) as JsonSchemaObject;
+  return rest;
 }
 
 function listEntry(tool: LowLevelToolSource): JsonSchemaObject {
@@ -111,7 +110,7 @@ function issueLines(error: z.ZodError): string {
  * An error the client answered one of the handler's requests with, as it came: the SDK's `McpError`
  * prefixes `MCP error <code>: ` to the message, and the SDK would prefix it again on the way out.
  */
-function asReceived(error: McpError): Error {
+function asReceived(error: ProtocolError): Error {
   const prefix = `MCP error ${error.code}: `;
   const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
   return Object.assign(new Error(message), { code: error.code, ...(error.data !== undefined ? { data: error.data } : {}) });
@@ -139,7 +138,7 @@ function installHandlers(server: McpServer, served: Map<string, Served>): void {
     try {
       return await tool.run(parsed.data, extra);
     } catch (error) {
-      if (error instanceof McpError) throw asReceived(error);
+      if (error instanceof ProtocolError) throw asReceived(error);
       if (error instanceof ToolError) throw error;
       if (extra.signal.aborted) {
         // Cancelled, or the session closed: the SDK sends nothing for this request.

@@ -1,4 +1,4 @@
-import type { RequestExtra } from './define.js';
+import type { RequestExtra } from './requestExtra.js';
 
 /**
  * `notifications/progress` for one request, throttled. The handler reports as often as it likes; what

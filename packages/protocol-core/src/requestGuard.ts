@@ -7,7 +7,7 @@
  * - an answer over `MAX_RESULT_BYTES` never reaches the wire, where the client would drop the connection:
  *   a tool call gets an `isError` result saying so, any other request a -32603 error.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 import { errorResult } from './results.js';
@@ -83,7 +83,7 @@ function guard(method: string, handler: StoredHandler, logger: Logger): StoredHa
  */
 export function guardRequests(server: McpServer, logger: Logger): void {
   const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map)) throw new Error('guardRequests: this @modelcontextprotocol/sdk keeps no _requestHandlers map');
+  if (!(handlers instanceof Map)) throw new Error('guardRequests: this @modelcontextprotocol/server keeps no _requestHandlers map');
   const map = handlers as Map<string, StoredHandler>;
   const set = map.set.bind(map);
   for (const [method, handler] of map) set(method, guard(method, handler, logger));

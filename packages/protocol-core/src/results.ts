@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** A tool result whose `structuredContent` has the shape `T`. */
 export type ToolResult<T = Record<string, unknown>> = CallToolResult & { structuredContent?: T };

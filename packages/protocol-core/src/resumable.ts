@@ -1,7 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestExtra } from './define.js';
+import type { EventId, EventStore, JSONRPCMessage, McpServer, RequestId, StreamId } from '@modelcontextprotocol/server';
+import type { RequestExtra } from './requestExtra.js';
 
 /**
  * Resumable Streamable HTTP streams (SEP-1699): a client whose SSE stream ends before the response

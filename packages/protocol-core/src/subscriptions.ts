@@ -1,6 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestExtra } from './define.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { type RequestExtra, toRequestExtra } from './requestExtra.js';
 import { type Logger, silentLogger } from './logger.js';
 
 export interface SubscriptionOptions {
@@ -38,14 +37,14 @@ export function enableSubscriptions(
 ): Subscriptions {
   const uris = new Set<string>();
   server.server.registerCapabilities({ resources: { subscribe: true } });
-  server.server.setRequestHandler(SubscribeRequestSchema, async ({ method, params }, extra) => {
-    await onRequest?.({ method, uri: params.uri }, extra);
+  server.server.setRequestHandler('resources/subscribe', async ({ method, params }, ctx) => {
+    await onRequest?.({ method, uri: params.uri }, toRequestExtra(ctx));
     uris.add(params.uri);
     onSubscribe?.(params.uri);
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async ({ method, params }, extra) => {
-    await onRequest?.({ method, uri: params.uri }, extra);
+  server.server.setRequestHandler('resources/unsubscribe', async ({ method, params }, ctx) => {
+    await onRequest?.({ method, uri: params.uri }, toRequestExtra(ctx));
     if (uris.delete(params.uri)) onUnsubscribe?.(params.uri);
     return {};
   });

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
+import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { ErrorCode } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../resumable.js';
+import { createEraRouter } from './eras.js';
 import { parseAllowedHost } from './hosts.js';
 import { bodyProblem, type JsonRpcId } from './jsonRpcCheck.js';
 import { checkRequest, type GuardOptions, hostPolicy } from './security.js';
@@ -190,6 +190,8 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     },
   });
   const closeSession = (id: string) => sessions.close(id);
+  // 2026-07-28 requests (and, with --stateless, every request) are the SDK's to serve per request.
+  const eras = createEraRouter(app, { stateless, logger });
 
   /** Takes a session slot (reclaiming an idle session's if need be), or answers 503. */
   const admit = (res: ServerResponse): boolean => {
@@ -207,14 +209,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
         sendJsonRpcError(res, 405, ErrorCode.ServerError, 'Method not allowed: this server is stateless; use POST', { Allow: 'POST' });
         return;
       }
-      const body = await readJsonBody(req, maxBodyBytes);
-      const server = app.createServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.once('close', () => {
-        void Promise.allSettled([transport.close(), server.close()]);
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      await eras.serve(req, res, await readJsonBody(req, maxBodyBytes));
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
@@ -236,6 +231,10 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       return;
     }
     const body = await readJsonBody(req, maxBodyBytes);
+    if (await eras.isModern(req, body)) {
+      await eras.serve(req, res, body);
+      return;
+    }
     if (!containsInitialize(body)) {
       sendJsonRpcError(res, 400, ErrorCode.ServerError, 'Bad Request: no valid session ID provided; send initialize first');
       return;
@@ -374,7 +373,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       if (closing) return;
       closing = true;
       clearInterval(sweep);
-      await Promise.allSettled(sessions.ids().map(closeSession));
+      await Promise.allSettled([...sessions.ids().map(closeSession), eras.close()]);
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

@@ -4,7 +4,8 @@
  * transports leave such input unanswered (stdio), answer -32700 without the id (Streamable HTTP) or
  * answer plain text (SSE); the runner's transports answer it with this.
  */
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { ErrorCode } from '../errors.js';
 
 export type JsonRpcId = string | number | null;

@@ -1,3 +1,4 @@
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { JsonRpcStdioTransport } from './stdioTransport.js';
 import type { RunningServer, ServerApp } from './types.js';
 
@@ -7,24 +8,26 @@ export interface RunningStdioServer extends RunningServer {
 }
 
 /**
- * Serves one `McpServer` from `app` on this process's stdin/stdout. Nothing else may write to stdout.
- * Input that is not JSON-RPC gets a JSON-RPC error (-32700, -32600), not silence (`stdioTransport.ts`).
+ * Serves `app` on this process's stdin/stdout, both protocol eras: the SDK's `serveStdio` pins the
+ * connection to the era its opening selects (`initialize` → 2025-11-25, `server/discover` or an enveloped
+ * request → 2026-07-28) and builds one server from `app.createServer` for it. Nothing else may write to
+ * stdout. Our transport stays underneath: input that is not JSON-RPC gets a JSON-RPC error (-32700,
+ * -32600), not silence, and a line over 10 MiB is refused with -32600 (`stdioTransport.ts`).
  */
 export async function serveStdio(app: ServerApp, stdin = process.stdin, stdout = process.stdout): Promise<RunningStdioServer> {
-  const server = app.createServer();
   const transport = new JsonRpcStdioTransport(stdin, stdout);
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  await server.connect(transport);
+  const handle = sdkServeStdio(() => app.createServer(), { transport });
   let closed = false;
   return {
     ended,
     async close() {
       if (closed) return;
       closed = true;
-      await server.close();
+      await handle.close();
       await app.close?.();
     },
   };

@@ -14,8 +14,7 @@
  * `onerror` only: there is nothing to answer.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { ErrorCode } from '../errors.js';
 import { CLIENT_MESSAGE_LIMIT_BYTES } from '../size.js';
 import { checkMessage, type JsonRpcId } from './jsonRpcCheck.js';
