@@ -84,8 +84,7 @@ const asObject = (schema: z.ZodRawShape | z.ZodObject): z.ZodObject => (schema i
 function render(schema: z.ZodRawShape | z.ZodObject, pipeStrategy: 'input' | 'output'): JsonSchemaObject {
   // v1 rendered draft-07 through the SDK's zod-to-json-schema compat layer; v2 has no such export, so
   // zod 4's own renderer is used, with the draft the v1 SDK listed (reference clients compare it).
-  const { $schema: _drop, ...rest } = z.toJSONSchema(asObject(schema), { target: 'draft-7', io: pipeStrategy, unrepresentable: 'any' }) as JsonSchemaObject;
-  return rest;
+  return z.toJSONSchema(asObject(schema), { target: 'draft-7', io: pipeStrategy, unrepresentable: 'any' }) as JsonSchemaObject;
 }
 
 function listEntry(tool: LowLevelToolSource): JsonSchemaObject {
