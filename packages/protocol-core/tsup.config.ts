@@ -8,4 +8,7 @@ export default defineConfig({
   platform: 'node',
   clean: true,
   sourcemap: false,
+  // The 2026-era test client (a devDependency here, like the v1 SDK client): the testing entry imports it,
+  // the user's test setup provides it.
+  external: ['@modelcontextprotocol/client'],
 });

@@ -29,7 +29,10 @@ export interface Dispatchers {
 
 export function createDispatchers(options: DispatchersOptions): Dispatchers {
   let undici: Promise<typeof import('undici')> | undefined;
-  const load = () => (undici ??= import('undici'));
+  // A bin that bundles undici (a CommonJS package) into an ESM chunk gets only a `default` export from
+  // `import()`; Node's own interop gives named ones. Either way, the module's exports.
+  const load = () =>
+    (undici ??= import('undici').then((m) => ('Agent' in m ? m : (m as unknown as { default: typeof import('undici') }).default)));
   const pool = new Map<Strictness | 'proxy', Dispatcher>();
 
   async function create(strictness: Strictness): Promise<Dispatcher> {

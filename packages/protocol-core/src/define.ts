@@ -1,21 +1,25 @@
 import {
+  type CacheHint,
   type GetPromptResult,
+  type InputRequiredResult,
   McpServer,
   type McpServerOptions,
   ProtocolError,
   type ReadResourceResult,
+  type RegisteredTool,
   ResourceTemplate,
   type ServerContext,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { hideUnexpected, ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { serveLowLevelTools, type ToolListing } from './lowLevelTools.js';
+import { asObject } from './objectSchema.js';
 import { type RequestExtra, toRequestExtra } from './requestExtra.js';
-import { guardRequests, tooLargeMessage } from './requestGuard.js';
+import { capAnswer, capToolResult } from './requestGuard.js';
 import { errorResult, type ToolResult } from './results.js';
-import { MAX_RESULT_BYTES, sizeOver } from './size.js';
+import { serverLogger, setServerLogger } from './serverLogger.js';
 
 export type { RequestExtra };
 
@@ -24,6 +28,9 @@ export type Annotations = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destr
 
 type Infer<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
 type OutputOf<S extends z.ZodRawShape | undefined> = S extends z.ZodRawShape ? Infer<S> : Record<string, unknown>;
+
+/** What a tool handler may answer: a result, or an `input_required` result (MRTR, 2026-07-28). */
+export type ToolAnswer<T = Record<string, unknown>> = ToolResult<T> | InputRequiredResult;
 
 export interface ToolDefinition<Ctx, In extends z.ZodRawShape = z.ZodRawShape, Out extends z.ZodRawShape | undefined = undefined> {
   name: string;
@@ -37,7 +44,11 @@ export interface ToolDefinition<Ctx, In extends z.ZodRawShape = z.ZodRawShape, O
   /** With `output`, results must carry `structuredContent` of this shape plus a text fallback. */
   output?: Out;
   annotations: Annotations;
-  handler: (args: Infer<In>, ctx: Ctx, extra: RequestExtra) => ToolResult<OutputOf<Out>> | Promise<ToolResult<OutputOf<Out>>>;
+  /**
+   * The tool's answer, or (2026-07-28) an `input_required` result (`inputRequired(…)` from the SDK) asking the
+   * client for input before it repeats the call; the SDK turns that into real requests for a 2025-era client.
+   */
+  handler: (args: Infer<In>, ctx: Ctx, extra: RequestExtra) => ToolAnswer<OutputOf<Out>> | Promise<ToolAnswer<OutputOf<Out>>>;
   /**
    * How `tools/list` shows the tool under `wire: 'low-level'`, where a reference server's listing differs
    * from the SDK's rendering (its exact JSON Schemas, a capability the client must have declared). Only
@@ -62,13 +73,11 @@ export interface RegisterToolsOptions extends RegisterOptions {
   /**
    * How the tools are answered on the wire. `'mcp-server'` (the default): through the SDK's `McpServer`,
    * failures as `isError` results. `'low-level'`: as a reference server built on the SDK's low-level
-   * `Server` with hand-written handlers answers, for a drop-in replacement of one: results as returned,
+   * `Server` with hand-written handlers answers, for a drop-in replacement of one: results as the SDK encodes them,
    * failures as JSON-RPC errors with that server's texts, `listing` applied (see `lowLevelTools.ts`).
    */
   wire?: 'mcp-server' | 'low-level';
 }
-
-const asObject = (input: z.ZodRawShape | z.ZodObject): z.ZodObject => (input instanceof z.ZodObject ? input : z.object(input));
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of tools has heterogeneous shapes.
 export type AnyToolDefinition<Ctx> = ToolDefinition<Ctx, any, any>;
@@ -80,12 +89,8 @@ async function answer<Ctx>(
   args: unknown,
   extra: RequestExtra,
   logger: Logger,
-): Promise<ToolResult> {
-  const result = await tool.handler(args as never, ctx, extra);
-  const size = sizeOver(result);
-  if (size === undefined) return result;
-  logger.warn(`Tool ${tool.name} answered ${size} bytes, over the limit of ${MAX_RESULT_BYTES}; it got an error instead`);
-  return errorResult(tooLargeMessage(`tool ${tool.name}`, size)) as ToolResult;
+): Promise<ToolAnswer> {
+  return capToolResult(tool.name, await tool.handler(args as never, ctx, extra), logger) as ToolAnswer;
 }
 
 /**
@@ -97,13 +102,15 @@ async function answer<Ctx>(
  * and becomes an `isError` result giving its size and the limit.
  * With `wire: 'low-level'` the same definitions are answered as a low-level reference server answers them
  * (every failure a JSON-RPC error, results untouched, `listing` applied): see `lowLevelTools.ts`.
+ * Returns the SDK's registered tools, in order (none with `wire: 'low-level'`, which the SDK does not list).
  */
 export function registerTools<Ctx>(
   server: McpServer,
   ctx: Ctx,
   tools: ReadonlyArray<AnyToolDefinition<Ctx>>,
-  { logger = silentLogger, wire = 'mcp-server' }: RegisterToolsOptions = {},
-): void {
+  { logger: given, wire = 'mcp-server' }: RegisterToolsOptions = {},
+): RegisteredTool[] {
+  const logger = serverLogger(server, given);
   if (wire === 'low-level') {
     const run = (tool: AnyToolDefinition<Ctx>) => (args: unknown, extra: RequestExtra) => answer(tool, ctx, args, extra, logger);
     serveLowLevelTools(
@@ -111,17 +118,17 @@ export function registerTools<Ctx>(
       tools.map((tool) => ({ tool, run: run(tool) })),
       logger,
     );
-    return;
+    return [];
   }
-  for (const tool of tools) {
+  return tools.map((tool) => {
     if (tool.listing) throw new Error(`Tool ${tool.name}: \`listing\` needs registerTools(…, { wire: 'low-level' })`);
-    server.registerTool(
+    return server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
         inputSchema: asObject(tool.input),
-        ...(tool.output ? { outputSchema: z.object(tool.output) } : {}),
+        ...(tool.output ? { outputSchema: asObject(tool.output) } : {}),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown, context: ServerContext) => {
@@ -141,7 +148,7 @@ export function registerTools<Ctx>(
         }
       },
     );
-  }
+  });
 }
 
 export interface PromptDefinition<Ctx, Args extends z.ZodRawShape = z.ZodRawShape> {
@@ -150,8 +157,12 @@ export interface PromptDefinition<Ctx, Args extends z.ZodRawShape = z.ZodRawShap
   description: string;
   /** Prompt arguments are strings on the wire; use `z.string()` (optionally `.optional()`). */
   args: Args;
-  handler: (args: Infer<Args>, ctx: Ctx, extra: RequestExtra) => GetPromptResult | Promise<GetPromptResult>;
+  /** The prompt, or (2026-07-28) an `input_required` result asking the client for input first (as a tool's). */
+  handler: (args: Infer<Args>, ctx: Ctx, extra: RequestExtra) => PromptAnswer | Promise<PromptAnswer>;
 }
+
+/** What a prompt handler may answer: the prompt, or an `input_required` result (MRTR, 2026-07-28). */
+export type PromptAnswer = GetPromptResult | InputRequiredResult;
 
 export function definePrompt<Ctx, Args extends z.ZodRawShape>(definition: PromptDefinition<Ctx, Args>): PromptDefinition<Ctx, Args> {
   return definition;
@@ -168,23 +179,26 @@ export function registerPrompts<Ctx>(
   server: McpServer,
   ctx: Ctx,
   prompts: ReadonlyArray<AnyPromptDefinition<Ctx>>,
-  { logger = silentLogger }: RegisterOptions = {},
+  { logger: given }: RegisterOptions = {},
 ): void {
+  const logger = serverLogger(server, given);
   for (const prompt of prompts) {
     const run = async (args: unknown, context: ServerContext) => {
+      let result: PromptAnswer;
       try {
-        return await prompt.handler(args as never, ctx, toRequestExtra(context));
+        result = await prompt.handler(args as never, ctx, toRequestExtra(context));
       } catch (error) {
         if (error instanceof ToolError || error instanceof ProtocolError) throw error;
         throw new Error(hideUnexpected('Prompt', prompt.name, error, logger));
       }
+      return capAnswer('prompts/get', result, logger);
     };
     const { name, title, description } = prompt;
     if (Object.keys(prompt.args).length === 0) {
       // Without an argsSchema the SDK calls back with `extra` alone; its `registerPrompt` types miss that case.
       server.registerPrompt(name, { title, description }, ((context: ServerContext) => run({}, context)) as never);
     } else {
-      server.registerPrompt(name, { title, description, argsSchema: z.object(prompt.args) }, run as never);
+      server.registerPrompt(name, { title, description, argsSchema: asObject(prompt.args) }, run as never);
     }
   }
 }
@@ -210,9 +224,20 @@ export function defineResource<Ctx>(definition: ResourceDefinition<Ctx>): Resour
   return definition;
 }
 
-/** Registers resources; a URI containing `{` is registered as a template. */
-export function registerResources<Ctx>(server: McpServer, ctx: Ctx, resources: ReadonlyArray<ResourceDefinition<Ctx>>): void {
+/**
+ * Registers resources; a URI containing `{` is registered as a template. A read whose answer is over
+ * `MAX_RESULT_BYTES` is logged and refused with -32603.
+ */
+export function registerResources<Ctx>(
+  server: McpServer,
+  ctx: Ctx,
+  resources: ReadonlyArray<ResourceDefinition<Ctx>>,
+  { logger: given }: RegisterOptions = {},
+): void {
+  const logger = serverLogger(server, given);
   for (const resource of resources) {
+    const read = async (uri: URL, params: Record<string, string | string[]>, context: ServerContext) =>
+      capAnswer('resources/read', await resource.read(uri, params, ctx, toRequestExtra(context)), logger);
     const metadata = {
       title: resource.title,
       description: resource.description,
@@ -224,15 +249,40 @@ export function registerResources<Ctx>(server: McpServer, ctx: Ctx, resources: R
         list: list ? async (context) => ({ resources: await list(ctx, toRequestExtra(context)) }) : undefined,
       });
       server.registerResource(resource.name, template, metadata, (uri, params, context) =>
-        resource.read(uri, params as Record<string, string | string[]>, ctx, toRequestExtra(context)),
+        read(uri, params as Record<string, string | string[]>, context),
       );
     } else {
-      server.registerResource(resource.name, resource.uri, metadata, (uri, context) =>
-        resource.read(uri, {}, ctx, toRequestExtra(context)),
-      );
+      server.registerResource(resource.name, resource.uri, metadata, (uri, context) => read(uri, {}, context));
     }
   }
 }
+
+/** The operations whose 2026-07-28 results carry cache hints (`ttlMs` / `cacheScope`). */
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';
+
+/** Per-operation cache hints for 2026-07-28 results. */
+export type CacheHints = Partial<Record<CacheableMethod, CacheHint>>;
+
+/** How long a list that never changes while the process runs may be cached: an hour (clients cap it at a day). */
+export const STATIC_LIST_TTL_MS = 60 * 60_000;
+
+/**
+ * The default: `server/discover` and the four lists are the same for every client and do not change while
+ * the process runs, so any cache may keep them an hour. `resources/read` is not hinted (not cacheable).
+ */
+export const STATIC_CACHE_HINTS: CacheHints = Object.freeze({
+  'server/discover': { ttlMs: STATIC_LIST_TTL_MS, cacheScope: 'public' },
+  'tools/list': { ttlMs: STATIC_LIST_TTL_MS, cacheScope: 'public' },
+  'prompts/list': { ttlMs: STATIC_LIST_TTL_MS, cacheScope: 'public' },
+  'resources/list': { ttlMs: STATIC_LIST_TTL_MS, cacheScope: 'public' },
+  'resources/templates/list': { ttlMs: STATIC_LIST_TTL_MS, cacheScope: 'public' },
+});
 
 export interface ServerInfo {
   name: string;
@@ -240,8 +290,19 @@ export interface ServerInfo {
   title?: string;
   /** Guidance for the model, sent in the `initialize` result. */
   instructions?: string;
-  /** Where answers refused for their size are logged. */
+  /**
+   * Where answers refused for their size are logged (the default logger of `registerTools`,
+   * `registerPrompts` and `registerResources` on this server).
+   */
   logger?: Logger;
+  /**
+   * Cache hints of the 2026-07-28 results (`server/discover`, the lists, `resources/read`), merged over
+   * `STATIC_CACHE_HINTS` operation by operation; `false`: nothing is cacheable (the SDK's `ttlMs: 0`,
+   * `private`). A server whose lists change at run time (`listChanged` notifications), or whose lists
+   * differ per client, must say so here, e.g. `{ 'resources/list': { ttlMs: 0, cacheScope: 'private' } }`.
+   * 2025-era answers never carry hints.
+   */
+  cacheHints?: CacheHints | false;
 }
 
 /**
@@ -250,18 +311,25 @@ export interface ServerInfo {
  * `options` go to the SDK as they are (a task store, more capabilities, …); their capabilities are
  * added to `logging`.
  *
- * Every request handler, registered now or later and by whatever means, is guarded (`requestGuard.ts`): a
- * request whose params do not match the method's schema gets a -32602 error of one line naming the field,
- * and an answer over `MAX_RESULT_BYTES` becomes an error (an `isError` result for a tool call).
+ * 2026-07-28 results get the cache hints of `info.cacheHints` (default `STATIC_CACHE_HINTS`). Handlers
+ * registered through `registerTools`, `registerPrompts`, `registerResources` and `setRawRequestHandler`
+ * have their answers capped at `MAX_RESULT_BYTES` (`requestGuard.ts`); the SDK's own registration
+ * methods, used directly, are not capped.
  */
 export function createMcpServer(
-  { name, version, title, instructions, logger = silentLogger }: ServerInfo,
+  { name, version, title, instructions, logger = silentLogger, cacheHints = {} }: ServerInfo,
   options: McpServerOptions = {},
 ): McpServer {
+  const hints = { ...(cacheHints === false ? {} : { ...STATIC_CACHE_HINTS, ...cacheHints }), ...options.cacheHints };
   const server = new McpServer(
     { name, version, ...(title ? { title } : {}) },
-    { ...options, capabilities: { logging: {}, ...options.capabilities }, ...(instructions ? { instructions } : {}) },
+    {
+      ...options,
+      capabilities: { logging: {}, ...options.capabilities },
+      cacheHints: hints,
+      ...(instructions ? { instructions } : {}),
+    },
   );
-  guardRequests(server, logger);
+  setServerLogger(server, logger);
   return server;
 }

@@ -4,7 +4,8 @@ import type { Logger } from './logger.js';
  * Error families, after the SDK's split:
  * - `ToolError`: an expected failure of a tool call; becomes an `isError` result with its message.
  * - `ConfigError`: bad flags or environment; the CLI prints one line and exits 2.
- * - `ErrorCode`: every JSON-RPC error code a server here may put on the wire, in one place.
+ * - `ErrorCode`: the JSON-RPC error codes our code puts on the wire itself, in one place (the SDK's own,
+ *   such as -32601 or 2026's -32020 and -32022, are `ProtocolErrorCode` of `@modelcontextprotocol/server`).
  */
 
 /** JSON-RPC 2.0 and MCP error codes (spec 2025-11-25 and 2026-07-28). */
@@ -13,26 +14,14 @@ export const ErrorCode = {
   ParseError: -32700,
   /** The JSON sent is not a valid request object. */
   InvalidRequest: -32600,
-  /** The method does not exist or is not available. */
-  MethodNotFound: -32601,
   /** Invalid method parameters (also: unknown resource in 2026-07-28). */
   InvalidParams: -32602,
   /** Internal JSON-RPC error. */
   InternalError: -32603,
   /** Implementation-defined server error (the SDK uses it for transport-level refusals). */
   ServerError: -32000,
-  /** Connection closed (SDK). */
-  ConnectionClosed: -32000,
-  /** Request timed out (SDK). */
-  RequestTimeout: -32001,
-  /** Resource not found (2025-11-25 and earlier). */
+  /** Resource not found (2025-11-25 and earlier; 2026-07-28 uses InvalidParams). */
   ResourceNotFound: -32002,
-  /** HTTP headers disagree with the body (2026-07-28). */
-  HeaderMismatch: -32020,
-  /** Unsupported protocol version (2026-07-28). */
-  UnsupportedProtocolVersion: -32022,
-  /** URL elicitation required (2025-11-25). */
-  UrlElicitationRequired: -32042,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -15,6 +15,8 @@ export {
   type Annotations,
   type AnyPromptDefinition,
   type AnyToolDefinition,
+  type CacheableMethod,
+  type CacheHints,
   createMcpServer,
   definePrompt,
   defineResource,
@@ -27,6 +29,8 @@ export {
   registerResources,
   registerTools,
   type ServerInfo,
+  STATIC_CACHE_HINTS,
+  STATIC_LIST_TTL_MS,
   type ToolDefinition,
 } from './define.js';
 export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
@@ -59,4 +63,27 @@ export {
   MAX_RESULT_BYTES,
   sizeOver,
 } from './size.js';
-export { enableSubscriptions, type SubscriptionOptions, type Subscriptions } from './subscriptions.js';
+export {
+  createListenBus,
+  enableSubscriptions,
+  holdsListenStreams,
+  type ListenBus,
+  type ListenBusOptions,
+  type SubscriptionOptions,
+  type Subscriptions,
+} from './subscriptions.js';
+export {
+  createTaskLayer,
+  createTaskStore,
+  isTerminal,
+  type RunningTask,
+  TASKS_CAPABILITY,
+  type Task,
+  type TaskLayer,
+  type TaskLayerOptions,
+  type TaskStatus,
+  type TaskStore,
+  type TaskStoreOptions,
+  type TaskToolDefinition,
+  taskRequiredText,
+} from './tasks/index.js';

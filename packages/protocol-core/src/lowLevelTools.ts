@@ -8,9 +8,10 @@
  *   listed exactly as written (key order included) instead of the SDK's rendering of `input` / `output`; a
  *   tool with `listing.listedFor` is listed only to clients that declared that capability (it stays
  *   callable by name).
- * - `tools/call`: the result goes on the wire as returned (the SDK's `Server` would re-parse it with
- *   `CallToolResultSchema`, dropping fields it does not name and reordering keys); `output` is not
- *   validated. Omitted `arguments` count as `{}`.
+ * - `tools/call`: `output` is not validated; omitted `arguments` count as `{}`. The result is sent as SDK v2
+ *   encodes every `tools/call` result, low-level or not: validated with the era's `CallToolResult` schema,
+ *   fields it does not name (an embedded resource's `name`) dropped. v1 let it through untouched; v2 has no
+ *   public way to (a plain `Server` wraps `tools/call` the same way), see `rawHandlers.ts`.
  * - Every failure is a JSON-RPC error, not an `isError` result: an unknown tool is -32603
  *   `Unknown tool: <name>`; invalid arguments are -32603 `Input validation error: Invalid arguments for
  *   tool <name>: <problem> at <path>` (one line per problem); a `ToolError` is -32603 with its message; an
@@ -24,7 +25,9 @@
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/core';
 import {
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
+  type InputRequiredResult,
   type McpServer,
   ProtocolError,
   type ToolAnnotations,
@@ -32,6 +35,7 @@ import {
 import { z } from 'zod';
 import { hideUnexpected, ToolError } from './errors.js';
 import type { Logger } from './logger.js';
+import { asObject } from './objectSchema.js';
 import { setRawRequestHandler } from './rawHandlers.js';
 import type { RequestExtra } from './requestExtra.js';
 
@@ -44,7 +48,10 @@ export interface ToolListing {
   inputSchema?: JsonSchemaObject;
   /** Listed instead of the SDK's rendering of `output`. */
   outputSchema?: JsonSchemaObject;
-  /** Listed only to clients that declared this capability in `initialize`; still callable by name. */
+  /**
+   * Listed only to clients that declared this capability (2025-11-25: in `initialize`; 2026-07-28: in the
+   * `tools/list` request's `_meta`); still callable by name.
+   */
   listedFor?: keyof ClientCapabilities;
 }
 
@@ -63,8 +70,8 @@ export interface LowLevelToolSource {
 
 export interface LowLevelTool {
   tool: LowLevelToolSource;
-  /** Runs the handler with parsed arguments (an oversized answer already replaced). */
-  run: (args: unknown, extra: Extra) => Promise<CallToolResult>;
+  /** Runs the handler with parsed arguments (an oversized answer already replaced); 2026-07-28: may ask for input. */
+  run: (args: unknown, extra: Extra) => Promise<CallToolResult | InputRequiredResult>;
 }
 
 interface Served {
@@ -78,8 +85,6 @@ interface Served {
 
 /** The tools served so far, per server: `registerTools` may be called more than once. */
 const servedTools = new WeakMap<McpServer, Map<string, Served>>();
-
-const asObject = (schema: z.ZodRawShape | z.ZodObject): z.ZodObject => (schema instanceof z.ZodObject ? schema : z.object(schema));
 
 function render(schema: z.ZodRawShape | z.ZodObject, pipeStrategy: 'input' | 'output'): JsonSchemaObject {
   // v1 rendered draft-07 through the SDK's zod-to-json-schema compat layer; v2 has no such export, so
@@ -106,13 +111,23 @@ function issueLines(error: z.ZodError): string {
 }
 
 /**
- * An error the client answered one of the handler's requests with, as it came: the SDK's `McpError`
- * prefixes `MCP error <code>: ` to the message, and the SDK would prefix it again on the way out.
+ * An error the client answered one of the handler's requests with, as it came (code, message and data):
+ * v2's `ProtocolError` keeps the client's message unprefixed and the SDK sends it on as it is, so a v1
+ * client's refusal (`MCP error -32600: User rejected sampling request`) reaches the wire as the reference
+ * forwarded it.
  */
 function asReceived(error: ProtocolError): Error {
-  const prefix = `MCP error ${error.code}: `;
-  const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  return Object.assign(new Error(message), { code: error.code, ...(error.data !== undefined ? { data: error.data } : {}) });
+  return Object.assign(new Error(error.message), { code: error.code, ...(error.data !== undefined ? { data: error.data } : {}) });
+}
+
+/**
+ * What the client of this request declared: 2026-07-28 requests carry it in their `_meta` (there is no
+ * `initialize`); a 2025-era session declared it in `initialize`.
+ */
+function declaredCapabilities(server: McpServer, extra: Extra): ClientCapabilities {
+  const envelope = extra.ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return declared ?? server.server.getClientCapabilities() ?? {};
 }
 
 function installHandlers(server: McpServer, served: Map<string, Served>): void {
@@ -122,8 +137,8 @@ function installHandlers(server: McpServer, served: Map<string, Served>): void {
   // Merged into what the server declares (a `listChanged` there stays); like `McpServer.registerTool`, before connecting.
   server.server.registerCapabilities({ tools: {} });
 
-  setRawRequestHandler(server, ListToolsRequestSchema, async () => {
-    const capabilities = server.server.getClientCapabilities() ?? {};
+  setRawRequestHandler(server, ListToolsRequestSchema, async (_request, extra) => {
+    const capabilities = declaredCapabilities(server, extra);
     const listed = [...served.values()].filter(({ tool }) => !tool.listing?.listedFor || capabilities[tool.listing.listedFor]);
     return { tools: listed.map((item) => (item.entry ??= listEntry(item.tool))) };
   });

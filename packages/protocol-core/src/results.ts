@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 export type ToolResult<T = Record<string, unknown>> = CallToolResult & { structuredContent?: T };
 
 /** A plain text result. */
-export function textResult(text: string): CallToolResult {
+export function textResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
@@ -18,6 +18,6 @@ export function structuredResult<T extends object>(data: T, text?: string): Tool
 }
 
 /** An `isError` result with the given text. */
-export function errorResult(text: string): CallToolResult {
+export function errorResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }

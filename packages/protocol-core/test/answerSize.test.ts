@@ -1,4 +1,5 @@
-import { ProtocolError as McpError } from '@modelcontextprotocol/server';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/core';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -11,6 +12,7 @@ import {
   registerTools,
 } from '../src/define.js';
 import { createLogger } from '../src/logger.js';
+import { setRawRequestHandler } from '../src/rawHandlers.js';
 import { textResult } from '../src/results.js';
 import { fitCount, jsonBytes, jsonBytesBound, MAX_RESULT_BYTES, sizeOver } from '../src/size.js';
 import { connectInMemory } from '../src/testing/index.js';
@@ -35,8 +37,7 @@ function bigServer(lines: string[] = []) {
     ],
     { logger },
   );
-  // Registered past registerTools, as a server may: the guard of createMcpServer still applies.
-  server.registerTool('raw-big', { inputSchema: { bytes: z.number() } }, ({ bytes }) => textResult('y'.repeat(bytes)));
+  // Resources and prompts log to the logger given to createMcpServer.
   registerResources(server, {}, [
     defineResource({
       name: 'big',
@@ -81,12 +82,9 @@ describe('answer size limit', () => {
     expect((res.content as { text: string }[])[0]!.text).toHaveLength(MAX_RESULT_BYTES - 100);
   });
 
-  it('guards tools registered without registerTools, resources and prompts too', async () => {
+  it('caps resources and prompts registered through our wrappers too, logging to the server logger', async () => {
     const lines: string[] = [];
     await using pair = await connectInMemory(bigServer(lines));
-    const raw = await pair.client.callTool({ name: 'raw-big', arguments: { bytes: NINE_MIB } });
-    expect(raw.isError).toBe(true);
-    expect((raw.content as { text: string }[])[0]!.text).toMatch(/^The answer to tool raw-big is 9\.0 MiB/);
     const read = pair.client.readResource({ uri: `big://${NINE_MIB}` });
     await expect(read).rejects.toThrow(McpError);
     await expect(read).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('The answer to resources/read is 9.0 MiB') });
@@ -95,7 +93,29 @@ describe('answer size limit', () => {
       message: expect.stringContaining('The answer to prompts/get is 9.0 MiB'),
     });
     expect(lines.join('')).toContain('the answer to resources/read is');
+    expect(lines.join('')).toContain('the answer to prompts/get is');
     expect((await pair.client.readResource({ uri: 'big://2' })).contents).toEqual([{ uri: 'big://2', text: 'zz' }]);
+  });
+
+  it('caps a raw handler: an isError result for tools/call, -32603 for anything else', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ name: 't', level: 'debug', write: (l) => lines.push(l) });
+    const server = createMcpServer({ name: 'raw', version: '1.0.0', logger });
+    server.server.registerCapabilities({ tools: {} });
+    setRawRequestHandler(server, ListToolsRequestSchema, () => ({
+      tools: [{ name: 'x'.repeat(NINE_MIB), inputSchema: { type: 'object' } }],
+    }));
+    setRawRequestHandler(server, CallToolRequestSchema, (request) => textResult('y'.repeat(Number(request.params.arguments?.bytes))));
+    await using pair = await connectInMemory(server);
+    const big = await pair.client.callTool({ name: 'raw-big', arguments: { bytes: NINE_MIB } });
+    expect(big.isError).toBe(true);
+    expect((big.content as { text: string }[])[0]!.text).toMatch(/^The answer to tool raw-big is 9\.0 MiB/);
+    expect(await pair.client.callTool({ name: 'raw-big', arguments: { bytes: 2 } })).toEqual({ content: [{ type: 'text', text: 'yy' }] });
+    await expect(pair.client.listTools()).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('The answer to tools/list is 9.0 MiB'),
+    });
+    expect(lines.join('')).toMatch(/Tool raw-big answered \d+ bytes/);
   });
 });
 

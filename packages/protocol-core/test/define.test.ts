@@ -91,17 +91,19 @@ describe('defineTool / registerTools', () => {
     expect(lines.join('')).toContain('Tool wait cancelled by the client');
   });
 
-  it('hands a protocol error to the SDK, which reports it with its code', async () => {
+  it('hands a protocol error to the SDK, which reports it as an isError result with its message (v2: no code prefix)', async () => {
     await using pair = await connectInMemory(createDemoServer());
     const res = await pair.client.callTool({ name: 'fail', arguments: { how: 'protocol' } });
-    expect(res).toMatchObject({ isError: true, content: [{ type: 'text', text: 'MCP error -32602: bad protocol use' }] });
+    expect(res).toEqual({ isError: true, content: [{ type: 'text', text: 'bad protocol use' }] });
   });
 
   it('reports invalid input as an isError result naming the field', async () => {
     await using pair = await connectInMemory(createDemoServer());
     const res = await pair.client.callTool({ name: 'count', arguments: { marker: 1 } });
     expect(res.isError).toBe(true);
-    expect((res.content as { text: string }[])[0]!.text).toMatch(/Invalid arguments for tool count: .*expected string.* at marker/s);
+    expect((res.content as { text: string }[])[0]!.text).toBe(
+      'Input validation error: Invalid arguments for tool count: marker: Invalid input: expected string, received number',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Progress, ProgressNotificationSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { type Progress, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerNotification } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, defineTool, registerTools } from '../src/define.js';

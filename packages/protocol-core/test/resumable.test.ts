@@ -111,7 +111,7 @@ describe('closeRequestStream through the HTTP runner', () => {
     });
     const first = await post.text();
     // The log event only, with an id; the stream ended before the response.
-    expect(first).toMatch(/^event: message\nid: \S+\ndata: \{"method":"notifications\/message".*"pausing"/);
+    expect(first).toMatch(/^event: message\nid: \S+\ndata: \{"jsonrpc":"2.0","method":"notifications\/message".*"pausing"/);
     expect(first).not.toContain('"id":7');
     const lastEventId = /^id: (\S+)$/m.exec(first)![1]!;
     const get = await fetch(http.endpoint, { headers: { ...headers, 'last-event-id': lastEventId } });

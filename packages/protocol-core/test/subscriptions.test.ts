@@ -1,8 +1,10 @@
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, type ServerEvent } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineResource, registerResources } from '../src/index.js';
-import { enableSubscriptions, type Subscriptions } from '../src/subscriptions.js';
-import { connectInMemory } from '../src/testing/index.js';
+import { createListenBus, enableSubscriptions, type Subscriptions } from '../src/subscriptions.js';
+import { connectInMemory, newV2Client } from '../src/testing/index.js';
 
 function subscribableServer(events: string[]) {
   const server = createMcpServer({ name: 'subs', version: '0' });
@@ -60,5 +62,72 @@ describe('enableSubscriptions', () => {
     await pair.client.subscribeResource({ uri: 'demo://thing' });
     await pair[Symbol.asyncDispose]();
     expect(events).toEqual(['+demo://thing', '-demo://thing']);
+  });
+});
+
+describe('enableSubscriptions on a 2026 stdio connection', () => {
+  it('sends updates onto the subscriptions/listen streams that asked for the URI (the SDK routes them), without resources/subscribe', async () => {
+    const events: string[] = [];
+    let subs: Subscriptions | undefined;
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const handle = serveStdio(
+      () => {
+        const built = subscribableServer(events);
+        subs = built.subs;
+        return built.server;
+      },
+      { transport: serverTransport },
+    );
+    const client = newV2Client({ mode: '2026-07-28' });
+    await client.connect(clientTransport);
+    try {
+      const updates: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+      const sub = await client.listen({ resourceSubscriptions: ['demo://thing'] });
+      expect(sub.honoredFilter).toEqual({ resourceSubscriptions: ['demo://thing'] });
+      subs!.notifyUpdated('demo://other');
+      subs!.notifyUpdated('demo://thing');
+      await settle();
+      expect(updates).toEqual(['demo://thing']);
+      expect(subs!.uris()).toEqual([]);
+      await sub.close();
+      subs!.notifyUpdated('demo://thing');
+      await settle();
+      expect(updates).toEqual(['demo://thing']);
+    } finally {
+      await client.close();
+      await handle.close();
+    }
+  });
+});
+
+describe('createListenBus', () => {
+  it('runs whileListened from the first stream to the last, and publishes to every stream', () => {
+    const log: string[] = [];
+    const listen = createListenBus({
+      whileListened: () => {
+        log.push('start');
+        return () => log.push('stop');
+      },
+    });
+    listen.notify.resourceUpdated('demo://thing'); // nobody listens: dropped
+    const a: ServerEvent[] = [];
+    const b: ServerEvent[] = [];
+    const offA = listen.bus.subscribe((e) => a.push(e));
+    const offB = listen.bus.subscribe((e) => b.push(e));
+    expect(log).toEqual(['start']);
+    expect(listen.listeners()).toBe(2);
+    listen.notify.resourceUpdated('demo://thing');
+    listen.notify.toolsChanged();
+    expect(a).toEqual([{ kind: 'resource_updated', uri: 'demo://thing' }, { kind: 'tools_list_changed' }]);
+    expect(b).toEqual(a);
+    offA();
+    offA(); // idempotent
+    expect(log).toEqual(['start']);
+    offB();
+    expect(log).toEqual(['start', 'stop']);
+    expect(listen.listeners()).toBe(0);
+    listen.bus.subscribe(() => {});
+    expect(log).toEqual(['start', 'stop', 'start']);
   });
 });

@@ -1,3 +1,4 @@
+import { type AuthConfig, authConfigFrom, authOptions } from '../auth/options.js';
 import { type ConfigOf, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.js';
@@ -43,6 +44,7 @@ export const runnerOptions = defineOptions({
     description: 'Require "Authorization: Bearer <token>" on http/sse requests',
     parse: parse.nonEmpty,
   },
+  ...authOptions,
   'allowed-host': {
     type: 'string',
     multiple: true,
@@ -181,9 +183,15 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
   const env = io.env ?? process.env;
   const options = mergeOptions(app.options);
   let config: ConfigOf<O> & RunnerConfig;
+  let auth: AuthConfig | undefined;
   try {
     const argv = applyTransportAlias(io.argv ?? process.argv.slice(2), app.transportAliases);
     config = parseConfig(options, argv, env) as ConfigOf<O> & RunnerConfig;
+    auth = authConfigFrom(config, env);
+    if (auth && config.transport === 'stdio')
+      throw new ConfigError('--oauth-issuer protects the http and sse transports; stdio has no requests to authenticate', '--oauth-issuer');
+    if (auth && config.authToken !== undefined)
+      throw new ConfigError('--auth-token and --oauth-issuer cannot be used together: choose one way to authenticate', '--auth-token');
   } catch (error) {
     process.stderr.write(`${app.bin}: ${errorMessage(error)} (see ${app.bin} --help)\n`);
     process.exitCode = 2;
@@ -245,12 +253,18 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     } else {
       // Loaded only when asked for: a stdio server never pays for the HTTP and SSE code.
       const { serveHttp } = await import('./http.js');
+      const guard = auth ? await startAuthGuard(auth, serverApp, app.bin, logger) : undefined;
+      if (!guard && config.authToken === undefined && !isLoopbackHost(config.host))
+        logger.warn(
+          `listening on ${config.host} without authentication: anyone who can reach this address can use every tool; add --oauth-issuer or --auth-token, or bind 127.0.0.1`,
+        );
       const http = await serveHttp(serverApp, {
         mode: config.transport,
         host: config.host,
         port: config.port,
         stateless: config.stateless,
         ...(config.authToken !== undefined ? { authToken: config.authToken } : {}),
+        ...(guard ? { auth: guard } : {}),
         maxSessions: config.maxSessions,
         sessionIdleMs: config.sessionTimeout,
         maxBodyBytes: config.maxBody,
@@ -260,12 +274,39 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
         logger,
       });
       running = http;
-      logger.info(`${app.bin} ${app.version} listening on ${http.endpoint}${config.authToken ? ' (bearer token required)' : ''}`);
+      const authNote = guard
+        ? ` (OAuth: tokens from ${guard.issuer} for ${guard.resource})`
+        : config.authToken
+          ? ' (bearer token required)'
+          : '';
+      logger.info(`${app.bin} ${app.version} listening on ${http.endpoint}${authNote}`);
     }
   } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${app.bin}: ${error.message}\n`);
+      await serverApp.close?.();
+      process.exitCode = 2;
+      return;
+    }
     logger.error(`could not start the ${config.transport} transport: ${errorMessage(error)}`);
     await serverApp.close?.();
     process.exitCode = 1;
     return;
   }
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+}
+
+/** The auth guard for `--oauth-issuer`, loaded only then; the issuer's metadata is fetched once now, so a wrong issuer shows at start. */
+async function startAuthGuard(auth: AuthConfig, serverApp: ServerApp, bin: string, logger: Logger) {
+  const { createAuthGuard } = await import('../auth/guard.js');
+  const guard = createAuthGuard(auth, { ...(serverApp.scopes ? { scopes: serverApp.scopes } : {}), resourceName: bin, logger });
+  await guard
+    .ready()
+    .catch((error: unknown) =>
+      logger.warn(`the authorization server is not reachable yet: ${errorMessage(error)}; requests get 503 until it is`),
+    );
+  return Object.assign(guard, { issuer: auth.issuer });
 }

@@ -8,7 +8,7 @@
  * Sessionful 2025 traffic stays with the runner's session table (`http.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import type { ServerApp } from './types.js';
@@ -21,17 +21,35 @@ export interface EraRouter {
   close(): Promise<void>;
 }
 
+/** Headers that describe a body; the classification `Request` has none. */
+const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
+
+/** A body-less web `Request` with `req`'s method and headers, for `isLegacyRequest` with a parsed body. */
+function headersOnly(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  // The classification reads the method, headers and body only; a fixed URL cannot fail to parse.
+  return new Request('http://localhost/', { method: req.method ?? 'POST', headers });
+}
+
 export function createEraRouter(app: ServerApp, { stateless, logger }: { stateless: boolean; logger: Logger }): EraRouter {
   const onerror = (error: Error) => logger.error('MCP handler error:', error);
-  const handler = createMcpHandler(() => app.createServer(), {
+  const handler = createMcpHandler((context) => app.createServer(context), {
     legacy: stateless ? 'stateless' : 'reject',
+    ...(app.bus ? { bus: app.bus } : {}),
     ...(stateless ? { responseMode: 'json' as const } : {}),
     onerror,
   });
   const node = toNodeHandler(handler, { onerror });
   return {
     async isModern(req, body) {
-      return !(await isLegacyRequest(await toWebRequest(req, body)));
+      // The body is already parsed: the SDK classifies from it (its documented fast path), so the `Request`
+      // carries the headers only (no JSON re-serialised, cloned and parsed again on every request).
+      return !(await isLegacyRequest(headersOnly(req), body));
     },
     serve: (req, res, body) => node(req, res, body),
     close: () => handler.close(),

@@ -1,160 +1,35 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+/**
+ * The HTTP runner: routes (`/healthz`, the MCP endpoint), the checks in front of every MCP request
+ * (Host/Origin, bearer token, shutting down), timeouts, listening and closing. What each endpoint does is
+ * elsewhere: `streamable.ts` (Streamable HTTP, both eras), `sse.ts` (legacy HTTP+SSE), `httpBody.ts`
+ * (body cap and JSON-RPC checks), `runnerSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
+ */
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
-import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { ErrorCode } from '../errors.js';
-import { type Logger, silentLogger } from '../logger.js';
-import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../resumable.js';
+import { silentLogger } from '../logger.js';
+import type { SessionEventStoreOptions } from '../resumable.js';
+import { createAuthGate } from './authGate.js';
 import { createEraRouter } from './eras.js';
 import { parseAllowedHost } from './hosts.js';
-import { bodyProblem, type JsonRpcId } from './jsonRpcCheck.js';
+import { checkParams, HttpError, readJsonRpcBody, sendJsonRpcError } from './httpBody.js';
+import type { HttpOptions, RunningHttpServer } from './httpOptions.js';
+import { createRunnerSessions } from './runnerSessions.js';
 import { checkRequest, type GuardOptions, hostPolicy } from './security.js';
-import { createSessionTable } from './sessions.js';
-import type { RunningServer, ServerApp } from './types.js';
+import { createSseHandler } from './sse.js';
+import { createStreamableHandler } from './streamable.js';
+import type { ServerApp } from './types.js';
 
-export interface HttpOptions {
-  /** `http`: Streamable HTTP at `/mcp`. `sse`: legacy HTTP+SSE at `/sse` and `/messages`. */
-  mode: 'http' | 'sse';
-  host: string;
-  /** 0 picks a free port; the bound one is in `url`. */
-  port: number;
-  /** Streamable HTTP without sessions: a fresh server per request. */
-  stateless?: boolean;
-  authToken?: string;
-  /**
-   * Live sessions at most. When all are taken, a new session reclaims the slot of one whose client
-   * left (dropped its GET stream without DELETE) or, failing that, of the one idle longest, if idle at
-   * least `reclaimIdleMs`; a session with a request in flight or an open stream is never reclaimed.
-   * Only when none can be reclaimed does a new session get 503.
-   */
-  maxSessions?: number;
-  /** How long a session must be idle before a full table may reclaim it (ms); default 60 s, or `sessionIdleMs` if shorter. */
-  reclaimIdleMs?: number;
-  /** A session with no request for this long is closed (ms). */
-  sessionIdleMs?: number;
-  /**
-   * A session that made no request after initialize (`notifications/initialized` does not count) and
-   * holds no open stream is closed after this long (ms); default 60 s, or `sessionIdleMs` if shorter.
-   */
-  unusedSessionIdleMs?: number;
-  /**
-   * Time a client has to send a whole request, headers and body (ms); a slower one gets 408 and is
-   * disconnected. Headers must arrive within 10 s, or this if shorter. Responses, such as SSE streams,
-   * are not limited. Default 60 s.
-   */
-  requestTimeoutMs?: number;
-  /** Request bodies above this get 413 (bytes). */
-  maxBodyBytes?: number;
-  /** Extra `Host` names (a reverse proxy's): `name` on any port, `name:port` on that port only. */
-  allowedHosts?: readonly string[];
-  /** Extra browser origins, e.g. `https://app.example.com`. */
-  allowedOrigins?: readonly string[];
-  /**
-   * Resumable streams (SEP-1699), stateful Streamable HTTP only: each session gets its own bounded event
-   * store, every SSE event an id, and a client whose stream ended early (a dropped connection, or a tool
-   * that closed it on purpose) reconnects with `Last-Event-ID` and gets what it missed. Clients of
-   * 2025-11-25 and later also get a priming event with `retry: 1000`. The bounds are per session; `false`
-   * turns it off. Default 100 events and 1 MiB per session.
-   */
-  eventStore?: SessionEventStoreOptions | false;
-  logger?: Logger;
-}
+export type { HttpOptions, RunningHttpServer };
 
 /** Per-session event store bounds (`HttpOptions.eventStore`). */
 const EVENT_STORE_DEFAULTS: SessionEventStoreOptions = { maxEvents: 100, maxBytes: 1024 * 1024 };
-/** How long a client waits before it resumes a stream the server ended (the `retry` of priming events), ms. */
-const RESUME_RETRY_MS = 1000;
-
-export interface RunningHttpServer extends RunningServer {
-  /** Base URL, e.g. `http://127.0.0.1:3000`. */
-  url: string;
-  /** The MCP endpoint: `<url>/mcp` or `<url>/sse`. */
-  endpoint: string;
-  /** Live sessions now (both transports). */
-  sessionCount(): number;
-  httpServer: Server;
-}
-
-/** What the runner keeps per session; the table (`sessions.ts`) keeps its use. */
-interface SessionValue {
-  server: McpServer;
-  transport: StreamableHTTPServerTransport | SSEServerTransport;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-    /** The id of the request refused, when it has a valid one. */
-    readonly id: JsonRpcId = null,
-  ) {
-    super(message);
-  }
-}
-
-function sendJsonRpcError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  id: JsonRpcId = null,
-): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
-}
-
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit)
-    throw new HttpError(413, ErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) throw new HttpError(413, ErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes`);
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    // The client went away or was cut off (request timeout) mid-body; nobody is left to answer.
-    throw new HttpError(400, ErrorCode.InvalidRequest, 'Bad Request: the request body was not received completely');
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, ErrorCode.ParseError, 'Parse error: the request body is not valid JSON');
-  }
-  // Not JSON-RPC: -32600 with the request's id (the SDK would answer -32700 without it, or plain text for SSE).
-  const problem = bodyProblem(body);
-  if (problem) throw new HttpError(400, problem.code, problem.message, problem.id);
-  return body;
-}
-
-function containsInitialize(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-}
-
-/** Whether a POST body only completes the handshake (`notifications/initialized`), which is no use of a session. */
-function onlyHandshake(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.every((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'notifications/initialized');
-}
 
 /**
  * Serves `app` over Streamable HTTP (`/mcp`) or legacy HTTP+SSE (`/sse` + `/messages`), plus
- * `/healthz`. Every client session gets its own `McpServer` from `app.createServer()`, so nothing
- * (responses, notifications, per-session state) is shared between clients (GHSA-345p-7cg4-v4c7).
+ * `/healthz`. Every 2025 client session gets its own server from `app.createServer()`, and every
+ * 2026-07-28 request too, so nothing (responses, notifications, per-session state) is shared between
+ * clients (GHSA-345p-7cg4-v4c7).
  */
 export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<RunningHttpServer> {
   const {
@@ -170,7 +45,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     eventStore = EVENT_STORE_DEFAULTS,
     logger = silentLogger,
   } = options;
-  const unusedSessionIdleMs = Math.min(options.unusedSessionIdleMs ?? 60_000, sessionIdleMs);
+  const unusedIdleMs = Math.min(options.unusedSessionIdleMs ?? 60_000, sessionIdleMs);
   const reclaimIdleMs = Math.min(options.reclaimIdleMs ?? 60_000, sessionIdleMs);
   const headersTimeoutMs = Math.min(10_000, requestTimeoutMs);
   // Host and Origin are checked against the port actually bound (`port` may be 0), so the guard is
@@ -178,129 +53,12 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   for (const entry of options.allowedHosts ?? []) parseAllowedHost(entry);
   let guard: GuardOptions | undefined;
   let closing = false;
-  const sessions = createSessionTable<SessionValue>({
-    maxSessions,
-    idleMs: sessionIdleMs,
-    unusedIdleMs: unusedSessionIdleMs,
-    reclaimIdleMs,
-    logger,
-    close: async ({ id, value }) => {
-      logger.debug(`session ${id} closed`);
-      await Promise.allSettled([value.transport.close(), value.server.close()]);
-    },
-  });
-  const closeSession = (id: string) => sessions.close(id);
+  const sessions = createRunnerSessions({ maxSessions, idleMs: sessionIdleMs, unusedIdleMs, reclaimIdleMs, logger });
   // 2026-07-28 requests (and, with --stateless, every request) are the SDK's to serve per request.
   const eras = createEraRouter(app, { stateless, logger });
-
-  /** Takes a session slot (reclaiming an idle session's if need be), or answers 503. */
-  const admit = (res: ServerResponse): boolean => {
-    if (sessions.reserve()) return true;
-    sendJsonRpcError(res, 503, ErrorCode.ServerError, `Service unavailable: the server already has ${maxSessions} live sessions`, {
-      'Retry-After': '5',
-    });
-    return false;
-  };
-
-  const handleStreamable = async (req: IncomingMessage, res: ServerResponse) => {
-    const method = req.method ?? 'GET';
-    if (stateless) {
-      if (method !== 'POST') {
-        sendJsonRpcError(res, 405, ErrorCode.ServerError, 'Method not allowed: this server is stateless; use POST', { Allow: 'POST' });
-        return;
-      }
-      await eras.serve(req, res, await readJsonBody(req, maxBodyBytes));
-      return;
-    }
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
-      const transport = session?.value.transport;
-      if (!session || !(transport instanceof StreamableHTTPServerTransport)) {
-        sendJsonRpcError(res, 404, ErrorCode.ServerError, 'Session not found: start a new session with initialize');
-        return;
-      }
-      sessions.track(session, res, { stream: method === 'GET' });
-      const body = method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
-      if (method !== 'POST' || !onlyHandshake(body)) session.used = true;
-      await transport.handleRequest(req, res, body);
-      return;
-    }
-    if (method !== 'POST') {
-      sendJsonRpcError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
-      return;
-    }
-    const body = await readJsonBody(req, maxBodyBytes);
-    if (await eras.isModern(req, body)) {
-      await eras.serve(req, res, body);
-      return;
-    }
-    if (!containsInitialize(body)) {
-      sendJsonRpcError(res, 400, ErrorCode.ServerError, 'Bad Request: no valid session ID provided; send initialize first');
-      return;
-    }
-    if (!admit(res)) return;
-    const server = app.createServer();
-    let entry: unknown;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      // One store per session: a Last-Event-ID can only replay this session's own events.
-      ...(eventStore ? { eventStore: createSessionEventStore(eventStore), retryInterval: RESUME_RETRY_MS } : {}),
-      onsessioninitialized: (id) => {
-        sessions.unreserve();
-        entry = sessions.add(id, { server, transport });
-        logger.debug(`session ${id} opened`);
-      },
-      onsessionclosed: (id) => {
-        void closeSession(id);
-      },
-    });
-    if (eventStore) markResumable(transport);
-    transport.onclose = () => {
-      if (transport.sessionId) void closeSession(transport.sessionId);
-    };
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    } finally {
-      if (!entry) {
-        sessions.unreserve();
-        void server.close();
-      }
-    }
-  };
-
-  const handleSse = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    if (url.pathname === '/sse') {
-      if (req.method !== 'GET') {
-        sendJsonRpcError(res, 405, ErrorCode.ServerError, 'Method not allowed: use GET /sse', { Allow: 'GET' });
-        return;
-      }
-      if (!admit(res)) return;
-      const transport = new SSEServerTransport('/messages', res);
-      const server = app.createServer();
-      // The GET /sse stream is the session: it counts as in flight until it closes, which ends the session.
-      sessions.add(transport.sessionId, { server, transport }, { inFlight: 1, used: true });
-      sessions.unreserve();
-      res.once('close', () => void closeSession(transport.sessionId));
-      await server.connect(transport);
-      return;
-    }
-    if (req.method !== 'POST') {
-      sendJsonRpcError(res, 405, ErrorCode.ServerError, 'Method not allowed: use POST /messages', { Allow: 'POST' });
-      return;
-    }
-    const id = url.searchParams.get('sessionId') ?? '';
-    const session = sessions.get(id);
-    const transport = session?.value.transport;
-    if (!session || !(transport instanceof SSEServerTransport)) {
-      sendJsonRpcError(res, 404, ErrorCode.ServerError, 'Session not found: open GET /sse first');
-      return;
-    }
-    sessions.touch(session);
-    const body = await readJsonBody(req, maxBodyBytes);
-    await transport.handlePostMessage(req, res, body);
-  };
+  const handle =
+    mode === 'http' ? createStreamableHandler({ app, sessions, eras, stateless, eventStore, logger }) : createSseHandler({ app, sessions });
+  const auth = options.auth ? createAuthGate(options.auth, logger) : undefined;
 
   // requestTimeout and headersTimeout bound how long a client may take to *send* a request (a client
   // dripping its body or headers gets 408); Node stops timing a request once it is received, so long
@@ -318,6 +76,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
         res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
         return;
       }
+      if (auth?.serveMetadata(req, res, url)) return;
       const isMcp = mode === 'http' ? url.pathname === '/mcp' : url.pathname === '/sse' || url.pathname === '/messages';
       if (!isMcp) {
         const hint = mode === 'http' ? 'the MCP endpoint is /mcp' : 'the MCP endpoints are /sse and /messages';
@@ -334,8 +93,12 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
         sendJsonRpcError(res, 503, ErrorCode.ServerError, 'Service unavailable: the server is shutting down');
         return;
       }
-      if (mode === 'http') await handleStreamable(req, res);
-      else await handleSse(req, res, url);
+      // The body is read (size-capped, JSON-RPC checked) before the token is checked, since a tools/call's
+      // scopes depend on it; its params are checked only for a request that may go ahead.
+      const body = req.method === 'POST' ? await readJsonRpcBody(req, maxBodyBytes) : undefined;
+      if (auth && !(await auth.admit(req, res, body))) return;
+      if (body !== undefined) checkParams(body);
+      await handle(req, res, url, body);
     } catch (error) {
       if (error instanceof HttpError) {
         sendJsonRpcError(res, error.status, error.code, error.message, {}, error.id);
@@ -345,7 +108,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       sendJsonRpcError(res, 500, ErrorCode.InternalError, 'Internal server error');
     }
   });
-  const sweep = setInterval(() => sessions.expire(), Math.max(25, Math.min(unusedSessionIdleMs / 4, 15_000)));
+  const sweep = setInterval(() => sessions.table.expire(), Math.max(25, Math.min(unusedIdleMs / 4, 15_000)));
   sweep.unref();
 
   await new Promise<void>((resolve, reject) => {
@@ -368,17 +131,18 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     url: base,
     endpoint: `${base}${mode === 'http' ? '/mcp' : '/sse'}`,
     httpServer,
-    sessionCount: () => sessions.size,
+    sessionCount: () => sessions.table.size,
     async close() {
       if (closing) return;
       closing = true;
       clearInterval(sweep);
-      await Promise.allSettled([...sessions.ids().map(closeSession), eras.close()]);
+      await Promise.allSettled([...sessions.table.ids().map(sessions.close), eras.close()]);
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       });
       await app.close?.();
+      await options.auth?.close();
     },
   };
 }

@@ -20,7 +20,7 @@ export async function serveStdio(app: ServerApp, stdin = process.stdin, stdout =
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const handle = sdkServeStdio(() => app.createServer(), { transport });
+  const handle = sdkServeStdio((context) => app.createServer(context), { transport });
   let closed = false;
   return {
     ended,

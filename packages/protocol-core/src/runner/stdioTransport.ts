@@ -8,7 +8,8 @@
  *   that is not an object: -32600 Invalid Request, with the request's id when it has a valid one, else
  *   `id: null`;
  * - a line longer than `maxLineBytes`: dropped up to its end, answered -32600 with `id: null`, and the
- *   session goes on (the SDK's transport closes instead).
+ *   session goes on (the SDK's transport closes instead);
+ * - a request whose params do not match its method (`paramsCheck.ts`): -32602 of one line naming the field.
  * A non-empty batch is taken apart, each entry answered on its own line (MCP since 2025-06-18 has no
  * batches; an SDK client reads one message per line). A malformed response from the client is reported to
  * `onerror` only: there is nothing to answer.
@@ -18,6 +19,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { ErrorCode } from '../errors.js';
 import { CLIENT_MESSAGE_LIMIT_BYTES } from '../size.js';
 import { checkMessage, type JsonRpcId } from './jsonRpcCheck.js';
+import { paramsProblem } from './paramsCheck.js';
 
 export interface StdioTransportOptions {
   /** Longest line accepted, in bytes. Default 10 MiB, as the SDK's. */
@@ -35,6 +37,8 @@ export class JsonRpcStdioTransport implements Transport {
   /** Skipping the rest of a line that was too long. */
   private skipping = false;
   private started = false;
+  /** The pending flush of the corked writes of this turn (see `write`). */
+  private flushed: Promise<void> | undefined;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -48,11 +52,16 @@ export class JsonRpcStdioTransport implements Transport {
     const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let start = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      this.append(chunk.subarray(start, nl));
-      if (this.skipping) this.skipping = false;
-      else this.line(Buffer.concat(this.chunks, this.size).toString('utf8'));
-      this.chunks = [];
-      this.size = 0;
+      if (this.size === 0 && !this.skipping && nl - start <= this.maxLineBytes) {
+        // The whole line is in this chunk (the usual case): decode it in place, no copy.
+        this.line(chunk.toString('utf8', start, nl));
+      } else {
+        this.append(chunk.subarray(start, nl));
+        if (this.skipping) this.skipping = false;
+        else this.line(Buffer.concat(this.chunks, this.size).toString('utf8'));
+        this.chunks = [];
+        this.size = 0;
+      }
       start = nl + 1;
     }
     this.append(chunk.subarray(start));
@@ -76,7 +85,7 @@ export class JsonRpcStdioTransport implements Transport {
   }
 
   private line(text: string): void {
-    const trimmed = text.replace(/\r$/, '');
+    const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (trimmed.trim() === '') return;
     let value: unknown;
     try {
@@ -96,7 +105,9 @@ export class JsonRpcStdioTransport implements Transport {
   private message(value: unknown): void {
     const { message, problem } = checkMessage(value);
     if (message) {
-      this.onmessage?.(message);
+      const refused = paramsProblem(message);
+      if (refused) this.reject(refused.id, refused.code, refused.message);
+      else this.onmessage?.(message);
       return;
     }
     // A response the client got wrong: nobody to answer.
@@ -110,11 +121,24 @@ export class JsonRpcStdioTransport implements Transport {
     void this.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
   }
 
+  /**
+   * Writes `text` corked: every message written in the same turn of the event loop (the answers to a burst
+   * of requests) leaves in one `writev` when the turn's microtasks are done, instead of one system call
+   * each. Resolves once the text has been handed to the stream (after the flush, or at `drain` when the
+   * stream's buffer was full), so `await send()` still means "written".
+   */
   private write(text: string): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.stdout.write(text)) resolve();
-      else this.stdout.once('drain', resolve);
+    this.flushed ??= new Promise<void>((resolve) => {
+      this.stdout.cork();
+      process.nextTick(() => {
+        this.flushed = undefined;
+        this.stdout.uncork();
+        resolve();
+      });
     });
+    const flushed = this.flushed;
+    if (this.stdout.write(text)) return flushed;
+    return new Promise((resolve) => this.stdout.once('drain', resolve));
   }
 
   async start(): Promise<void> {

@@ -1,4 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpRequestContext, McpServer, ServerEventBus } from '@modelcontextprotocol/server';
+import type { ScopeDeclaration } from '../auth/scopes.js';
 
 /**
  * What a server package hands the runner: a factory that builds a fresh, fully registered
@@ -6,8 +7,19 @@ import type { McpServer } from '@modelcontextprotocol/server';
  * `close` for what the factory's instances share (a store, a cache).
  */
 export interface ServerApp {
-  createServer(): McpServer;
+  /** `context`: what the SDK says of the instance it asks for (its era; HTTP only: the request), where the runner has it. */
+  createServer(context?: McpRequestContext): McpServer;
   close?(): void | Promise<void>;
+  /**
+   * Where the app publishes changes for 2026 `subscriptions/listen` streams over HTTP (`createListenBus`);
+   * without it, HTTP listeners hear no changes. stdio needs none: the SDK routes the instance's own notifications.
+   */
+  bus?: ServerEventBus;
+  /**
+   * The OAuth scopes its tools need when the server runs with `--oauth-issuer` (e.g. memory: reading tools
+   * `memory:read`, writing tools `memory:write`); the operator may rename them (`--oauth-scope-map`).
+   */
+  scopes?: ScopeDeclaration;
 }
 
 /** A running transport: `close` ends every session and releases the port or stdin. */

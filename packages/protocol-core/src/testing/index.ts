@@ -8,11 +8,27 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type HttpOptions, type RunningHttpServer, serveHttp } from '../runner/http.js';
 import type { ServerApp } from '../runner/types.js';
+import { connectHttpV2, type V2ClientOptions, type V2HttpClient } from './v2.js';
+
+export {
+  connectHttpV2,
+  connectV2InMemory,
+  newV2Client,
+  type ServerFactoryLike,
+  spawnStdioV2,
+  V2_MODES,
+  type V2ClientOptions,
+  type V2HttpClient,
+  type V2InMemoryPair,
+  type V2Mode,
+  type V2SpawnOptions,
+  type V2StdioProcess,
+} from './v2.js';
 
 export interface ClientOptions {
   name?: string;
@@ -48,11 +64,15 @@ export function sendRaw(client: Client, method: string, params: unknown): Promis
   return client.request({ method, params } as never, z.any());
 }
 
-/** The one-line `isError` result a tool call gets when `problem` (zod's line, naming the field) fails its input schema. */
+/**
+ * The one-line `isError` result a tool call gets when its arguments fail the input schema. `problem` is
+ * the SDK v2 wording: `<path>: <zod message>`, e.g. `marker: Invalid input: expected string, received number`
+ * (v1 put the path last, after ` at `, and prefixed `MCP error -32602: `).
+ */
 export function invalidArgumentsResult(tool: string, problem: string): CallToolResult {
   return {
     isError: true,
-    content: [{ type: 'text', text: `MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: ${problem}` }],
+    content: [{ type: 'text', text: `Input validation error: Invalid arguments for tool ${tool}: ${problem}` }],
   };
 }
 
@@ -139,12 +159,15 @@ export interface HttpFixture extends AsyncDisposable {
   endpoint: string;
   /** A new `Client` connected to the endpoint (Streamable HTTP, or SSE in `sse` mode); closed on dispose. */
   connect(options?: ClientOptions & { headers?: Record<string, string> }): Promise<Client>;
+  /** A new v2 client (`mode` default `auto`) connected over Streamable HTTP; closed on dispose. */
+  connectV2(options?: V2ClientOptions & { headers?: Record<string, string> }): Promise<V2HttpClient['client']>;
 }
 
 /** Serves `app` on 127.0.0.1 with a free port. */
 export async function startHttp(app: ServerApp, options: Partial<HttpOptions> = {}): Promise<HttpFixture> {
   const running = await serveHttp(app, { mode: 'http', host: '127.0.0.1', port: 0, ...options });
   const clients: Client[] = [];
+  const v2Clients: V2HttpClient[] = [];
   return {
     running,
     url: running.url,
@@ -164,8 +187,13 @@ export async function startHttp(app: ServerApp, options: Partial<HttpOptions> = 
       clients.push(client);
       return client;
     },
+    async connectV2(options = {}) {
+      const connected = await connectHttpV2(running.endpoint, options);
+      v2Clients.push(connected);
+      return connected.client;
+    },
     async [Symbol.asyncDispose]() {
-      await Promise.allSettled(clients.map((c) => c.close()));
+      await Promise.allSettled([...clients.map((c) => c.close()), ...v2Clients.map((c) => c[Symbol.asyncDispose]())]);
       await running.close();
     },
   };
