@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
+import { FETCH_SCOPES } from './scopes.js';
 import { createFetcher, createFetchServer, VERSION } from './server.js';
 
 await runCli({
@@ -20,7 +21,7 @@ await runCli({
       maxRedirects: config.maxRedirects,
       logger,
     });
-    return { createServer: () => createFetchServer({ fetcher, logger }), close: () => fetcher.close() };
+    return { createServer: () => createFetchServer({ fetcher, logger }), close: () => fetcher.close(), scopes: FETCH_SCOPES };
   },
   epilog: `Destinations on loopback, private, link-local, CGNAT and cloud metadata addresses are refused unless
 allowed with --allow-host or --allow-private-network.`,

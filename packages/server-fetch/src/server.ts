@@ -1,5 +1,5 @@
 import { createMcpServer, type Logger, registerPrompts, registerTools, silentLogger } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { createFetcher, type Fetcher, type FetcherOptions } from './fetcher.js';
 import { prompts } from './prompts/fetch.js';
 import { type FetchContext, tools } from './tools/index.js';
@@ -22,10 +22,11 @@ export interface FetchServerOptions extends FetcherOptions {
 export function createFetchServer(options: FetchServerOptions = {}): McpServer {
   const logger = options.logger ?? silentLogger;
   const shared = options.fetcher ?? createFetcher({ ...options, logger });
-  // This server is one session (over HTTP, one per client session): its conversions get the session's
-  // fair share of the shared workers.
+  // This server is one serving unit (a 2025 session over HTTP, a stdio connection, or one 2026-07-28 request
+  // over HTTP): its conversions get the unit's fair share of the shared workers, released when it closes.
   const fetcher = shared.openSession();
-  // The reference's serverInfo name; the version is ours.
+  // The reference's serverInfo name; the version is ours. protocol-core's default cache hints are this
+  // server's: the tool and prompt lists (and `server/discover`) never change while the process runs.
   const server = createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch', logger });
   const ctx: FetchContext = { fetcher };
   registerTools(server, ctx, tools, { logger });

@@ -3,43 +3,12 @@
  * on the server: the connection to the site is closed (robots.txt, redirects and the body alike), a
  * running conversion's worker is terminated, no result is sent, and the server goes on serving.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@mcpkit/protocol-core';
 import type { InMemoryPair } from '@mcpkit/protocol-core/testing';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { callFetch, connect, deepPage, redirect, routes, send, sourceWorker, startServer, text } from './helpers.js';
-
-/** A response that never ends: 1000 bytes of text every 50 ms until the client goes away. */
-function endless() {
-  let opened!: () => void;
-  let closed!: () => void;
-  const state = {
-    /** Resolves when the first chunk has been sent. */
-    opened: new Promise<void>((resolve) => {
-      opened = resolve;
-    }),
-    /** Resolves when the client closed the connection before the end (there is no end). */
-    closed: new Promise<void>((resolve) => {
-      closed = resolve;
-    }),
-    handler: async (req: IncomingMessage, res: ServerResponse) => {
-      let gone = false;
-      req.socket.once('close', () => {
-        gone = true;
-        closed();
-      });
-      res.setHeader('content-type', 'text/plain');
-      while (!gone) {
-        res.write('word '.repeat(200));
-        opened();
-        await sleep(50);
-      }
-    },
-  };
-  return state;
-}
+import { callFetch, connect, deepPage, endless, redirect, routes, send, sourceWorker, startServer, text } from './helpers.js';
 
 /** Errors the client saw; a response to a request it cancelled shows up here ("unknown message ID"). */
 function clientErrors(pair: InMemoryPair): Error[] {

@@ -3,9 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createTcpServer, connect as netConnect } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { connectInMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
 import { createFetchServer, type FetchServerOptions } from '../src/server.js';
 
 export interface SeenRequest {
@@ -85,6 +87,55 @@ export function send(body: string | Buffer, contentType?: string, status = 200):
     if (contentType) res.setHeader('content-type', contentType);
     res.end(body);
   };
+}
+
+export const CHUNK = 'word '.repeat(200); // 1000 bytes
+export const CHUNKS = 8;
+
+/** 8 KB of text/plain with a Content-Length, one kilobyte every 150 ms: a download slow enough to report progress. */
+export async function drip(_req: unknown, res: ServerResponse): Promise<void> {
+  res.setHeader('content-type', 'text/plain');
+  res.setHeader('content-length', String(CHUNK.length * CHUNKS));
+  for (let i = 0; i < CHUNKS; i++) {
+    res.write(CHUNK);
+    await sleep(150);
+  }
+  res.end();
+}
+
+/** A response that never ends: 1000 bytes of text every 50 ms until the client goes away. */
+export function endless() {
+  let opened!: () => void;
+  let closed!: () => void;
+  const state = {
+    /** Resolves when the first chunk has been sent. */
+    opened: new Promise<void>((resolve) => {
+      opened = resolve;
+    }),
+    /** Resolves when the client closed the connection before the end (there is no end). */
+    closed: new Promise<void>((resolve) => {
+      closed = resolve;
+    }),
+    handler: async (req: IncomingMessage, res: ServerResponse) => {
+      let gone = false;
+      req.socket.once('close', () => {
+        gone = true;
+        closed();
+      });
+      res.setHeader('content-type', 'text/plain');
+      while (!gone) {
+        res.write('word '.repeat(200));
+        opened();
+        await sleep(50);
+      }
+    },
+  };
+  return state;
+}
+
+/** MCP requires each progress notification of a request to report more than the one before. */
+export function expectIncreasing(seen: readonly { progress: number }[]): void {
+  for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
 }
 
 /** N nested elements around one sentence (issue 10): Readability's cost grows with the cube of the depth. */

@@ -2,29 +2,9 @@
  * `notifications/progress` for clients that send a progressToken (the SDK client does when the call
  * has `onprogress`): bytes while a slow body drips in, a heartbeat while a long conversion runs.
  */
-import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Progress, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { connect, deepPage, routes, send, sourceWorker, startServer, text } from './helpers.js';
-
-const CHUNK = 'word '.repeat(200); // 1000 bytes
-const CHUNKS = 8;
-
-/** 8 KB of text/plain with a Content-Length, one kilobyte every 150 ms. */
-async function drip(_req: unknown, res: ServerResponse): Promise<void> {
-  res.setHeader('content-type', 'text/plain');
-  res.setHeader('content-length', String(CHUNK.length * CHUNKS));
-  for (let i = 0; i < CHUNKS; i++) {
-    res.write(CHUNK);
-    await sleep(150);
-  }
-  res.end();
-}
-
-function expectIncreasing(seen: Progress[]): void {
-  for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
-}
+import { CHUNK, CHUNKS, connect, deepPage, drip, expectIncreasing, routes, send, sourceWorker, startServer, text } from './helpers.js';
 
 describe('progress notifications', () => {
   it('report the bytes of a slow download, for the tool and for the prompt', async () => {

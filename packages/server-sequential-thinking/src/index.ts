@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runCli } from '@mcpkit/protocol-core';
 import { options, resolveLimits } from './config.js';
+import { THINKING_SCOPES } from './scopes.js';
 import { createSequentialThinkingServer, VERSION } from './server.js';
 
 await runCli({
@@ -19,6 +20,7 @@ await runCli({
           color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
           logger,
         }),
+      scopes: THINKING_SCOPES,
     };
   },
 });

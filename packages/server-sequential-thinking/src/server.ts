@@ -1,5 +1,5 @@
 import { createMcpServer, type Logger, registerResources, registerTools, silentLogger } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { createThoughtHistory, DEFAULT_LIMITS } from './history.js';
 import { resources } from './resources/history.js';
 import { type ThinkingContext, tools } from './tools/sequentialThinking.js';
@@ -28,8 +28,11 @@ export interface SequentialThinkingServerOptions {
 }
 
 /**
- * A sequential-thinking server for one client session: its history lives in this instance, so
- * sessions never see each other's thoughts. The runner calls this once per session.
+ * A sequential-thinking server for one serving unit: its history lives in this instance, so no two
+ * units ever see each other's thoughts. The runner calls this once per unit, which depends on the
+ * client's protocol era and transport (see "Whose history" in the README): a 2025 session over HTTP,
+ * one stdio connection (the process) in either era, one request for a 2026-07-28 client over HTTP
+ * (stateless: no session to keep a history in).
  */
 export function createSequentialThinkingServer(options: SequentialThinkingServerOptions = {}): McpServer {
   const {
@@ -46,6 +49,9 @@ export function createSequentialThinkingServer(options: SequentialThinkingServer
     throw new RangeError(`maxThoughtBytes (${maxThoughtBytes}) must not exceed maxHistoryBytes (${maxHistoryBytes})`);
   }
   const write = options.writeThought ?? ((box: string) => process.stderr.write(`${box}\n`));
+  // protocol-core's default cache hints are this server's: the tool and resource lists (and `server/discover`)
+  // never change while the process runs, so 2026-07-28 clients may cache them; `resources/read` of the history,
+  // which changes with every thought, gets none (the SDK's `ttlMs: 0`, private).
   const server = createMcpServer({ name: 'sequential-thinking-server', version: VERSION, title: 'Sequential Thinking', logger });
   const ctx: ThinkingContext = {
     history: createThoughtHistory({ maxHistory, maxHistoryBytes }),

@@ -51,8 +51,9 @@ describe('tools/list (drop-in contract)', () => {
     expect(tool.description).toMatch(/^A detailed tool for dynamic and reflective problem-solving through thoughts\.\n/);
     expect(tool.description).toMatch(/11\. Only set nextThoughtNeeded to false when truly done and a satisfactory answer is reached$/);
     expect(tool.description).toHaveLength(2781);
+    // SDK v2 lists JSON Schema 2020-12 (v1: draft-07); the properties and their meaning are the reference's.
     expect(tool.inputSchema).toMatchObject({
-      $schema: 'http://json-schema.org/draft-07/schema#',
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       properties: {
         thought: { type: 'string', description: 'Your current thinking step' },
@@ -209,19 +210,20 @@ describe('coercion and validation (reference texts)', () => {
     await using s = await session();
     const res = await s.think({ thought: 'x', nextThoughtNeeded: 'yes', thoughtNumber: 0, totalThoughts: 1.5 });
     expect(res.isError).toBe(true);
+    // SDK v2's text: no `MCP error -32602: ` prefix, each problem as `<field>: <zod message>`, joined by ", ".
     expect((res.content as { text: string }[])[0]!.text).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool sequentialthinking: ' +
-        'Invalid input: expected boolean, received string at nextThoughtNeeded\n' +
-        'Too small: expected number to be >=1 at thoughtNumber\n' +
-        'Invalid input: expected int, received number at totalThoughts',
+      'Input validation error: Invalid arguments for tool sequentialthinking: ' +
+        'nextThoughtNeeded: Invalid input: expected boolean, received string, ' +
+        'thoughtNumber: Too small: expected number to be >=1, ' +
+        'totalThoughts: Invalid input: expected int, received number',
     );
     const empty = await s.think({});
     expect((empty.content as { text: string }[])[0]!.text).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool sequentialthinking: ' +
-        'Invalid input: expected string, received undefined at thought\n' +
-        'Invalid input: expected boolean, received undefined at nextThoughtNeeded\n' +
-        'Invalid input: expected number, received NaN at thoughtNumber\n' +
-        'Invalid input: expected number, received NaN at totalThoughts',
+      'Input validation error: Invalid arguments for tool sequentialthinking: ' +
+        'thought: Invalid input: expected string, received undefined, ' +
+        'nextThoughtNeeded: Invalid input: expected boolean, received undefined, ' +
+        'thoughtNumber: Invalid input: expected number, received NaN, ' +
+        'totalThoughts: Invalid input: expected number, received NaN',
     );
   });
 });

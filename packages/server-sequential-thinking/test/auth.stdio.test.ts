@@ -1,0 +1,55 @@
+/**
+ * OAuth smoke test against the built bin over Streamable HTTP (the full suite runs in protocol-core, memory and
+ * fetch): 401 without a token, a `thinking:use` token records a thought in both eras, a token without it gets 403.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectWithToken, type HttpBin, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
+import { BIN_RESOURCE } from '../../protocol-core/test/auth/binSuite.ts';
+import { startAuthServer, type TestAuthServer } from '../../protocol-core/test/auth/provider.ts';
+
+const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const thought = { thought: 'First', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true };
+let as: TestAuthServer;
+let server: HttpBin;
+
+beforeAll(async () => {
+  as = await startAuthServer({ resources: { [BIN_RESOURCE]: { scopes: ['thinking:use', 'other:scope'] } } });
+  server = await spawnHttpBin(bin, { args: ['--oauth-issuer', as.issuer, '--oauth-audience', BIN_RESOURCE] });
+});
+afterAll(async () => {
+  await server?.close();
+  await as?.close();
+});
+
+describe('mcp-server-sequential-thinking with --oauth-issuer (built bin)', () => {
+  it('answers a request without a token 401 with the metadata URL', async () => {
+    const response = await fetch(server.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain(
+      'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
+    );
+  });
+
+  for (const kind of ['v2 legacy', 'v2 2026-07-28'] as const) {
+    it(`${kind}: a thinking:use token records a thought; a token without it gets 403`, async () => {
+      const token = await as.authorizationCodeToken({ resource: BIN_RESOURCE, scope: 'thinking:use', login: 'alice' });
+      await using client = await connectWithToken(kind, server.endpoint, token);
+      const result = await client.callTool({ name: 'sequentialthinking', arguments: thought });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({
+        thoughtNumber: 1,
+        totalThoughts: 2,
+        nextThoughtNeeded: true,
+        thoughtHistoryLength: 1,
+      });
+      const other = await as.authorizationCodeToken({ resource: BIN_RESOURCE, scope: 'other:scope', login: 'alice' });
+      await using denied = await connectWithToken(kind, server.endpoint, other);
+      await expect(denied.callTool({ name: 'sequentialthinking', arguments: thought })).rejects.toThrow();
+    });
+  }
+});
