@@ -45,6 +45,12 @@ export const options = defineOptions({
     default: DEFAULT_GRAPH,
     parse: graphName,
   },
+  'graph-per-user': {
+    type: 'boolean',
+    env: 'MEMORY_GRAPH_PER_USER',
+    description:
+      'One graph per signed-in user (needs --oauth-issuer): the access token\'s subject picks a sibling file of --memory-path, or a graph "<graph>/user:<hash>" with --storage postgres',
+  },
   'pool-size': {
     type: 'string',
     env: 'MEMORY_POOL_SIZE',

@@ -2,10 +2,13 @@
 import { homedir } from 'node:os';
 import { type CliApp, ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
-import { resolveMemoryPath } from './paths.js';
+import { listenToGraph } from './listen.js';
+import { resolveMemoryPath, userMemoryPath } from './paths.js';
+import { MEMORY_SCOPES } from './scopes.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
-import { DEFAULT_GRAPH } from './store/postgres/graphName.js';
+import { checkGraphName, DEFAULT_GRAPH, userGraphName } from './store/postgres/graphName.js';
 import { isTransferCommand } from './transfer/commands.js';
+import { createUserGraphs } from './userGraphs.js';
 
 const cli: CliApp<typeof options> = {
   bin: 'mcp-server-memory',
@@ -19,11 +22,30 @@ const cli: CliApp<typeof options> = {
       maxObservationLength: config.maxObservationLength,
       maxItemsPerCall: config.maxItemsPerCall,
     };
+    if (config.graphPerUser && config.oauthIssuer === undefined)
+      throw new ConfigError('--graph-per-user needs --oauth-issuer: without OAuth there is no user to keep a graph for', 'graph-per-user');
     if (config.storage === 'postgres') {
       if (!config.databaseUrl) throw new ConfigError('--storage postgres needs --database-url or MEMORY_DATABASE_URL', 'database-url');
       // Loaded only here, so a file-store start never compiles the driver. No connection yet: the server starts
       // with the database down, and each call says so until it is back.
       const { openPostgresStore } = await import('./store/postgres/postgresStore.js');
+      if (config.graphPerUser) {
+        const tooLong = checkGraphName(userGraphName(config.graph, '0'.repeat(32)));
+        if (tooLong) throw new ConfigError(`--graph is too long for --graph-per-user (${tooLong}, with "/user:" and 32 more)`, 'graph');
+        // Each user's graph gets its own small pool; idle users' pools are closed beyond 64 open graphs.
+        const users = createUserGraphs({
+          open: async (key) =>
+            openPostgresStore({
+              url: config.databaseUrl as string,
+              graph: userGraphName(config.graph, key),
+              poolSize: Math.min(config.poolSize, 2),
+              timeoutMs: config.databaseTimeout,
+              logger,
+            }),
+        });
+        logger.info(`one knowledge graph per user in PostgreSQL: graphs "${config.graph}/user:<hash of the subject>"`);
+        return { createServer: () => createMemoryServer({ users, limits, logger }), close: () => users.close(), scopes: MEMORY_SCOPES };
+      }
       const pgStore = openPostgresStore({
         url: config.databaseUrl,
         graph: config.graph,
@@ -32,7 +54,16 @@ const cli: CliApp<typeof options> = {
         logger,
       });
       logger.info(`knowledge graph in PostgreSQL: ${pgStore.location}`);
-      return { createServer: () => createMemoryServer({ store: pgStore, limits, logger }), close: () => pgStore.close() };
+      const listen = listenToGraph(pgStore, logger);
+      return {
+        createServer: (context) => createMemoryServer({ store: pgStore, limits, logger, ...(context ? { context } : {}) }),
+        bus: listen.bus,
+        close: () => {
+          listen.close();
+          return pgStore.close();
+        },
+        scopes: MEMORY_SCOPES,
+      };
     }
     if (config.graph !== DEFAULT_GRAPH) {
       throw new ConfigError(
@@ -47,6 +78,21 @@ const cli: CliApp<typeof options> = {
       { cwd: process.cwd(), home: homedir(), platform: process.platform, env: process.env },
       logger,
     );
+    if (config.graphPerUser) {
+      const users = createUserGraphs({
+        open: (key) =>
+          openFileStore({
+            path: userMemoryPath(path, key),
+            logger,
+            lockStaleMs: config.lockStale,
+            lockTimeoutMs: config.lockTimeout,
+            load: 'background',
+            openWhenLocked: 'defer',
+          }),
+      });
+      logger.info(`one knowledge graph file per user, next to ${path} (named after the hash of the user's subject)`);
+      return { createServer: () => createMemoryServer({ users, limits, logger }), close: () => users.close(), scopes: MEMORY_SCOPES };
+    }
     logger.info(
       `knowledge graph file: ${path} (from ${source === 'flag' ? '--memory-path' : source === 'env' ? 'MEMORY_FILE_PATH' : 'the default location'})`,
     );
@@ -69,9 +115,15 @@ const cli: CliApp<typeof options> = {
       }
       throw error;
     }
+    const listen = listenToGraph(store, logger);
     return {
-      createServer: () => createMemoryServer({ store, limits, logger }),
-      close: () => store.close(),
+      createServer: (context) => createMemoryServer({ store, limits, logger, ...(context ? { context } : {}) }),
+      bus: listen.bus,
+      close: () => {
+        listen.close();
+        return store.close();
+      },
+      scopes: MEMORY_SCOPES,
     };
   },
   epilog: `The data folder is $XDG_DATA_HOME or ~/.local/share on Linux, %APPDATA% on Windows, ~/Library/Application Support

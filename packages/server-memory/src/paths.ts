@@ -5,7 +5,7 @@
  * resolves it against its own install folder inside the npx cache, where updates delete it).
  */
 import { existsSync, renameSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from '@mcpkit/protocol-core';
 
 /** Folder name under the platform data directory. */
@@ -72,4 +72,15 @@ export function migrateLegacyFile(jsonlPath: string, logger?: Pick<Logger, 'info
   renameSync(legacy, jsonlPath);
   logger?.info('COMPLETED: Successfully migrated memory.json to memory.jsonl');
   return true;
+}
+
+/**
+ * The file of one user under `--graph-per-user`: a sibling of the memory file, `<name>.user-<key><ext>`
+ * (`memory.jsonl` → `memory.user-<key>.jsonl`), `key` being `userGraphKey(subject)` (hex), so it stays in the
+ * memory file's folder whatever the subject.
+ */
+export function userMemoryPath(memoryPath: string, key: string): string {
+  if (!/^[0-9a-f]+$/.test(key)) throw new Error('a user graph key is hexadecimal');
+  const ext = extname(memoryPath);
+  return join(dirname(memoryPath), `${basename(memoryPath, ext)}.user-${key}${ext || '.jsonl'}`);
 }

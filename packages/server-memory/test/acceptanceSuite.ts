@@ -106,7 +106,7 @@ export function testAcceptance(name: string, open: () => Promise<StoreFixture>):
         const r = await call(s.client, 'create_entities', {});
         expect(r.isError).toBe(true);
         expect(text(r)).toBe(
-          'MCP error -32602: Input validation error: Invalid arguments for tool create_entities: Invalid input: expected array, received undefined at entities',
+          'Input validation error: Invalid arguments for tool create_entities: entities: Invalid input: expected array, received undefined',
         );
         await call(s.client, 'create_entities', { entities: [{ name: 'A', entityType: 't', observations: [], extra: 1 }] });
         expect((await s.store.readGraph()).entities).toEqual([{ name: 'A', entityType: 't', observations: [] }]);
@@ -233,7 +233,7 @@ export function testAcceptance(name: string, open: () => Promise<StoreFixture>):
           expect(text(bad)).toMatch(/^Invalid cursor: pass the nextCursor of the previous result unchanged/);
         }
         const badLimit = await call(s.client, 'read_graph', { limit: 0 });
-        expect(text(badLimit)).toMatch(/^MCP error -32602: Input validation error: .*at limit/);
+        expect(text(badLimit)).toMatch(/^Input validation error: Invalid arguments for tool read_graph: limit: /);
       });
     });
 

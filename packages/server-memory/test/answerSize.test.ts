@@ -84,14 +84,19 @@ describe('invalid arguments', () => {
   it('a wrong type for a named field gives one line naming it', async () => {
     await using pair = await connectInMemory(createMemoryServer({ store: createMemoryStore() }));
     const res = await pair.client.callTool({ name: 'create_entities', arguments: { entities: 'x' } });
-    expect(res).toEqual(invalidArgumentsResult('create_entities', 'Invalid input: expected array, received string at entities'));
+    expect(res).toEqual(invalidArgumentsResult('create_entities', 'entities: Invalid input: expected array, received string'));
   });
 
-  it('arguments that are not an object: -32602 with one line', async () => {
+  it('arguments that are not an object: -32602 naming the field (SDK v2 lists the issues as JSON)', async () => {
     await using pair = await connectInMemory(createMemoryServer({ store: createMemoryStore() }));
-    await expect(sendRaw(pair.client, 'tools/call', { name: 'read_graph', arguments: 'x' })).rejects.toMatchObject({
-      code: -32602,
-      message: 'MCP error -32602: Invalid tools/call request: Invalid input: expected record, received string at params.arguments',
-    });
+    const error = (await sendRaw(pair.client, 'tools/call', { name: 'read_graph', arguments: 'x' }).catch((e: unknown) => e)) as {
+      code: number;
+      message: string;
+    };
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/^MCP error -32602: Invalid tools\/call request: /);
+    expect(JSON.parse(error.message.slice(error.message.indexOf('[')))).toMatchObject([
+      { path: ['params', 'arguments'], message: 'Invalid input: expected record, received string' },
+    ]);
   });
 });

@@ -89,7 +89,7 @@ describe('tools/list (drop-in contract, §3.5)', () => {
     await using s = await session();
     const byName = Object.fromEntries((await s.client.listTools()).tools.map((t) => [t.name, t]));
     const schema = (properties: Record<string, unknown>) => ({
-      $schema: 'http://json-schema.org/draft-07/schema#',
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       properties,
       required: Object.keys(properties),

@@ -6,6 +6,7 @@
  * replica killed mid-write leaves none of that write behind.
  */
 import { fileURLToPath } from 'node:url';
+import { connectHttpV2, type V2HttpClient } from '@mcpkit/protocol-core/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
@@ -27,6 +28,7 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
   const url = postgresUrl();
   const replicas: Replica[] = [];
   const clients: Client[] = [];
+  const v2Clients: V2HttpClient[] = [];
   const replica = async (args: string[] = []) => {
     const r = await startReplica(bin, args, { MEMORY_STORAGE: 'postgres', MEMORY_DATABASE_URL: url!, MEMORY_GRAPH: GRAPH });
     replicas.push(r);
@@ -48,11 +50,11 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
   };
 
   afterAll(async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
+    await Promise.allSettled([...clients.map((c) => c.close()), ...v2Clients.map((c) => c[Symbol.asyncDispose]())]);
     await Promise.allSettled(replicas.map((r) => r.kill()));
   }, 60_000);
 
-  it('three --stateless replicas behind a round-robin proxy: 12 clients × 250 writes lose nothing, and every replica sees each change at once; a subscriber on a sessionful replica hears them', async () => {
+  it('three --stateless replicas behind a round-robin proxy: 12 clients × 250 writes lose nothing, and every replica sees each change at once; a 2025 subscriber on a sessionful replica and a 2026 listener on a stateless one hear them', async () => {
     await using balancer = await startBalancer();
     // A proxy that passes the Host header on: each replica must accept the proxy's address (--allowed-host).
     const stateless = ['--stateless', '--allowed-host', `127.0.0.1:${balancer.port}`];
@@ -66,7 +68,16 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
       updates++;
     });
     await subscriber.subscribeResource({ uri: 'memory://knowledge-graph' });
-    await sleep(300); // its LISTEN connection comes up
+    // (c') A 2026 client listening on stateless replica a: its subscriptions/listen stream is held by a's process.
+    const listener = await connectHttpV2(a!.endpoint, { mode: '2026-07-28' });
+    v2Clients.push(listener);
+    let heard = 0;
+    listener.client.setNotificationHandler('notifications/resources/updated', () => {
+      heard++;
+    });
+    const listening = await listener.client.listen({ resourceSubscriptions: ['memory://knowledge-graph'] });
+    expect(listening.honoredFilter).toEqual({ resourceSubscriptions: ['memory://knowledge-graph'] });
+    await sleep(300); // their LISTEN connections come up
 
     // (a) 3 replicas × 4 clients × 250 create_entities, each call one request to the next replica.
     const writers = await Promise.all(Array.from({ length: 12 }, () => connect(balancer.endpoint)));
@@ -90,6 +101,7 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
     const total = await call(writers[0]!, 'search_nodes', { query: 'w11-e249' });
     expect(names(total)).toEqual(['w11-e249']);
     await expect.poll(() => updates, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => heard, { timeout: 10_000 }).toBeGreaterThan(0);
 
     // (b) A change through one replica is read at once through each of the others (no cache, no delay).
     const direct = await Promise.all([a!, b!, c!].map((r) => connect(r.endpoint)));
@@ -106,11 +118,15 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
     await expect.poll(() => updates, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     await sleep(500);
     const before = updates;
+    const heardBefore = heard;
     await call(direct[1]!, 'add_observations', { observations: [{ entityName: 'seen-0', contents: ['from replica b'] }] });
     await expect.poll(() => updates, { timeout: 5000 }).toBe(before + 1);
+    await expect.poll(() => heard, { timeout: 5000 }).toBe(heardBefore + 1);
     const read = await subscriber.readResource({ uri: 'memory://knowledge-graph' });
     expect((read.contents[0] as { text: string }).text).toContain('from replica b');
-  });
+    await listening.close();
+    // 3000 stateless calls build 3000 server instances: past a minute on a loaded 2-core machine.
+  }, 300_000);
 
   it('sessionful replicas behind a proxy without affinity fail: a session lives in the replica that created it', async () => {
     await using balancer = await startBalancer();

@@ -8,3 +8,8 @@ export function checkGraphName(name: string): string | undefined {
   if (name.includes('\u0000')) return 'a graph name cannot contain NUL';
   return undefined;
 }
+
+/** The graph of one user under `--graph-per-user`: `<graph>/user:<key>`, `key` being `userGraphKey(subject)`. */
+export function userGraphName(graph: string, key: string): string {
+  return `${graph}/user:${key}`;
+}
