@@ -5,7 +5,4 @@ import { serverConfig } from '../../tsup.server.ts';
 // The tools load the engine (src/engine/index.ts, with isomorphic-git) once, with `await import()`: the bin
 // gets it as a chunk of its own; the library build keeps it in dist/server.js (not evaluated until a tool
 // is first called) instead of splitting it into chunks.
-// The tools' JSON Schemas are precomputed for a default start and for one with every optional tool.
-export default serverConfig({ external: ['undici'], schemaRuns: [[], ['--allow-init', '--allow-remote']] }).map((c) =>
-  c.name === 'lib' ? { ...c, splitting: false } : c,
-);
+export default serverConfig({ external: ['undici'] }).map((c) => (c.name === 'lib' ? { ...c, splitting: false } : c));

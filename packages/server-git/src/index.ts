@@ -2,6 +2,7 @@
 import { runCli } from '@mcpkit/protocol-core';
 import { options, verbosityToLogLevel } from './config.js';
 import { resolveStartupRepositories } from './engine/startup.js';
+import { GIT_SCOPES } from './scopes.js';
 import { createGitServer, createRepoCache, VERSION } from './server.js';
 
 await runCli(
@@ -23,6 +24,7 @@ await runCli(
       return {
         createServer: () => createGitServer({ repositories, allowInit: config.allowInit, remote, repoCache, logger }),
         close: () => remote?.close(),
+        scopes: GIT_SCOPES,
       };
     },
   },

@@ -1,14 +1,18 @@
 /**
- * `tools/list` with the reference's spelling of nullable parameters. zod 4 writes `string | null` as
- * `type: ["string", "null"]` (its `compactTypeUnion` pass, which no schema shape avoids); the
- * reference (pydantic) writes `anyOf: [{type: "string"}, {type: "null"}]`, and some clients (and the
- * Inspector's `--strict` portability check) reject the array form. So this server rewrites the
- * schemas it lists; other mcpkit servers keep zod's form.
+ * Input schemas listed with the reference's spelling of nullable parameters. zod 4 writes `string | null`
+ * as `type: ["string", "null"]` (its `compactTypeUnion` pass, which no schema shape avoids); the reference
+ * (pydantic) writes `anyOf: [{type: "string"}, {type: "null"}]`, and some clients (and function-calling
+ * APIs that take an OpenAPI-3.0-like subset) reject the array form.
+ *
+ * The SDK lists a tool's `inputSchema` through the Standard JSON Schema interface every input schema
+ * implements (`schema['~standard'].jsonSchema.input(...)`), so this wraps that one method of the tool's zod
+ * object: validation (`~standard.validate`, zod's parse) is untouched, only the listed JSON changes. Output
+ * schemas are listed as the SDK renders them (protocol-core builds those objects).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AnyToolDefinition } from '@mcpkit/protocol-core';
+import { z } from 'zod';
 
 type Json = Record<string, unknown>;
-type Handler = (request: unknown, extra: unknown) => Promise<unknown> | unknown;
 
 /** A copy of `schema` with every `type: [..., "null"]` written as `anyOf` of bare types (constraints stay beside it). */
 export function nullableAsAnyOf(schema: unknown): unknown {
@@ -23,24 +27,23 @@ export function nullableAsAnyOf(schema: unknown): unknown {
   return out;
 }
 
-/**
- * Rewrites the schemas of `server`'s `tools/list` answer (call after the tools are registered). The
- * SDK keeps its handlers in `Protocol._requestHandlers`; without one (another SDK layout) nothing changes.
- */
-export function listNullablesAsAnyOf(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
-  const original = handlers?.get('tools/list');
-  if (!handlers || !original) return;
-  handlers.set('tools/list', async (request, extra) => {
-    const result = (await original(request, extra)) as { tools?: Json[] };
-    if (!Array.isArray(result?.tools)) return result;
-    return {
-      ...result,
-      tools: result.tools.map((tool) => ({
-        ...tool,
-        inputSchema: nullableAsAnyOf(tool.inputSchema),
-        ...(tool.outputSchema ? { outputSchema: nullableAsAnyOf(tool.outputSchema) } : {}),
-      })),
-    };
-  });
+/** A zod object of `input` (a shape or an object) whose JSON Schema rendering spells nullables as `anyOf`. */
+export function listedWithAnyOf(input: z.ZodRawShape | z.ZodObject): z.ZodObject {
+  // A fresh object each time, so the schema a tool module exports is never changed.
+  const object = input instanceof z.ZodObject ? input.clone() : z.object(input);
+  const standard = object['~standard'];
+  const render = standard.jsonSchema;
+  object['~standard'] = {
+    ...standard,
+    jsonSchema: {
+      input: (options) => nullableAsAnyOf(render.input(options)) as Json,
+      output: (options) => nullableAsAnyOf(render.output(options)) as Json,
+    },
+  };
+  return object;
+}
+
+/** `tools` with their input schemas listed the reference's way (see `listedWithAnyOf`). */
+export function withReferenceListing<Ctx>(tools: ReadonlyArray<AnyToolDefinition<Ctx>>): AnyToolDefinition<Ctx>[] {
+  return tools.map((tool) => ({ ...tool, input: listedWithAnyOf(tool.input) }));
 }

@@ -1,13 +1,14 @@
 import { homedir } from 'node:os';
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { GitContext } from './engine/context.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
 import type { RemoteAccess } from './engine/remote/access.js';
 import type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
 import { createRepoCache, type RepoCache } from './engine/repoCache.js';
 import { clientRoots, fixedRoots } from './engine/roots.js';
-import { listNullablesAsAnyOf } from './listSchemas.js';
+import { withReferenceListing } from './listSchemas.js';
+import { withRootsRound } from './rootsRound.js';
 import { extraTools, initTools, referenceTools, remoteTools } from './tools/index.js';
 import { VERSION } from './version.js';
 
@@ -37,7 +38,9 @@ export interface GitServerOptions {
  */
 export function createGitServer(options: GitServerOptions = {}): McpServer {
   const { repositories = [], allowInit = false, remote, logger = silentLogger } = options;
-  // The reference's name, so clients that key on it see the same server.
+  // The reference's name, so clients that key on it see the same server. 2026-07-28 cache hints: protocol-core's
+  // default (`server/discover` and `tools/list` cacheable by anyone) is right here, as the tool list is fixed at
+  // start-up (by --allow-init / --allow-remote) and is the same for every client; there are no resources or prompts.
   const server = createMcpServer({ name: 'mcp-git', version: VERSION, title: 'Git' });
   const ctx: GitContext = {
     roots: repositories.length > 0 ? fixedRoots(repositories) : clientRoots(server, logger),
@@ -49,8 +52,8 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
     patchCache: createPatchCache(),
   };
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
-  registerTools(server, ctx, tools, { logger });
-  listNullablesAsAnyOf(server);
+  const served = repositories.length > 0 ? tools : tools.map((tool) => withRootsRound(tool, logger));
+  registerTools(server, ctx, withReferenceListing(served), { logger });
   return server;
 }
 

@@ -11,10 +11,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger, type Logger, silentLogger } from '@mcpkit/protocol-core';
-import type { InMemoryPair } from '@mcpkit/protocol-core/testing';
+import { connectV2InMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRemoteAccess } from '../src/engine/remote/http.js';
+import { createGitServer } from '../src/server.js';
 import { type GitHttpServer, serveGit } from './gitHttpServer.js';
 import { connect, git, gitEnv, hasGit, type TempDir, tempDir, text, write } from './helpers.js';
 
@@ -154,6 +155,23 @@ describe.skipIf(!hasGit)('progress and cancellation of the network tools', () =>
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
     expect(seen.some((p) => /^Receiving: [\d.]+ (KiB|MiB)$/.test(p.message ?? ''))).toBe(true);
     for (const p of seen) expect(p.total).toBeUndefined();
+  });
+
+  it('git_fetch reports the transfer to a 2026-07-28 client too (stateless request, progress on its stream)', async () => {
+    http.throttle = { bytes: 64 * 1024, everyMs: 40 };
+    const remote = access();
+    await using pair = await connectV2InMemory(
+      () => createGitServer({ repositories: [work.path], remote, env: gitEnv(), home: '/nonexistent-home' }),
+      { mode: '2026-07-28' },
+    );
+    expect(pair.client.getProtocolEra()).toBe('modern');
+    const seen: Progress[] = [];
+    const res = await pair.client.callTool({ name: 'git_fetch', arguments: { repo_path: repo } }, { onprogress: (p) => seen.push(p) });
+    expect(res.isError, text(res)).toBeFalsy();
+    expect(cli(repo, 'rev-parse', 'origin/master')).toBe(head);
+    expect(seen.length).toBeGreaterThan(0);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+    expect(seen.some((p) => /^Receiving: [\d.]+ (KiB|MiB)$/.test(p.message ?? ''))).toBe(true);
   });
 
   it('a cancelled git_fetch closes the transfer and changes no ref; the next fetch works', async () => {

@@ -1,13 +1,13 @@
 /**
  * Where this session may work: the `--repository` paths given at start-up, or, without any, the
  * client's MCP roots (asked for with `roots/list` on first use and again after
- * `notifications/roots/list_changed`). With neither, nothing is allowed. Never "any path on disk".
+ * `notifications/roots/list_changed`; on a 2026-07-28 request, through a multi-round-trip input request,
+ * see ../rootsRound.ts). With neither, nothing is allowed. Never "any path on disk".
  */
 import { realpath } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Logger, ToolError } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 export interface AllowedRoots {
   /** Real, absolute paths of the allowed roots; throws a ToolError saying how to allow one when there are none. */
@@ -26,30 +26,47 @@ export function fixedRoots(paths: readonly string[]): AllowedRoots {
   return { source: 'repository', list: async () => list };
 }
 
+/** The real paths of the `file:` roots that exist here; the others are skipped. */
+export async function realRoots(roots: readonly { uri: string }[], logger: Logger): Promise<string[]> {
+  const out: string[] = [];
+  for (const root of roots) {
+    if (!root.uri.startsWith('file:')) continue;
+    try {
+      out.push(await realpath(fileURLToPath(root.uri)));
+    } catch {
+      logger.debug(`root ${root.uri} skipped: it does not exist here`);
+    }
+  }
+  logger.debug(`client roots: ${out.join(', ') || '(none)'}`);
+  return out;
+}
+
+/** Roots the client gave for one call (already real paths); none refuses the call, saying how to allow one. */
+export function givenRoots(paths: readonly string[]): AllowedRoots {
+  const list = [...paths];
+  return {
+    source: 'client',
+    async list() {
+      if (list.length === 0) throw new ToolError(NO_ROOTS_MESSAGE);
+      return list;
+    },
+  };
+}
+
 /**
  * The client's roots, for one session (one `McpServer`). Non-`file:` roots and roots that do not
  * exist are skipped. A client without the `roots` capability has none.
  */
 export function clientRoots(server: McpServer, logger: Logger): AllowedRoots {
   let cached: Promise<string[]> | undefined;
-  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+  server.server.setNotificationHandler('notifications/roots/list_changed', async () => {
     cached = undefined;
     logger.debug('roots changed; they will be listed again on the next call');
   });
   async function load(): Promise<string[]> {
     if (!server.server.getClientCapabilities()?.roots) return [];
     const { roots } = await server.server.listRoots(undefined, { timeout: 10_000 });
-    const out: string[] = [];
-    for (const root of roots) {
-      if (!root.uri.startsWith('file:')) continue;
-      try {
-        out.push(await realpath(fileURLToPath(root.uri)));
-      } catch {
-        logger.debug(`root ${root.uri} skipped: it does not exist here`);
-      }
-    }
-    logger.debug(`client roots: ${out.join(', ') || '(none)'}`);
-    return out;
+    return realRoots(roots, logger);
   }
   return {
     source: 'client',
