@@ -26,6 +26,12 @@ export function parseDomains(raw: string): string[] {
   return domains;
 }
 
+/** `--request-state-key`: at least 32 bytes, the codec's minimum for an HMAC-SHA256 key. */
+export function parseStateKey(raw: string): string {
+  if (Buffer.byteLength(raw, 'utf8') < 32) throw new Error('must be at least 32 bytes long');
+  return raw;
+}
+
 /** This server's own flags; `runCli` adds the transport flags every mcpkit bin has. Parsed once, passed down. */
 export const options = defineOptions({
   profile: {
@@ -62,6 +68,14 @@ export const options = defineOptions({
     default: 30_000,
     defaultLabel: '30s',
     parse: parseMillis,
+  },
+  'request-state-key': {
+    type: 'string',
+    env: 'EVERYTHING_REQUEST_STATE_KEY',
+    valueName: 'secret',
+    description:
+      'HMAC key (32 characters or more) sealing the state of 2026-07-28 multi-round tool calls; give every process behind one address the same key (default: a random key per process)',
+    parse: parseStateKey,
   },
   'gzip-allowed-domains': {
     type: 'string',

@@ -1,4 +1,6 @@
 import type { Logger } from '@mcpkit/protocol-core';
+import type { ServerNotifier } from '@modelcontextprotocol/server';
+import type { RequestStateKey } from './shared/clientInput.js';
 import type { Download } from './shared/download.js';
 
 export const PROFILES = ['legacy', 'current', 'conformance'] as const;
@@ -44,4 +46,18 @@ export interface EverythingOptions {
   sessionResourcesMaxBytes?: number;
   /** Timings of the simulations (see `EverythingIntervals`). */
   intervals?: EverythingIntervals;
+  /**
+   * The HMAC key (at least 32 bytes) sealing the `requestState` of 2026-07-28 `input_required` rounds. Every server
+   * that may see a retry needs the same key: a 2026-07-28 request gets a fresh server, so the CLI makes one per process
+   * (or takes `--request-state-key`, for several processes behind one address). Default: a random key per server,
+   * which is enough only when one server sees every round (a 2025-era session, an in-process test).
+   */
+  requestStateKey?: RequestStateKey;
+  /**
+   * Announces list changes to the process's 2026-07-28 `subscriptions/listen` streams over HTTP, where each request
+   * gets a fresh server (the `notify` of protocol-core's `createListenBus`, whose `bus` the runner serves). The
+   * `conformance` profile's `test_trigger_*_change` tools use it. Over stdio the SDK routes a server's own
+   * notifications instead.
+   */
+  listChanges?: ServerNotifier;
 }

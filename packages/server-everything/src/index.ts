@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { createDownloader } from '@mcpkit/net';
-import { runCli } from '@mcpkit/protocol-core';
+import { createListenBus, runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
+import { EVERYTHING_SCOPES } from './scopes.js';
 import { createEverythingServer, VERSION } from './server.js';
+import { randomStateKey } from './shared/clientInput.js';
 
 await runCli({
   bin: 'mcp-server-everything',
@@ -20,18 +22,29 @@ await runCli({
       allowPrivateNetwork: config.allowPrivateNetwork,
       allowHosts: config.allowHost,
     });
+    // One key per process: a 2026-07-28 retry reaches a fresh server, which must verify what another one sealed.
+    const requestStateKey = config.requestStateKey ?? randomStateKey();
+    // One listen bus per process: 2026-07-28 `subscriptions/listen` streams over HTTP hear what any server announces.
+    const listen = createListenBus({ logger });
     return {
-      createServer: () =>
-        createEverythingServer({
-          profile: config.profile,
-          showEnvSecrets: config.showEnvSecrets,
-          logger,
-          download: downloader.download,
-          gzipMaxFetchSize: config.gzipMaxFetchSize,
-          gzipMaxFetchTimeMs: config.gzipMaxFetchTime,
-          gzipAllowedDomains: config.gzipAllowedDomains.flat(),
-        }),
+      bus: listen.bus,
+      createServer: (context) =>
+        createEverythingServer(
+          {
+            profile: config.profile,
+            showEnvSecrets: config.showEnvSecrets,
+            logger,
+            download: downloader.download,
+            gzipMaxFetchSize: config.gzipMaxFetchSize,
+            gzipMaxFetchTimeMs: config.gzipMaxFetchTime,
+            gzipAllowedDomains: config.gzipAllowedDomains.flat(),
+            requestStateKey,
+            listChanges: listen.notify,
+          },
+          context,
+        ),
       close: () => downloader.close(),
+      scopes: EVERYTHING_SCOPES,
     };
   },
 });

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions, Profile } from './context.js';
 import { createConformanceServer } from './profiles/conformance/index.js';
 import { createCurrentServer } from './profiles/current/index.js';
@@ -13,15 +13,16 @@ export interface EverythingServerOptions extends EverythingOptions {
 /**
  * An everything server for one client session. No side effects at import: the runner calls this once per
  * session (HTTP) or once per process (stdio); tests call it directly. Timers and per-session state live in
- * the returned server and stop when it closes.
+ * the returned server and stop when it closes. `context` is what the SDK's serving entries pass their factory
+ * (the era the server will serve); the `current` profile reads it.
  */
-export function createEverythingServer(options: EverythingServerOptions = {}): McpServer {
+export function createEverythingServer(options: EverythingServerOptions = {}, context?: McpRequestContext): McpServer {
   const { profile = 'legacy', ...rest } = options;
   switch (profile) {
     case 'legacy':
       return createLegacyServer(rest);
     case 'current':
-      return createCurrentServer(rest);
+      return createCurrentServer(rest, context);
     case 'conformance':
       return createConformanceServer(rest);
   }

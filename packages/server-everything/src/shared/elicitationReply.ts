@@ -1,4 +1,4 @@
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/server';
 
 /**
  * The text both reference versions return for their form elicitation (`startElicitation`,

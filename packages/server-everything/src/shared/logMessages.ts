@@ -1,4 +1,4 @@
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 
 /**
  * The reference's eight simulated log messages, one per level (`Alert level-message` sic, in both reference

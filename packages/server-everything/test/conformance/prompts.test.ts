@@ -3,7 +3,7 @@ import { RED_PIXEL_PNG } from '../../src/profiles/conformance/media.js';
 import { connect } from './helpers.js';
 
 describe('conformance profile: prompts', () => {
-  it('lists the four suite prompts with descriptions and their arguments', async () => {
+  it('lists the five suite prompts with descriptions and their arguments', async () => {
     await using pair = await connect();
     const { prompts } = await pair.client.listPrompts();
     expect(prompts.map((p) => [p.name, (p.arguments ?? []).map((a) => `${a.name}${a.required ? '' : '?'}`)])).toEqual([
@@ -11,6 +11,7 @@ describe('conformance profile: prompts', () => {
       ['test_prompt_with_arguments', ['arg1', 'arg2']],
       ['test_prompt_with_embedded_resource', ['resourceUri']],
       ['test_prompt_with_image', []],
+      ['test_input_required_result_prompt', []],
     ]);
     for (const p of prompts) expect(p.description, p.name).toMatch(/\S/);
   });

@@ -80,9 +80,9 @@ describe('conformance profile: subscriptions', () => {
     expect(logs).toEqual(['Subscribed to resource: test://watched-resource', 'Unsubscribed from resource: test://watched-resource']);
   });
 
-  it('subscribing to a URI this server does not serve is refused with -32002; template URIs are accepted', async () => {
+  it('subscribing to a URI this server does not serve is refused with -32602 (SDK v2); template URIs are accepted', async () => {
     await using pair = await connect();
-    await expect(pair.client.subscribeResource({ uri: 'test://unknown' })).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound });
+    await expect(pair.client.subscribeResource({ uri: 'test://unknown' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     expect(await pair.client.subscribeResource({ uri: 'test://template/7/data' })).toEqual({});
     expect(await pair.client.subscribeResource({ uri: 'test://static-text' })).toEqual({});
   });

@@ -28,6 +28,21 @@ const SUITE_TOOLS = [
   'test_elicitation_sep1034_defaults',
   'test_elicitation_sep1330_enums',
   'json_schema_2020_12_tool',
+  // 2026-07-28: the input-required-result-* scenarios (MRTR) and server-stateless's diagnostics.
+  'test_input_required_result_elicitation',
+  'test_input_required_result_sampling',
+  'test_input_required_result_list_roots',
+  'test_input_required_result_request_state',
+  'test_input_required_result_multiple_inputs',
+  'test_input_required_result_multi_round',
+  'test_input_required_result_tampered_state',
+  'test_input_required_result_capabilities',
+  'test_missing_capability',
+  'test_streaming_elicitation',
+  'test_logging_tool',
+  'test_x_mcp_header',
+  'test_trigger_tool_change',
+  'test_trigger_prompt_change',
 ];
 
 describe('conformance profile: tools/list', () => {
@@ -47,7 +62,14 @@ describe('conformance profile: tools/list', () => {
     }
     // The ones that reach a person or the client's LLM say so.
     const openWorld = tools.filter((t) => t.annotations?.openWorldHint).map((t) => t.name);
-    expect(openWorld).toEqual(['test_sampling', 'test_elicitation', 'test_elicitation_sep1034_defaults', 'test_elicitation_sep1330_enums']);
+    expect(openWorld).toEqual([
+      'test_sampling',
+      'test_elicitation',
+      'test_elicitation_sep1034_defaults',
+      'test_elicitation_sep1330_enums',
+      ...SUITE_TOOLS.filter((name) => name.startsWith('test_input_required_result_')),
+      'test_missing_capability',
+    ]);
   });
 
   it('json_schema_2020_12_tool lists the 2020-12 schema with $schema, $defs and additionalProperties intact (SEP-1613)', async () => {

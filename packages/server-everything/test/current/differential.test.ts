@@ -31,7 +31,7 @@ const ANNOTATION_CHANGES: Record<string, Record<string, boolean>> = {
 
 /** A reference tool as we list it: the same, plus `annotations.title` (= its title) and our honest hints. */
 function asOurs(tool: Tool): Tool {
-  return { ...tool, annotations: { title: tool.title, ...tool.annotations, ...ANNOTATION_CHANGES[tool.name] } };
+  return toolAsV2({ ...tool, annotations: { title: tool.title, ...tool.annotations, ...ANNOTATION_CHANGES[tool.name] } });
 }
 
 interface Side {
@@ -95,6 +95,83 @@ function replaceVolatile(value: unknown): unknown {
   return value;
 }
 
+/** Rewrites zod problems from SDK 1.x's form (`<message> at <path>`, one per line) to v2's (`<path>: <message>`, comma-separated). */
+function v2Problems(problems: string): string {
+  return problems
+    .split('\n')
+    .map((line) => {
+      const match = /^(.*) at (\S+)$/.exec(line);
+      return match ? `${match[2]}: ${match[1]}` : line;
+    })
+    .join(', ');
+}
+
+/** What SDK v2 lists for the optional prompt arguments whose description SDK 1.x dropped. */
+const V2_PROMPT_ARGUMENT_DESCRIPTIONS: Record<string, Record<string, string>> = { 'args-prompt': { state: 'Name of the state' } };
+
+/**
+ * The reference's answer as SDK v2 gives it: the changes v2 makes that every server on it shows, accepted as
+ * listed in the README ("MCP 2026-07-28 and SDK v2: what a client sees differently"). Everything else must match.
+ */
+function asV2(value: unknown): unknown {
+  const answer = value as { result?: Record<string, unknown>; error?: { code?: number; message: string; data?: unknown } };
+  const result = answer.result as { isError?: boolean; content?: { type: string; text: string }[] } | undefined;
+  const text = result?.isError ? result.content?.[0]?.text : undefined;
+  if (text !== undefined) {
+    // Unknown tool: a JSON-RPC error, not an `isError` result.
+    if (/^MCP error -32602: Tool \S+ not found$/.test(text)) return { error: { code: -32602, message: text } };
+    // Invalid arguments: no `MCP error -32602:` prefix, path first.
+    const invalid = /^MCP error -32602: (Input validation error: Invalid arguments for tool \S+: )([\s\S]*)$/.exec(text);
+    if (invalid) return { result: { ...result, content: [{ type: 'text', text: `${invalid[1]}${v2Problems(invalid[2]!)}` }] } };
+  }
+  if (answer.error) {
+    // The server's own message is no longer prefixed: the client's prefix is the only one.
+    let message = answer.error.message.replace(/^(MCP error -?\d+: )MCP error -?\d+: /, '$1');
+    message = message.replace(
+      /(Invalid arguments for prompt \S+: )(.*)$/,
+      (_all, head: string, problems: string) => head + v2Problems(problems),
+    );
+    const missing = /^MCP error -32602: Resource (\S+) not found$/.exec(message);
+    if (missing)
+      return { error: { ...answer.error, message: `MCP error -32602: Resource not found: ${missing[1]}`, data: { uri: missing[1] } } };
+    return { error: { ...answer.error, message } };
+  }
+  const prompts = (answer.result as { prompts?: { name: string; arguments?: { name: string; description?: string }[] }[] } | undefined)
+    ?.prompts;
+  if (prompts) {
+    return {
+      result: {
+        ...answer.result,
+        prompts: prompts.map((prompt) => ({
+          ...prompt,
+          ...(prompt.arguments && {
+            arguments: prompt.arguments.map((arg) => {
+              const description = V2_PROMPT_ARGUMENT_DESCRIPTIONS[prompt.name]?.[arg.name];
+              return description ? { ...arg, description } : arg;
+            }),
+          }),
+        })),
+      },
+    };
+  }
+  return value;
+}
+
+/** A tool as SDK v2 lists it: JSON Schema 2020-12, and no `execution` for a tool that cannot run as a task (the default). */
+function toolAsV2(tool: Tool): Tool {
+  const { execution, ...rest } = tool;
+  const dialect = (schema: Tool['inputSchema'] | undefined) =>
+    schema && schema.$schema === 'http://json-schema.org/draft-07/schema#'
+      ? { ...schema, $schema: 'https://json-schema.org/draft/2020-12/schema' }
+      : schema;
+  return {
+    ...rest,
+    ...(execution && execution.taskSupport !== 'forbidden' ? { execution } : {}),
+    inputSchema: dialect(tool.inputSchema)!,
+    ...(tool.outputSchema ? { outputSchema: dialect(tool.outputSchema as Tool['inputSchema']) as Tool['outputSchema'] } : {}),
+  };
+}
+
 async function answer(side: Side, method: string, params: unknown): Promise<unknown> {
   try {
     return { result: normalize(await side.client.request({ method, params } as never, z.any())) };
@@ -141,7 +218,7 @@ describe('differential: current profile vs @modelcontextprotocol/server-everythi
 
   it('lists the same prompts, resources and resource templates', async () => {
     for (const method of ['prompts/list', 'resources/list', 'resources/templates/list']) {
-      expect(await answer(us, method, {}), method).toEqual(await answer(ref, method, {}));
+      expect(await answer(us, method, {}), method).toEqual(asV2(await answer(ref, method, {})));
     }
   });
 
@@ -243,7 +320,7 @@ describe('differential: current profile vs @modelcontextprotocol/server-everythi
   it.each(calls.map(([method, params], i) => [i, method, JSON.stringify(params), params] as const))(
     'answers #%i %s %s the same',
     async (_i, method, _label, params) => {
-      expect(await answer(us, method, params)).toEqual(await answer(ref, method, params));
+      expect(await answer(us, method, params)).toEqual(asV2(await answer(ref, method, params)));
     },
   );
 

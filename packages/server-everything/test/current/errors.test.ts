@@ -11,13 +11,17 @@ describe('bad input', () => {
     const { client } = pair;
     const alive = async () => expect(text(await client.callTool({ name: 'echo', arguments: { message: 'alive' } }))).toBe('Echo: alive');
 
-    expect(errorText(await client.callTool({ name: 'nope', arguments: {} }))).toBe('MCP error -32602: Tool nope not found');
+    // SDK v2: an unknown tool is a JSON-RPC -32602 error (SDK 1.x answered an isError result).
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool nope not found',
+    });
     await alive();
     expect(errorText(await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 'two' } }))).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: expected number, received string at b',
+      'Input validation error: Invalid arguments for tool get-sum: b: Invalid input: expected number, received string',
     );
     expect(errorText(await client.callTool({ name: 'get-resource-links', arguments: { count: 11 } }))).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool get-resource-links: Too big: expected number to be <=10 at count',
+      'Input validation error: Invalid arguments for tool get-resource-links: count: Too big: expected number to be <=10',
     );
     expect(errorText(await client.callTool({ name: 'get-resource-reference', arguments: { resourceType: 'Blob', resourceId: -3 } }))).toBe(
       'Invalid resourceId: -3. Must be a finite positive integer.',
@@ -25,7 +29,7 @@ describe('bad input', () => {
     await alive();
     await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
     await expect(client.getPrompt({ name: 'args-prompt', arguments: {} })).rejects.toThrow(
-      'Invalid arguments for prompt args-prompt: Invalid input: expected string, received undefined at city',
+      'Invalid arguments for prompt args-prompt: city: Invalid input: expected string, received undefined',
     );
     await expect(
       client.getPrompt({ name: 'resource-prompt', arguments: { resourceType: 'Blob', resourceId: '1.5' } }),

@@ -2,8 +2,8 @@ import { type ClientOptions, connectInMemory, type InMemoryPair } from '@mcpkit/
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { expect } from 'vitest';
 import type { EverythingIntervals, EverythingOptions } from '../../src/context.js';
 import { createEverythingServer } from '../../src/server.js';

@@ -105,10 +105,10 @@ describe('session isolation over HTTP', () => {
     expect(link.content).toEqual([{ type: 'resource_link', uri, name: 'secret.gz', mimeType: 'application/gzip' }]);
     expect((await a.listResources()).resources.map((r) => r.uri)).toContain(uri);
     expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(uri);
-    // The SDK's message (the reference's too) carries its prefix twice.
+    // SDK v2's text for an unknown resource (SDK 1.x, and so the reference, said "Resource <uri> not found", prefixed twice).
     await expect(b.readResource({ uri })).rejects.toMatchObject({
       code: -32602,
-      message: `MCP error -32602: MCP error -32602: Resource ${uri} not found`,
+      message: `MCP error -32602: Resource not found: ${uri}`,
     });
     expect((await a.readResource({ uri })).contents[0]).toMatchObject({ uri, mimeType: 'application/gzip' });
     expect(bListChanged).toBe(0);

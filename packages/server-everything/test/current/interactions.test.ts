@@ -33,26 +33,29 @@ describe('trigger-sampling-request', () => {
     pair.client.setRequestHandler(CreateMessageRequestSchema, () => {
       throw new McpError(-1, 'User rejected sampling request');
     });
-    // The client sends "MCP error -1: User rejected…"; the SDK prefixes the code again on the way in (as for the reference).
+    // The client sends "MCP error -1: User rejected…"; SDK v2 keeps it as it came (the reference, on SDK 1.x, prefixed it again).
     expect(errorText(await pair.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x' } }))).toBe(
-      'MCP error -1: MCP error -1: User rejected sampling request',
+      'MCP error -1: User rejected sampling request',
     );
     text(await pair.client.callTool({ name: 'echo', arguments: { message: 'up' } }));
   });
 
   it('reports a client that declared sampling but cannot sample', async () => {
     await using pair = await connectCurrent({}, { capabilities: { sampling: {} } });
+    // SDK v2's error message has no `MCP error <code>:` prefix (SDK 1.x's, and so the reference's, had one).
     expect(errorText(await pair.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x' } }))).toBe(
-      'MCP error -32601: Method not found',
+      'Method not found',
     );
   });
 
   it('is not offered to a client without sampling', async () => {
     await using pair = await connectCurrent();
     expect((await pair.client.listTools()).tools.map((t) => t.name)).not.toContain('trigger-sampling-request');
-    expect(errorText(await pair.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x' } }))).toBe(
-      'MCP error -32602: Tool trigger-sampling-request not found',
-    );
+    // SDK v2: an unknown tool is a JSON-RPC -32602 error (SDK 1.x answered an isError result).
+    await expect(pair.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x' } })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool trigger-sampling-request not found',
+    });
   });
 });
 
@@ -134,8 +137,8 @@ describe('trigger-url-elicitation', () => {
     expect(error).toBeInstanceOf(UrlElicitationRequiredError);
     const { code, message, data } = error as UrlElicitationRequiredError;
     expect(code).toBe(-32042);
-    // On the wire: "MCP error -32042: This request requires browser-based authorization."; the SDK client prefixes it again.
-    expect(message).toBe('MCP error -32042: MCP error -32042: This request requires browser-based authorization.');
+    // On the wire (SDK v2): "This request requires browser-based authorization."; the SDK client prefixes the code once.
+    expect(message).toBe('MCP error -32042: This request requires browser-based authorization.');
     expect(data).toEqual({
       elicitations: [
         {
@@ -170,7 +173,8 @@ describe('trigger-url-elicitation', () => {
     await until(() => received.some((m) => 'id' in m && m.id === 2), 2000, 'the answer');
     const answer = received.find((m) => 'id' in m && m.id === 2) as { error: { code: number; message: string; data: unknown } };
     expect(answer.error.code).toBe(-32042);
-    expect(answer.error.message).toBe('MCP error -32042: This request requires browser-based authorization.');
+    // SDK 1.x (the reference) put "MCP error -32042: …" on the wire; v2 sends the message alone.
+    expect(answer.error.message).toBe('This request requires browser-based authorization.');
     await server.close();
   });
 
@@ -196,14 +200,17 @@ describe('trigger-url-elicitation', () => {
   it('refuses a url that is not a URL', async () => {
     await using pair = await connectCurrent({}, { capabilities: { elicitation: { url: {} } } });
     expect(errorText(await pair.client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'nope' } }))).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool trigger-url-elicitation: Invalid URL at url',
+      'Input validation error: Invalid arguments for tool trigger-url-elicitation: url: Invalid URL',
     );
   });
 
   it('is offered only to clients with URL-mode elicitation; a form-only client cannot use it', async () => {
     await using pair = await connectCurrent({}, { capabilities: { elicitation: { form: {} } } });
-    expect(errorText(await pair.client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com' } }))).toBe(
-      'MCP error -32602: Tool trigger-url-elicitation not found',
-    );
+    await expect(
+      pair.client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com' } }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool trigger-url-elicitation not found',
+    });
   });
 });

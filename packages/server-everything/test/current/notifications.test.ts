@@ -175,6 +175,11 @@ describe('roots', () => {
     roots = ROOTS;
     await pair.client.sendRootsListChanged();
     await until(() => requests > before, 5000, 'a new roots/list');
-    expect(text(await pair.client.callTool({ name: 'get-roots-list', arguments: {} }))).toMatch(/^Current MCP Roots \(2 total\):/);
+    // The answer to that request is handled after the client sent it: ask until the tool reports the new roots.
+    let listed = '';
+    for (const started = Date.now(); !listed.startsWith('Current MCP Roots (2 total):') && Date.now() - started < 5000; ) {
+      listed = text(await pair.client.callTool({ name: 'get-roots-list', arguments: {} }));
+    }
+    expect(listed).toMatch(/^Current MCP Roots \(2 total\):/);
   });
 });

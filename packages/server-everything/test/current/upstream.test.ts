@@ -4,7 +4,7 @@
  * facts are checked over the wire with a real SDK client (so SDK validation runs too), or on the exported
  * helpers where the upstream test is about a helper. Test names carry the upstream file and number.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -14,6 +14,7 @@ import {
   ProgressNotificationSchema,
   type ResourceLink,
 } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createSessionResources, getSessionResourceURI } from '../../src/profiles/current/resources/session.js';
 import {
@@ -330,10 +331,11 @@ describe('tools.test.ts (61)', () => {
     expect(text(await call('echo', { message: '' }))).toBe('Echo: ');
   });
   it('6.5.3 echo refuses {} and {message: 123}', async () => {
+    // SDK v2's text: no `MCP error -32602:` prefix, the path first.
     expect(errorText(await call('echo', {}))).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message',
+      'Input validation error: Invalid arguments for tool echo: message: Invalid input: expected string, received undefined',
     );
-    expect(errorText(await call('echo', { message: 123 }))).toMatch(/expected string, received number at message/);
+    expect(errorText(await call('echo', { message: 123 }))).toMatch(/message: Invalid input: expected string, received number/);
   });
   it('6.5.4 echo accepts {message: "test"}', async () => {
     expect(text(await call('echo', { message: 'test' }))).toBe('Echo: test');
@@ -482,7 +484,7 @@ describe('tools.test.ts (61)', () => {
   });
   it('6.5.30 get-resource-reference refuses an invalid type (here the schema does)', async () => {
     expect(errorText(await call('get-resource-reference', { resourceType: 'Invalid', resourceId: 1 }))).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool get-resource-reference: Invalid option: expected one of "Text"|"Blob" at resourceType',
+      'Input validation error: Invalid arguments for tool get-resource-reference: resourceType: Invalid option: expected one of "Text"|"Blob"',
     );
   });
   it('6.5.31 get-resource-reference refuses resourceId -1, 0, 1.5', async () => {
@@ -520,9 +522,11 @@ describe('tools.test.ts (61)', () => {
     );
   });
   it('6.5.37 trigger-sampling-request is not registered without sampling', async () => {
-    expect(errorText(await call('trigger-sampling-request', { prompt: 'x' }))).toBe(
-      'MCP error -32602: Tool trigger-sampling-request not found',
-    );
+    // SDK v2: an unknown tool is a JSON-RPC -32602 error (SDK 1.x answered an isError result).
+    await expect(call('trigger-sampling-request', { prompt: 'x' })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool trigger-sampling-request not found',
+    });
   });
   it('6.5.38 trigger-sampling-request is registered with sampling', async () => {
     await using pair = await connectCurrent({}, { capabilities: { sampling: {} } });
@@ -551,7 +555,10 @@ describe('tools.test.ts (61)', () => {
     );
   });
   it('6.5.40 trigger-elicitation-request is not registered without elicitation', async () => {
-    expect(errorText(await call('trigger-elicitation-request'))).toBe('MCP error -32602: Tool trigger-elicitation-request not found');
+    await expect(call('trigger-elicitation-request')).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool trigger-elicitation-request not found',
+    });
   });
   it('6.5.41 trigger-elicitation-request is registered with elicitation', async () => {
     await using pair = await connectCurrent({}, { capabilities: { elicitation: {} } });

@@ -195,14 +195,17 @@ describe.each([
     }
   });
 
-  it('getResourceReference: the reference object, with the `name` that SDK 1.32 strips from the reference', async () => {
+  it('getResourceReference: the reference object, without the embedded resource `name` (SDK v2 drops it, as SDK 1.32 does)', async () => {
     const [theirs, mine] = await Promise.all([
       raw(reference.client, 'tools/call', { name: 'getResourceReference', arguments: { resourceId: 7 } }),
       raw(ours.client, 'tools/call', { name: 'getResourceReference', arguments: { resourceId: 7 } }),
     ]);
-    const [first, embedded, last] = theirs.content as Record<string, unknown>[];
-    expect(mine).toEqual({
-      content: [first, { ...embedded, resource: { ...(embedded?.resource as object), name: 'Resource 7' } }, last],
+    // The reference sends `name` and the client's SDK strips it; SDK v2 strips it before sending (README).
+    expect(mine).toEqual(theirs);
+    expect((mine.content as { resource?: Record<string, unknown> }[])[1]?.resource).toEqual({
+      uri: 'test://static/resource/7',
+      mimeType: 'text/plain',
+      text: 'Resource 7: This is a plaintext resource',
     });
   });
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createLogger, MAX_RESULT_BYTES } from '@mcpkit/protocol-core';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,11 @@ import { until, type WireOptions, wire } from './helpers.js';
  * The legacy profile's `tools/list` and `tools/call` answers, as the JSON text the server puts on the wire
  * (key order included), pinned in `toolWire.fixture.json`: the tool system under them may change, the wire
  * may not. Ids are left out; everything else the server sent for each request is kept.
+ *
+ * Pinned on SDK v2 (`UPDATE_TOOL_WIRE=1 npx vitest run test/legacy/toolWire.test.ts` rewrites it): v2 re-encodes
+ * every `tools/call` result in its own key order and drops an embedded resource's `name` (README). The calls run
+ * in-process, so the two malformed calls (`arguments: "x"`, a numeric name) get the SDK's -32602 with zod's JSON
+ * dump; over stdio and HTTP the runner answers them in one line first (`tools.test.ts` checks that over HTTP).
  */
 const FIXTURE = new URL('./toolWire.fixture.json', import.meta.url);
 
@@ -119,6 +124,7 @@ async function captureAll(): Promise<Record<string, string[]>> {
 describe('legacy tools on the wire', () => {
   it('tools/list and tools/call answer byte for byte as pinned', async () => {
     const actual = await captureAll();
+    if (process.env.UPDATE_TOOL_WIRE) writeFileSync(FIXTURE, `${JSON.stringify(actual, null, 2)}\n`);
     expect(actual).toEqual(JSON.parse(readFileSync(FIXTURE, 'utf8')));
   });
 });

@@ -1,5 +1,6 @@
 import { createLogger } from '@mcpkit/protocol-core';
-import { connectInMemory } from '@mcpkit/protocol-core/testing';
+import { connectInMemory, connectV2InMemory, startHttp } from '@mcpkit/protocol-core/testing';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
@@ -138,7 +139,7 @@ describe('legacy tools: happy paths and error paths', () => {
     );
   });
 
-  it('getResourceReference embeds the whole resource (name included); out-of-range and fractional ids are refused', async () => {
+  it('getResourceReference embeds the resource (SDK v2 drops its `name`); out-of-range and fractional ids are refused', async () => {
     await using ours = await wireLegacy();
     expect(await raw(ours.client, 'tools/call', { name: 'getResourceReference', arguments: { resourceId: 1 } })).toEqual({
       content: [
@@ -147,7 +148,6 @@ describe('legacy tools: happy paths and error paths', () => {
           type: 'resource',
           resource: {
             uri: 'test://static/resource/1',
-            name: 'Resource 1',
             mimeType: 'text/plain',
             text: 'Resource 1: This is a plaintext resource',
           },
@@ -226,14 +226,22 @@ describe('legacy tools: happy paths and error paths', () => {
   });
 
   it('a malformed tools/call (arguments not an object) is an invalid-params error before any tool runs', async () => {
-    await using ours = await wireLegacy();
+    // On the wire (stdio and HTTP), the runner answers it in one line, before the SDK sees it.
+    await using http = await startHttp({ createServer: () => createLegacyServer(quiet) });
+    const client = await http.connect();
     for (const name of ['getTinyImage', 'listRoots', 'printEnv']) {
-      expect(await failure(raw(ours.client, 'tools/call', { name, arguments: 'x' }))).toEqual({
+      expect(await failure(raw(client, 'tools/call', { name, arguments: 'x' }))).toEqual({
         code: -32602,
         message: 'Invalid tools/call request: Invalid input: expected record, received string at params.arguments',
       });
     }
-    expect(text(await ours.client.callTool({ name: 'getTinyImage', arguments: { ignored: true } }))[0]).toBe('This is a tiny image:');
+    expect(text(await client.callTool({ name: 'getTinyImage', arguments: { ignored: true } }))[0]).toBe('This is a tiny image:');
+    // In-process (no runner), the SDK answers the same code with zod's JSON dump of the issue.
+    await using ours = await wireLegacy();
+    const inProcess = await failure(raw(ours.client, 'tools/call', { name: 'getTinyImage', arguments: 'x' }));
+    expect(inProcess.code).toBe(-32602);
+    expect(inProcess.message).toMatch(/^Invalid tools\/call request: \[/);
+    expect(inProcess.message).toContain('"message": "Invalid input: expected record, received string"');
   });
 
   it('tools called without `arguments` get their defaults (the reference failed with "Required")', async () => {
@@ -408,5 +416,30 @@ describe('legacy listRoots', () => {
       'The client supports roots but no roots are currently configured.\n\nThis could mean:\n' +
         "1. The client hasn't provided any roots yet\n2. The client provided an empty roots list\n3. The roots configuration is still being loaded",
     ]);
+  });
+});
+
+describe('legacy profile, 2026-07-28 client: tools listed for a capability', () => {
+  const names = async (capabilities: ClientCapabilities) => {
+    await using pair = await connectV2InMemory(() => createLegacyServer(quiet), { mode: '2026-07-28', capabilities });
+    expect(pair.client.getProtocolEra()).toBe('modern');
+    return (await pair.client.listTools()).tools.map((t) => t.name);
+  };
+
+  it('lists listRoots and startElicitation to a request whose _meta declares roots / elicitation, as after initialize', async () => {
+    const none = await names({});
+    expect(none).not.toContain('listRoots');
+    expect(none).not.toContain('startElicitation');
+    expect(await names({ roots: {} })).toEqual([...none, 'listRoots']);
+    expect(await names({ elicitation: {} })).toEqual([...none, 'startElicitation']);
+    expect(await names({ roots: {}, elicitation: {} })).toEqual([...none, 'listRoots', 'startElicitation']);
+  });
+
+  it('listRoots asks for the roots in an input_required round', async () => {
+    // Each 2026-07-28 request gets a fresh server: they share the key that seals the round's state.
+    const factory = () => createLegacyServer({ ...quiet, requestStateKey: 'k'.repeat(32) });
+    await using pair = await connectV2InMemory(factory, { mode: '2026-07-28', capabilities: { roots: {} } });
+    pair.client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
+    expect(text(await pair.client.callTool({ name: 'listRoots', arguments: {} }))[0]).toMatch(/^Current MCP Roots \(1 total\):/);
   });
 });

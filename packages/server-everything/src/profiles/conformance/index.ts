@@ -1,6 +1,7 @@
 import { createMcpServer, enableSubscriptions, registerPrompts, registerResources, registerTools } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
+import { createClientInput, createStateCodec, randomStateKey } from '../../shared/clientInput.js';
 import { VERSION } from '../../version.js';
 import { prompts } from './prompts.js';
 import { resources, watchedResourceUpdates } from './resources.js';
@@ -16,17 +17,16 @@ export const INSTRUCTIONS = [
 
 /**
  * The `conformance` profile: every tool, resource, template, prompt and completion the server scenarios of
- * `@modelcontextprotocol/conformance` 0.1.16 call, with the texts they check. One server per session; all
+ * `@modelcontextprotocol/conformance` 0.2.0-alpha.12 call (both the 2025-11-25 and the 2026-07-28 requirement sets), with the texts they check. One server per session; all
  * state (log level, subscriptions, the watched resource's revision, timers) lives in it and stops with it.
  */
 export function createConformanceServer(options: EverythingOptions): McpServer {
-  const server = createMcpServer({
-    name: 'everything-server',
-    version: VERSION,
-    title: 'Everything (conformance)',
-    instructions: INSTRUCTIONS,
-  });
-  const session = createSession(server, options);
+  const codec = createStateCodec(options.requestStateKey ?? randomStateKey());
+  const server = createMcpServer(
+    { name: 'everything-server', version: VERSION, title: 'Everything (conformance)', instructions: INSTRUCTIONS },
+    { requestState: { verify: codec.verify } },
+  );
+  const session = createSession(server, options, createClientInput(server, codec));
   const registerOptions = { logger: session.logger };
   registerTools(server, session, tools, registerOptions);
   registerResources(server, session, resources);

@@ -1,5 +1,5 @@
 import { type AnyPromptDefinition, definePrompt } from '@mcpkit/protocol-core';
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import { acceptedContent, completable, inputRequired } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { RED_PIXEL_PNG } from './media.js';
 import type { ConformanceSession } from './session.js';
@@ -70,9 +70,33 @@ export const testPromptWithImage = definePrompt({
 });
 
 /** In `prompts/list` order. */
+/**
+ * Scenario `input-required-result-non-tool-request` (2026-07-28): `prompts/get` may answer `input_required` too; the
+ * prompt asks for its context first (a 2025-era client gets it through real `elicitation/create` requests, the
+ * SDK's shim).
+ */
+export const testInputRequiredPrompt = definePrompt({
+  name: 'test_input_required_result_prompt',
+  title: 'MRTR Prompt',
+  description: 'MRTR (SEP-2322): prompt that requires elicitation input before rendering',
+  args: {},
+  handler: (_args, _session: ConformanceSession, { ctx }) => {
+    const context = acceptedContent<{ context: string }>(ctx.mcpReq.inputResponses, 'user_context')?.context;
+    if (typeof context !== 'string') {
+      const ask = inputRequired.elicit({
+        message: 'What context should the prompt use?',
+        requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+      });
+      return inputRequired({ inputRequests: { user_context: ask } });
+    }
+    return { messages: [{ role: 'user', content: { type: 'text', text: `Use the following context: ${context}` } }] };
+  },
+});
+
 export const prompts: ReadonlyArray<AnyPromptDefinition<ConformanceSession>> = [
   testSimplePrompt,
   testPromptWithArguments,
   testPromptWithEmbeddedResource,
   testPromptWithImage,
+  testInputRequiredPrompt,
 ];

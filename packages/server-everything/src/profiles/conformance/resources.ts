@@ -1,5 +1,5 @@
 import { defineResource, ErrorCode, type RequestExtra, type ResourceDefinition, type Subscriptions } from '@mcpkit/protocol-core';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { RED_PIXEL_PNG } from './media.js';
 import type { ConformanceSession } from './session.js';
 
@@ -79,7 +79,7 @@ export function watchedResourceUpdates(session: ConformanceSession, subscription
   return {
     async onRequest({ method, uri }: { method: 'resources/subscribe' | 'resources/unsubscribe'; uri: string }, extra: RequestExtra) {
       if (method === 'resources/subscribe' && !isServedUri(uri)) {
-        throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+        throw new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
       }
       await session.log('info', `${method === 'resources/subscribe' ? 'Subscribed to' : 'Unsubscribed from'} resource: ${uri}`, extra);
     },

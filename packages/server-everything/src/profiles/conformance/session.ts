@@ -1,7 +1,8 @@
 import { type Logger, type RequestExtra, silentLogger } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type LoggingLevel, LoggingLevelSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingLevelSchema } from '@modelcontextprotocol/core';
+import type { LoggingLevel, McpServer, ServerNotifier } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
+import type { ClientInputChannel } from '../../shared/clientInput.js';
 
 /** The `logger` field of this profile's `notifications/message`. */
 export const LOGGER_NAME = 'everything-conformance';
@@ -29,6 +30,8 @@ const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level
  */
 export interface ConformanceSession {
   server: McpServer;
+  /** Asks the client (elicitation, sampling, roots) in either era, and seals `requestState`. */
+  input: ClientInputChannel;
   config: ConformanceConfig;
   logger: Logger;
   /** Aborted when the session's server closes. */
@@ -37,6 +40,8 @@ export interface ConformanceSession {
   logLevel: LoggingLevel | undefined;
   /** How many times `test://watched-resource` changed in this session. */
   watchedRevision: number;
+  /** The process's 2026-07-28 listen bus over HTTP (`EverythingOptions.listChanges`); undefined in-process. */
+  listChanges: ServerNotifier | undefined;
   /**
    * Sends `notifications/message` unless the client's level filters it out, on the stream of the request
    * being handled when `extra` is given (over HTTP, the POST's stream rather than the standalone GET one).
@@ -47,15 +52,17 @@ export interface ConformanceSession {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export function createSession(server: McpServer, options: EverythingOptions): ConformanceSession {
+export function createSession(server: McpServer, options: EverythingOptions, input: ClientInputChannel): ConformanceSession {
   const lifetime = new AbortController();
   const session: ConformanceSession = {
     server,
+    input,
     config: resolveConfig(options),
     logger: options.logger ?? silentLogger,
     closed: lifetime.signal,
     logLevel: undefined,
     watchedRevision: 0,
+    listChanges: options.listChanges,
     async log(level, data, extra) {
       if (session.logLevel && SEVERITY.get(level)! < SEVERITY.get(session.logLevel)!) return false;
       const notification = { method: 'notifications/message' as const, params: { level, logger: LOGGER_NAME, data } };
@@ -90,7 +97,7 @@ export function createSession(server: McpServer, options: EverythingOptions): Co
   // The SDK keeps the level for its own `sendLoggingMessage`, which can only send on the standalone
   // stream; this profile's log messages belong to the tool call that sends them, so it keeps the level
   // itself and filters in `log`.
-  server.server.setRequestHandler(SetLevelRequestSchema, ({ params }) => {
+  server.server.setRequestHandler('logging/setLevel', ({ params }) => {
     session.logLevel = params.level;
     return {};
   });

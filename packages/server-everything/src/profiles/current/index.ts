@@ -1,17 +1,26 @@
 import { setMaxListeners } from 'node:events';
-import { createMcpServer, registerPrompts, registerTools, silentLogger } from '@mcpkit/protocol-core';
-import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  createMcpServer,
+  createTaskLayer,
+  registerPrompts,
+  registerTools,
+  STATIC_LIST_TTL_MS,
+  silentLogger,
+  type TaskLayer,
+} from '@mcpkit/protocol-core';
+import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
 import { createSimulatedLogging } from './logging.js';
+import { serveModernTools } from './modernTools.js';
 import { prompts } from './prompts.js';
 import { instructions, registerDocumentResources } from './resources/documents.js';
 import { createSessionResources } from './resources/session.js';
 import { registerResourceTemplates } from './resources/templates.js';
 import { createRootsCache } from './roots.js';
-import { type CurrentSession, intervalsFor, resolveConfig } from './session.js';
+import { intervalsFor, resolveConfig } from './session.js';
 import { createSubscriberUpdates, enableCurrentSubscriptions } from './subscriptions.js';
 import { gatedTools, tools } from './tools/index.js';
+import type { TaskSession } from './tools/simulateResearchQuery.js';
 
 /** The reference's identity: clients that key on it see the server they expect. */
 export const CURRENT_SERVER_INFO = { name: 'mcp-servers/everything', title: 'Everything Reference Server', version: '2.0.0' } as const;
@@ -20,33 +29,41 @@ export const CURRENT_SERVER_INFO = { name: 'mcp-servers/everything', title: 'Eve
  * The `current` profile: a drop-in for npm `@modelcontextprotocol/server-everything@2026.8.31` (kebab-case
  * tools, toggles, URL elicitation, server- and client-side tasks, session resources). One server per client
  * session; all of its state lives here and its timers stop when the server closes.
+ *
+ * `context` is what the SDK says of the server it asks for: with `era: 'modern'` (2026-07-28, no `initialize`)
+ * the capability-gated tools are registered at once and listed per request (`modernTools.ts`); otherwise they are
+ * registered on `notifications/initialized`, as the reference does.
  */
-export function createCurrentServer(options: EverythingOptions): McpServer {
+export function createCurrentServer(options: EverythingOptions, context?: McpRequestContext): McpServer {
   const config = resolveConfig(options);
   const logger = options.logger ?? silentLogger;
-  const taskStore = new InMemoryTaskStore();
   const server = createMcpServer(
-    { ...CURRENT_SERVER_INFO, instructions: instructions() },
+    {
+      ...CURRENT_SERVER_INFO,
+      instructions: instructions(),
+      // The tool list depends on what the client declared (gated tools): only that client may cache it.
+      cacheHints: { 'tools/list': { ttlMs: STATIC_LIST_TTL_MS, cacheScope: 'private' } },
+    },
     {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
         resources: { subscribe: true, listChanged: true },
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
-      taskStore,
-      taskMessageQueue: new InMemoryTaskMessageQueue(),
-      // A task queues at most one request (the research clarification); this bounds a misbehaving one.
-      maxTaskQueueSize: 100,
+      // The SDK verifies a retry's sealed `requestState` before the handler runs (a bad one is -32602).
+      requestState: { verify: config.stateCodec.verify },
     },
   );
+  // Server-side tasks for 2025-11-25 clients (`tasks` capability, `tasks/*`, task-augmented `tools/call`).
+  // A task queues at most one request (the research clarification); 100 bounds a misbehaving one.
+  const tasks = createTaskLayer(server, { logger, maxQueuedInputs: 100 });
 
   const closing = new AbortController();
   // Every interval, sleep and download of the session listens to it: no listener limit (and no warning).
   setMaxListeners(0, closing.signal);
   const every = intervalsFor(closing.signal);
   const subscriptions = enableCurrentSubscriptions(server, logger);
-  const session: CurrentSession = {
+  const session: TaskSession = {
     server,
     config,
     logger,
@@ -59,12 +76,17 @@ export function createCurrentServer(options: EverythingOptions): McpServer {
     roots: createRootsCache(server, logger),
     urlElicitationPrerequisites: new Set(),
     every,
+    tasks,
   };
 
-  registerTools(server, session, tools, { logger });
+  const base = registerTools(server, session, tools, { logger }).map((registered, i) => ({ name: tools[i]!.name, registered }));
   registerResourceTemplates(server);
   registerDocumentResources(server);
   registerPrompts(server, session, prompts, { logger });
+  if (context?.era === 'modern') {
+    serveModernTools(session, base);
+    return closeWith(server, closing, tasks);
+  }
 
   let rootsTimer: NodeJS.Timeout | undefined;
   let initialized = false;
@@ -72,6 +94,8 @@ export function createCurrentServer(options: EverythingOptions): McpServer {
     // A client that repeats `notifications/initialized` does not get the tools registered twice.
     if (initialized) return;
     initialized = true;
+    // The transport is connected now: task-augmented tool calls reach the task layer from here on.
+    tasks.attach();
     // Now that the client's capabilities are known (each registration sends tools/list_changed).
     const client = session.clientCapabilities();
     for (const gated of gatedTools) {
@@ -86,13 +110,17 @@ export function createCurrentServer(options: EverythingOptions): McpServer {
     }
   };
 
+  return closeWith(server, closing, tasks, () => clearTimeout(rootsTimer));
+}
+
+/** When the server closes: stops the toggles' intervals, pending sleeps and the research tasks of this session. */
+function closeWith(server: McpServer, closing: AbortController, tasks: TaskLayer, also?: () => void): McpServer {
   const previousOnClose = server.server.onclose;
   server.server.onclose = () => {
     previousOnClose?.();
-    clearTimeout(rootsTimer);
-    // Stops the toggles' intervals, pending sleeps and the research tasks of this session.
+    also?.();
     closing.abort(new Error('The session closed.'));
-    taskStore.cleanup();
+    tasks.close();
   };
   return server;
 }

@@ -1,5 +1,5 @@
 import { sendLog } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { simulatedLogMessages } from '../../shared/logMessages.js';
 import type { CurrentSession, Toggle } from './session.js';
 

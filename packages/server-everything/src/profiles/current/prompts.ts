@@ -1,5 +1,5 @@
 import { type AnyPromptDefinition, definePrompt } from '@mcpkit/protocol-core';
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import { completable } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { dynamicResource, resourceIdForPromptCompleter, resourceTypeCompleter } from './resources/templates.js';
 import type { CurrentSession } from './session.js';

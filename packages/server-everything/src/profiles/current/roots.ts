@@ -1,6 +1,6 @@
 import { errorMessage, type Logger, type RequestExtra, sendLog } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListRootsResultSchema, type Root, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsResultSchema } from '@modelcontextprotocol/core';
+import type { McpServer, Root } from '@modelcontextprotocol/server';
 
 /** This session's view of the client's roots (the reference's `syncRoots`, without its process-wide map). */
 export interface RootsCache {
@@ -30,7 +30,7 @@ export function createRootsCache(server: McpServer, logger: Logger): RootsCache 
     async sync(extra) {
       if (server.server.getClientCapabilities()?.roots === undefined) return undefined;
       if (roots === undefined) {
-        server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => request());
+        server.server.setNotificationHandler('notifications/roots/list_changed', () => request());
         await request(extra);
       }
       return roots;

@@ -1,7 +1,7 @@
 import type { Logger, Subscriptions } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, McpServer, RequestStateCodec } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
+import { type ClientInputChannel, createClientInput, createStateCodec, randomStateKey } from '../../shared/clientInput.js';
 import type { Download } from '../../shared/download.js';
 import type { SessionResources } from './resources/session.js';
 import type { RootsCache } from './roots.js';
@@ -21,6 +21,11 @@ export interface CurrentConfig {
   researchStageMs: number;
   taskPollMs: number;
   rootsSyncDelayMs: number;
+  /**
+   * Seals the `requestState` of 2026-07-28 `input_required` rounds (the key of `EverythingOptions.requestStateKey`,
+   * else a random one for this server). A server may also pass its `verify` as `requestState.verify`.
+   */
+  stateCodec: RequestStateCodec<unknown>;
 }
 
 export function resolveConfig(options: EverythingOptions): CurrentConfig {
@@ -38,7 +43,13 @@ export function resolveConfig(options: EverythingOptions): CurrentConfig {
     researchStageMs: intervals.researchStageMs ?? 1000,
     taskPollMs: intervals.taskPollMs ?? 1000,
     rootsSyncDelayMs: intervals.rootsSyncDelayMs ?? 350,
+    stateCodec: createStateCodec(options.requestStateKey ?? randomStateKey()),
   };
+}
+
+/** Asks this session's client (elicitation, sampling, roots) in either era: see `shared/clientInput.ts`. */
+export function clientInputOf({ server, config }: Pick<CurrentSession, 'server' | 'config'>): ClientInputChannel {
+  return createClientInput(server, config.stateCodec);
 }
 
 /** A simulation a tool switches on and off (simulated logging, subscriber updates). */

@@ -1,5 +1,5 @@
 import { enableSubscriptions, type Logger, type Subscriptions, sendLog } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { CurrentSession, Toggle } from './session.js';
 
 /**

@@ -1,6 +1,6 @@
 import { setRawRequestHandler } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CompleteRequestSchema } from '@modelcontextprotocol/core';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 /** The reference's `EXAMPLE_COMPLETIONS`, by argument name. */
 export const EXAMPLE_COMPLETIONS: Readonly<Record<string, readonly string[]>> = {

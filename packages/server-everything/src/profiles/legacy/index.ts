@@ -1,6 +1,7 @@
 import { createMcpServer, enableSubscriptions, registerTools } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
+import { createClientInput, createStateCodec, randomStateKey } from '../../shared/clientInput.js';
 import { setCompletionHandler } from './completions.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { setPromptHandlers } from './prompts.js';
@@ -30,7 +31,11 @@ export const LEGACY_CAPABILITIES = { prompts: {}, resources: { subscribe: true }
 export function createLegacyServer(options: EverythingOptions): McpServer {
   const config = resolveConfig(options);
   const { tools, resources, prompts, ...rest } = LEGACY_CAPABILITIES;
-  const server = createMcpServer({ ...LEGACY_SERVER_INFO, instructions: INSTRUCTIONS }, { capabilities: rest });
+  const codec = createStateCodec(options.requestStateKey ?? randomStateKey());
+  const server = createMcpServer(
+    { ...LEGACY_SERVER_INFO, instructions: INSTRUCTIONS },
+    { capabilities: rest, requestState: { verify: codec.verify } },
+  );
   // Declared after construction: given to the constructor, they would get `listChanged: true` (SDK 1.32).
   server.server.registerCapabilities({ prompts, resources, tools });
   const closing = new AbortController();
@@ -39,6 +44,7 @@ export function createLegacyServer(options: EverythingOptions): McpServer {
     config,
     roots: { supported: false, current: [] },
     closed: closing.signal,
+    input: createClientInput(server, codec),
     clientCapabilities: () => server.server.getClientCapabilities() ?? {},
   };
 

@@ -1,6 +1,6 @@
 import { setRawRequestHandler } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/core';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { MCP_TINY_IMAGE } from '../../shared/mcpTinyImage.js';
 import { RESOURCE_COUNT, STATIC_RESOURCES } from './resources.js';
 

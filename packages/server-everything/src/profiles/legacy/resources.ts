@@ -1,11 +1,6 @@
-import { setRawRequestHandler } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, setRawRequestHandler } from '@mcpkit/protocol-core';
+import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/core';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 /** One of the 100 static resources, as the reference lists, reads and embeds it (`name` included). */
 export type StaticResource =

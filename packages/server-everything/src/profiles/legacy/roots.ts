@@ -1,8 +1,16 @@
 import { errorMessage, sendLog } from '@mcpkit/protocol-core';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import type { LegacySession } from './session.js';
 
 const LOGGER = 'everything-server';
+
+/**
+ * The reference logs the message of SDK 1.x's `McpError`, which starts `MCP error <code>: `; v2's `ProtocolError`
+ * message has no prefix, so it is added back for an error the client answered with.
+ */
+function failureText(error: unknown): string {
+  return error instanceof ProtocolError ? `MCP error ${error.code}: ${error.message}` : errorMessage(error);
+}
 
 /**
  * After `notifications/initialized`: asks a client that declared `roots` for its roots and logs what came
@@ -25,14 +33,14 @@ export async function fetchInitialRoots(session: LegacySession, sessionId: strin
     }
   } catch (error) {
     if (closed.aborted) return;
-    await sendLog(server, 'error', `Failed to request initial roots from client: ${errorMessage(error)}`, LOGGER, sessionId);
+    await sendLog(server, 'error', `Failed to request initial roots from client: ${failureText(error)}`, LOGGER, sessionId);
   }
 }
 
 /** On `notifications/roots/list_changed`: asks for the roots again and logs how many came back. */
 export function onRootsListChanged(session: LegacySession, sessionId: () => string | undefined): void {
   const { server, roots, closed } = session;
-  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+  server.server.setNotificationHandler('notifications/roots/list_changed', async () => {
     try {
       const response = await server.server.listRoots(undefined, { signal: closed });
       if (response && 'roots' in response) {
@@ -41,7 +49,7 @@ export function onRootsListChanged(session: LegacySession, sessionId: () => stri
       }
     } catch (error) {
       if (closed.aborted) return;
-      await sendLog(server, 'error', `Failed to request roots from client: ${errorMessage(error)}`, LOGGER, sessionId());
+      await sendLog(server, 'error', `Failed to request roots from client: ${failureText(error)}`, LOGGER, sessionId());
     }
   });
 }

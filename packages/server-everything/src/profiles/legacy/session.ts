@@ -1,8 +1,8 @@
 import type { Logger } from '@mcpkit/protocol-core';
 import { silentLogger } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ClientCapabilities, Root } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, McpServer, Root } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
+import type { ClientInputChannel } from '../../shared/clientInput.js';
 import type { Download } from '../../shared/download.js';
 
 /** The legacy profile's configuration with every default applied (the reference's values). */
@@ -49,5 +49,7 @@ export interface LegacySession {
   /** Aborted when the session's server closes. */
   closed: AbortSignal;
   /** What the client declared in `initialize` (`{}` before it). */
+  /** Asks the client (sampling, elicitation, roots) in either era: see `shared/clientInput.ts`. */
+  input: ClientInputChannel;
   clientCapabilities(): ClientCapabilities;
 }

@@ -1,6 +1,9 @@
 import type { AnyToolDefinition } from '@mcpkit/protocol-core';
 import type { ConformanceSession } from '../session.js';
+import { inputRequiredTools } from './inputRequired.js';
 import { jsonSchema2020Tool } from './jsonSchema2020Tool.js';
+import { listenDiagnosticTools } from './listenDiagnostics.js';
+import { statelessDiagnosticTools } from './statelessDiagnostics.js';
 import { testAudioContent } from './testAudioContent.js';
 import { testElicitation } from './testElicitation.js';
 import { testElicitationSep1034Defaults } from './testElicitationSep1034Defaults.js';
@@ -17,7 +20,7 @@ import { testToolWithProgress } from './testToolWithProgress.js';
 
 export { JSON_SCHEMA_2020_12_INPUT } from './jsonSchema2020Tool.js';
 
-/** In `tools/list` order (the suite's fixture's, then `json_schema_2020_12_tool`). */
+/** In `tools/list` order (the suite's fixture's, `json_schema_2020_12_tool`, then the 2026-07-28 diagnostics). */
 export const tools: ReadonlyArray<AnyToolDefinition<ConformanceSession>> = [
   testSimpleText,
   testImageContent,
@@ -33,4 +36,7 @@ export const tools: ReadonlyArray<AnyToolDefinition<ConformanceSession>> = [
   testElicitationSep1034Defaults,
   testElicitationSep1330Enums,
   jsonSchema2020Tool,
+  ...inputRequiredTools,
+  ...statelessDiagnosticTools,
+  ...listenDiagnosticTools,
 ];

@@ -1,4 +1,4 @@
-import { defineTool, textResult } from '@mcpkit/protocol-core';
+import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { ConformanceSession } from '../session.js';
 import { elicitForm } from './clientFeatures.js';
@@ -14,22 +14,21 @@ export const testElicitation = defineTool({
   input: { message: z.string().describe('The message to show the user') },
   annotations: ASKS_THE_USER,
   handler: async ({ message }, session: ConformanceSession, extra) =>
-    textResult(
-      await elicitForm(
-        session,
-        extra,
-        {
-          message,
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              username: { type: 'string', description: "User's response" },
-              email: { type: 'string', description: "User's email address" },
-            },
-            required: ['username', 'email'],
+    elicitForm(
+      session,
+      extra,
+      'test_elicitation',
+      {
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            username: { type: 'string', description: "User's response" },
+            email: { type: 'string', description: "User's email address" },
           },
+          required: ['username', 'email'],
         },
-        'User response',
-      ),
+      },
+      'User response',
     ),
 });

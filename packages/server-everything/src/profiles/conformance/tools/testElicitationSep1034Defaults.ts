@@ -1,4 +1,4 @@
-import { defineTool, textResult } from '@mcpkit/protocol-core';
+import { defineTool } from '@mcpkit/protocol-core';
 import type { ConformanceSession } from '../session.js';
 import { elicitForm } from './clientFeatures.js';
 import { ASKS_THE_USER } from './testElicitation.js';
@@ -11,25 +11,24 @@ export const testElicitationSep1034Defaults = defineTool({
   input: {},
   annotations: ASKS_THE_USER,
   handler: async (_args, session: ConformanceSession, extra) =>
-    textResult(
-      await elicitForm(
-        session,
-        extra,
-        {
-          message: 'Please review and update the form fields with defaults',
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              name: { type: 'string', description: 'User name', default: 'John Doe' },
-              age: { type: 'integer', description: 'User age', default: 30 },
-              score: { type: 'number', description: 'User score', default: 95.5 },
-              status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
-              verified: { type: 'boolean', description: 'Verification status', default: true },
-            },
-            required: [],
+    elicitForm(
+      session,
+      extra,
+      'test_elicitation_sep1034_defaults',
+      {
+        message: 'Please review and update the form fields with defaults',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', description: 'User name', default: 'John Doe' },
+            age: { type: 'integer', description: 'User age', default: 30 },
+            score: { type: 'number', description: 'User score', default: 95.5 },
+            status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            verified: { type: 'boolean', description: 'Verification status', default: true },
           },
+          required: [],
         },
-        'Elicitation completed',
-      ),
+      },
+      'Elicitation completed',
     ),
 });

@@ -1,5 +1,4 @@
 import { defineTool, textResult } from '@mcpkit/protocol-core';
-import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ConformanceSession } from '../session.js';
 import { requireClientCapability } from './clientFeatures.js';
@@ -13,14 +12,11 @@ export const testSampling = defineTool({
   // Changes nothing here, but the client's LLM answers differently each time.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   handler: async ({ prompt }, session: ConformanceSession, extra) => {
-    requireClientCapability(session, 'sampling');
-    const result = await extra.sendRequest(
-      {
-        method: 'sampling/createMessage',
-        params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 },
-      },
-      CreateMessageResultSchema,
-    );
+    requireClientCapability(session, 'sampling', extra);
+    const params = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt } }], maxTokens: 100 };
+    const input = await session.input.ask(extra, 'test_sampling', { prompt }, { llm: { method: 'sampling/createMessage', params } });
+    if ('inputRequired' in input) return input.inputRequired;
+    const result = input.answers.llm;
     const answer = result.content.type === 'text' ? result.content.text : `[${result.content.type} content from ${result.model}]`;
     return textResult(`LLM response: ${answer}`);
   },

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { DOCUMENTS } from '../documents.js';
 
 export const DOCUMENT_URI_BASE = 'demo://resource/static/document';

@@ -1,6 +1,5 @@
 import { ToolError } from '@mcpkit/protocol-core';
-import type { McpServer, RegisteredResource } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { BlobResourceContents, ResourceLink, TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
+import type { BlobResourceContents, McpServer, RegisteredResource, ResourceLink, TextResourceContents } from '@modelcontextprotocol/server';
 
 const SESSION_URI_BASE = 'demo://resource/session/';
 

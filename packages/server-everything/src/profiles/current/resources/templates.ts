@@ -1,7 +1,6 @@
 import { ToolError } from '@mcpkit/protocol-core';
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { BlobResourceContents, TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
+import type { BlobResourceContents, TextResourceContents } from '@modelcontextprotocol/server';
+import { completable, type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 export const RESOURCE_TYPE_TEXT = 'Text';

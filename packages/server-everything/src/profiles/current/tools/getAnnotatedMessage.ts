@@ -1,5 +1,5 @@
 import { defineTool } from '@mcpkit/protocol-core';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MCP_TINY_IMAGE } from '../../../shared/mcpTinyImage.js';
 

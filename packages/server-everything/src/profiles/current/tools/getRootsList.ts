@@ -1,5 +1,6 @@
 import { defineTool, textResult } from '@mcpkit/protocol-core';
-import type { CurrentSession } from '../session.js';
+import type { Root } from '@modelcontextprotocol/server';
+import { type CurrentSession, clientInputOf } from '../session.js';
 
 /** Registered only when the client declares `roots`. */
 export const getRootsList = defineTool({
@@ -9,8 +10,18 @@ export const getRootsList = defineTool({
     "Lists the current MCP roots provided by the client. Demonstrates the roots protocol capability even though this server doesn't access files.",
   input: {},
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (_args, { roots }: CurrentSession, extra) => {
-    const current = await roots.sync(extra);
+  handler: async (args, session: CurrentSession, extra) => {
+    // A 2025-era session keeps the roots (asked once, again on `notifications/roots/list_changed`); a 2026-07-28
+    // request has no session, so the call asks for them (`input_required`) every time.
+    const input = clientInputOf(session);
+    let current: Root[] | undefined;
+    if (input.modern()) {
+      const asked = await input.ask(extra, 'get-roots-list', args, { roots: { method: 'roots/list' } });
+      if ('inputRequired' in asked) return asked.inputRequired;
+      current = asked.answers.roots.roots;
+    } else {
+      current = await session.roots.sync(extra);
+    }
     if (!current || current.length === 0) {
       return textResult(
         'The client supports roots but no roots are currently configured.\n\n' +

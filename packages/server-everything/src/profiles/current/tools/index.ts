@@ -1,5 +1,5 @@
 import type { AnyToolDefinition } from '@mcpkit/protocol-core';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CurrentSession } from '../session.js';
 import { echo } from './echo.js';
 import { getAnnotatedMessage } from './getAnnotatedMessage.js';
@@ -11,6 +11,7 @@ import { getStructuredContent } from './getStructuredContent.js';
 import { getSum } from './getSum.js';
 import { getTinyImage } from './getTinyImage.js';
 import { gzipFileAsResource } from './gzipFileAsResource.js';
+import type { TaskSession } from './simulateResearchQuery.js';
 import { registerSimulateResearchQuery } from './simulateResearchQuery.js';
 import { toggleSimulatedLogging } from './toggleSimulatedLogging.js';
 import { toggleSubscriberUpdates } from './toggleSubscriberUpdates.js';
@@ -37,11 +38,16 @@ export const tools: ReadonlyArray<AnyToolDefinition<CurrentSession>> = [
   triggerLongRunningOperation,
 ];
 
-/** A tool registered after `initialized`, when the client's capabilities allow it. */
-export type GatedTool = { when(client: ClientCapabilities): boolean } & (
-  | { tool: AnyToolDefinition<CurrentSession> }
-  | { name: string; register(session: CurrentSession): void }
-);
+/**
+ * A tool a client sees only when its capabilities allow it. A 2025-11-25 session gets it registered after
+ * `initialized` (as the reference); a 2026-07-28 request finds it registered and listed when that request's
+ * `_meta` declares the capabilities (`modernTools.ts`), except a `legacyOnly` one, which needs a 2025 client.
+ */
+export type GatedTool = {
+  when(client: ClientCapabilities): boolean;
+  /** Polls a task the client runs (2025-11-25 client tasks, requested server→client): no 2026-07-28 client can. */
+  legacyOnly?: true;
+} & ({ tool: AnyToolDefinition<CurrentSession> } | { name: string; register(session: TaskSession): RegisteredTool });
 
 /** In the reference's order (which is their order in `tools/list`, after `tools`). */
 export const gatedTools: readonly GatedTool[] = [
@@ -54,9 +60,11 @@ export const gatedTools: readonly GatedTool[] = [
   {
     tool: triggerSamplingRequestAsync,
     when: (c) => c.sampling !== undefined && c.tasks?.requests?.sampling?.createMessage !== undefined,
+    legacyOnly: true,
   },
   {
     tool: triggerElicitationRequestAsync,
     when: (c) => c.elicitation !== undefined && c.tasks?.requests?.elicitation?.create !== undefined,
+    legacyOnly: true,
   },
 ];

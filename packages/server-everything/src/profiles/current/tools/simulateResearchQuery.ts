@@ -1,7 +1,5 @@
-import { errorMessage } from '@mcpkit/protocol-core';
-import { isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks';
-import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { type CallToolResult, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, isTerminal, type RunningTask, type TaskLayer, type TaskToolDefinition } from '@mcpkit/protocol-core';
+import type { CallToolResult, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type CurrentSession, sleep } from '../session.js';
 
@@ -82,111 +80,108 @@ ${elicitationFlow}
   return { content: [{ type: 'text', text: report }] };
 }
 
-interface Research {
-  taskId: string;
-  topic: string;
-  /** Ask for a clarification (the client must support elicitation). */
-  ambiguous: boolean;
-  store: RequestTaskStore;
-  session: CurrentSession;
+/** The client's answer to the clarification (the fields the research reads). */
+const ElicitAnswerSchema = z.looseObject({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A session whose server serves tasks (the `current` profile's). */
+export interface TaskSession extends CurrentSession {
+  tasks: TaskLayer;
 }
 
+function clarificationRequest(topic: string) {
+  return {
+    method: 'elicitation/create',
+    params: {
+      message: `The research query "${topic}" could have multiple interpretations. Please clarify what you're looking for:`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          interpretation: {
+            type: 'string',
+            title: 'Clarification',
+            description: 'Which interpretation of the topic do you mean?',
+            oneOf: interpretationsFor(topic),
+          },
+        },
+        required: ['interpretation'],
+      },
+    },
+  };
+}
+
+/** Asks the user which interpretation they mean; answers a default when that fails (and says so). */
+async function clarify(topic: string, task: RunningTask, session: CurrentSession): Promise<string> {
+  try {
+    const answer = await task.requestInput(clarificationRequest(topic), ElicitAnswerSchema);
+    if (answer.action === 'accept' && answer.content) {
+      return (answer.content.interpretation as string | undefined) || 'User accepted without selection';
+    }
+    if (answer.action === 'decline') return 'User declined - using default interpretation';
+    return 'User cancelled - using default interpretation';
+  } catch (error) {
+    if (session.closed.aborted || task.signal.aborted) throw error;
+    session.logger.warn(`Elicitation failed for task ${task.taskId}: ${errorMessage(error)}`);
+    return 'technical (default - elicitation unavailable)';
+  }
+}
+
+/** Whether the task was cancelled (or is gone): the research stops there. */
+const stopped = (task: RunningTask) => {
+  const status = task.status();
+  return status === undefined || isTerminal(status);
+};
+
 /**
- * The background work of one task: four stages of `researchStageMs`, an `input_required` elicitation at
- * the third when ambiguous (queued with `relatedTask`, so the client receives it through `tasks/result`
- * on any transport), then the report. Stops when the task is cancelled or the session closes.
+ * The work of one task: four stages of `researchStageMs`, an `input_required` elicitation at the third when
+ * ambiguous (queued for `tasks/result`, so the client receives it on any transport), then the report.
+ * Stops when the task is cancelled or the session closes.
  */
-async function research({ taskId, topic, ambiguous, store, session }: Research): Promise<void> {
+async function research(topic: string, ambiguous: boolean, task: RunningTask, session: CurrentSession): Promise<CallToolResult> {
+  const signal = AbortSignal.any([task.signal, session.closed]);
   let clarification: string | undefined;
   for (let i = 0; i < STAGES.length; i++) {
-    if (isTerminal((await store.getTask(taskId)).status)) return;
-    await store.updateTaskStatus(taskId, 'working', `${STAGES[i]}...`);
+    if (stopped(task)) return researchReport(topic, clarification);
+    await task.update('working', `${STAGES[i]}...`);
     if (i === 2 && ambiguous && !clarification) {
-      await store.updateTaskStatus(taskId, 'input_required', `Found multiple interpretations for "${topic}". Requesting clarification...`);
-      try {
-        // `relatedTask` queues the request for `tasks/result` (the SDK types leave it out of `extra.sendRequest`).
-        const answer = await session.server.server.request(
-          {
-            method: 'elicitation/create',
-            params: {
-              message: `The research query "${topic}" could have multiple interpretations. Please clarify what you're looking for:`,
-              requestedSchema: {
-                type: 'object',
-                properties: {
-                  interpretation: {
-                    type: 'string',
-                    title: 'Clarification',
-                    description: 'Which interpretation of the topic do you mean?',
-                    oneOf: interpretationsFor(topic),
-                  },
-                },
-                required: ['interpretation'],
-              },
-            },
-          },
-          ElicitResultSchema,
-          { relatedTask: { taskId } },
-        );
-        if (answer.action === 'accept' && answer.content) {
-          clarification = (answer.content.interpretation as string | undefined) || 'User accepted without selection';
-        } else if (answer.action === 'decline') {
-          clarification = 'User declined - using default interpretation';
-        } else {
-          clarification = 'User cancelled - using default interpretation';
-        }
-      } catch (error) {
-        if (session.closed.aborted) return;
-        session.logger.warn(`Elicitation failed for task ${taskId}: ${errorMessage(error)}`);
-        clarification = 'technical (default - elicitation unavailable)';
-      }
-      if (isTerminal((await store.getTask(taskId)).status)) return;
-      await store.updateTaskStatus(taskId, 'working', `Continuing with interpretation: "${clarification}"...`);
+      await task.update('input_required', `Found multiple interpretations for "${topic}". Requesting clarification...`);
+      clarification = await clarify(topic, task, session);
+      if (stopped(task)) return researchReport(topic, clarification);
+      await task.update('working', `Continuing with interpretation: "${clarification}"...`);
     }
-    await sleep(session.config.researchStageMs, session.closed);
+    await sleep(session.config.researchStageMs, signal);
   }
-  await store.storeTaskResult(taskId, 'completed', researchReport(topic, clarification));
+  return researchReport(topic, clarification);
+}
+
+export function simulateResearchQuery(session: CurrentSession): TaskToolDefinition<CurrentSession, typeof input> {
+  const title = 'Simulate Research Query';
+  // Asked once, when the tool is registered (after `initialized`), as the reference.
+  const clientSupportsElicitation = session.clientCapabilities().elicitation !== undefined;
+  return {
+    name: 'simulate-research-query',
+    title,
+    description:
+      'Simulates a deep research operation that gathers, analyzes, and synthesizes information. ' +
+      'Demonstrates MCP task-based operations with progress through multiple stages. ' +
+      "If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.",
+    input,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    // The client's requested ttl is ignored, as in the reference.
+    ttlMs: TASK_TTL_MS,
+    pollIntervalMs: session.config.taskPollMs,
+    run: ({ topic, ambiguous }, ctx, task) => research(topic, ambiguous && clientSupportsElicitation && task.canRequestInput, task, ctx),
+  };
 }
 
 /**
- * Registers `simulate-research-query`, a tool that only runs as a task (`taskSupport: "required"`). Always
- * registered after `initialized`; it asks for a clarification only if the client supports elicitation.
+ * Registers `simulate-research-query`, a tool that only runs as a task (`taskSupport: "required"`) for
+ * 2025-11-25 clients. Registered after `initialized` for every 2025 client; it asks for a clarification only if
+ * the client supports elicitation. A 2026-07-28 client (no 2025 tasks) finds it registered from the start and
+ * gets the report of an inline run, without a clarification.
  */
-export function registerSimulateResearchQuery(session: CurrentSession): void {
-  const { server, logger } = session;
-  const clientSupportsElicitation = session.clientCapabilities().elicitation !== undefined;
-  const title = 'Simulate Research Query';
-  server.experimental.tasks.registerToolTask(
-    'simulate-research-query',
-    {
-      title,
-      description:
-        'Simulates a deep research operation that gathers, analyzes, and synthesizes information. ' +
-        'Demonstrates MCP task-based operations with progress through multiple stages. ' +
-        "If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.",
-      inputSchema: input,
-      execution: { taskSupport: 'required' },
-      annotations: { title, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    },
-    {
-      createTask: async ({ topic, ambiguous }, extra) => {
-        // The client's requested ttl is ignored, as in the reference.
-        const task = await extra.taskStore.createTask({ ttl: TASK_TTL_MS, pollInterval: session.config.taskPollMs });
-        const { taskId } = task;
-        const store = extra.taskStore;
-        research({ taskId, topic, ambiguous: ambiguous && clientSupportsElicitation, store, session }).catch(async (error: unknown) => {
-          if (session.closed.aborted) return;
-          try {
-            if (isTerminal((await store.getTask(taskId)).status)) return; // cancelled meanwhile
-            logger.error(`Research task ${taskId} failed:`, error);
-            await store.updateTaskStatus(taskId, 'failed', String(error));
-          } catch (storeError) {
-            logger.debug(`Research task ${taskId}: could not record its failure:`, storeError);
-          }
-        });
-        return { task };
-      },
-      getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
-      getTaskResult: async (_args, extra) => (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
-    },
-  );
+export function registerSimulateResearchQuery(session: TaskSession): RegisteredTool {
+  return session.tasks.registerTool(simulateResearchQuery(session), session);
 }

@@ -1,6 +1,7 @@
 import { defineTool } from '@mcpkit/protocol-core';
-import { type ElicitRequestFormParams, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/server';
 import { elicitationReply } from '../../../shared/elicitationReply.js';
+import { type CurrentSession, clientInputOf } from '../session.js';
 
 /** How long the user has to answer an elicitation (the reference's 10 minutes). */
 export const ELICITATION_TIMEOUT_MS = 10 * 60 * 1000;
@@ -102,15 +103,16 @@ export const triggerElicitationRequest = defineTool({
   description: 'Trigger a Request from the Server for User Elicitation',
   input: {},
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (_args, _ctx, extra) => {
-    const result = await extra.sendRequest(
-      {
-        method: 'elicitation/create',
-        params: { message: 'Please provide inputs for the following fields:', requestedSchema: ELICITATION_SCHEMA },
-      },
-      ElicitResultSchema,
+  handler: async (args, session: CurrentSession, extra) => {
+    const params = { message: 'Please provide inputs for the following fields:', requestedSchema: ELICITATION_SCHEMA };
+    const input = await clientInputOf(session).ask(
+      extra,
+      'trigger-elicitation-request',
+      args,
+      { form: { method: 'elicitation/create', params } },
       { timeout: ELICITATION_TIMEOUT_MS },
     );
-    return { content: elicitationReply(result) };
+    if ('inputRequired' in input) return input.inputRequired;
+    return { content: elicitationReply(input.answers.form) };
   },
 });

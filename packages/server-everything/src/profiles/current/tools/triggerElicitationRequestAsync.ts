@@ -1,5 +1,5 @@
 import { defineTool, textResult } from '@mcpkit/protocol-core';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { CurrentSession } from '../session.js';
 import { CreatedTaskSchema, pollClientTask, unfinishedText } from './clientTasks.js';

@@ -1,6 +1,6 @@
 import { defineTool, textResult } from '@mcpkit/protocol-core';
-import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { type CurrentSession, clientInputOf } from '../session.js';
 
 /** Registered only when the client declares `sampling`. */
 export const triggerSamplingRequest = defineTool({
@@ -12,19 +12,24 @@ export const triggerSamplingRequest = defineTool({
     maxTokens: z.number().default(100).describe('Maximum number of tokens to generate'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  handler: async ({ prompt, maxTokens }, _ctx, extra) => {
-    const result = await extra.sendRequest(
+  handler: async ({ prompt, maxTokens }, session: CurrentSession, extra) => {
+    const params = {
+      messages: [
+        { role: 'user' as const, content: { type: 'text' as const, text: `Resource trigger-sampling-request context: ${prompt}` } },
+      ],
+      systemPrompt: 'You are a helpful test server.',
+      maxTokens,
+      temperature: 0.7,
+    };
+    const input = await clientInputOf(session).ask(
+      extra,
+      'trigger-sampling-request',
+      { prompt, maxTokens },
       {
-        method: 'sampling/createMessage',
-        params: {
-          messages: [{ role: 'user', content: { type: 'text', text: `Resource trigger-sampling-request context: ${prompt}` } }],
-          systemPrompt: 'You are a helpful test server.',
-          maxTokens,
-          temperature: 0.7,
-        },
+        llm: { method: 'sampling/createMessage', params },
       },
-      CreateMessageResultSchema,
     );
-    return textResult(`LLM sampling result: \n${JSON.stringify(result, null, 2)}`);
+    if ('inputRequired' in input) return input.inputRequired;
+    return textResult(`LLM sampling result: \n${JSON.stringify(input.answers.llm, null, 2)}`);
   },
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { defineTool } from '@mcpkit/protocol-core';
-import { type CallToolResult, ElicitResultSchema, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, UrlElicitationRequiredError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { CurrentSession } from '../session.js';
+import { type CurrentSession, clientInputOf } from '../session.js';
 import { ELICITATION_TIMEOUT_MS } from './triggerElicitationRequest.js';
 
 /** Error-path markers one session may leave behind (clients that never retry); the oldest go first. */
@@ -37,16 +37,16 @@ export const triggerUrlElicitation = defineTool({
       ),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  handler: async (
-    { url, message, elicitationId: requested, errorPath },
-    { urlElicitationPrerequisites: pending }: CurrentSession,
-    extra,
-  ) => {
+  handler: async (args, session: CurrentSession, extra) => {
+    const { url, message, elicitationId: requested, errorPath } = args;
+    const { urlElicitationPrerequisites: pending } = session;
+    const input = clientInputOf(session);
     const elicitationId = requested ?? randomUUID();
     // A retry resends the same arguments (not the prerequisite's generated id), so the one-shot marker
     // is keyed on them. The markers live in this session only.
     const key = `${extra.sessionId ?? 'default'}\u0000${url}\u0000${requested ?? ''}`;
-    if (errorPath && !pending.delete(key)) {
+    // 2026-07-28 has no -32042 error: both paths are one `input_required` round with a URL elicitation.
+    if (errorPath && !input.modern() && !pending.delete(key)) {
       if (pending.size >= MAX_PENDING_PREREQUISITES) pending.delete(pending.values().next().value!);
       pending.add(key);
       // The prerequisite points elsewhere than `url`, so completing it and retrying cannot loop.
@@ -62,11 +62,15 @@ export const triggerUrlElicitation = defineTool({
         'This request requires browser-based authorization.',
       );
     }
-    const result = await extra.sendRequest(
-      { method: 'elicitation/create', params: { mode: 'url', url, message, elicitationId } },
-      ElicitResultSchema,
+    const asked = await input.ask(
+      extra,
+      'trigger-url-elicitation',
+      args,
+      { url: { method: 'elicitation/create', params: { mode: 'url', url, message, elicitationId } } },
       { timeout: ELICITATION_TIMEOUT_MS },
     );
+    if ('inputRequired' in asked) return asked.inputRequired;
+    const result = asked.answers.url;
     const content: CallToolResult['content'] = [];
     if (result.action === 'accept') {
       content.push({ type: 'text', text: `✅ User completed the URL elicitation flow.\nElicitation ID: ${elicitationId}\nURL: ${url}` });

@@ -1,5 +1,5 @@
 import { defineTool } from '@mcpkit/protocol-core';
-import type { LegacySession } from '../session.js';
+import type { LegacySession, RootsState } from '../session.js';
 import { objectSchema } from './objectSchema.js';
 
 export const listRoots = defineTool({
@@ -11,7 +11,15 @@ export const listRoots = defineTool({
   listing: { inputSchema: objectSchema({}), listedFor: 'roots' },
   // Reports the roots the client already sent; asks nothing.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(_args, { roots }: LegacySession) {
+  async handler(_args, session: LegacySession, extra) {
+    // A 2025-era session reports the roots the client sent after `initialized`; a 2026-07-28 request has no session,
+    // so the call asks for them (`input_required`) from a client that declared `roots` in the request.
+    let roots: RootsState = session.roots;
+    if (session.input.modern() && session.input.capabilities(extra).roots) {
+      const input = await session.input.ask(extra, 'listRoots', {}, { roots: { method: 'roots/list' } });
+      if ('inputRequired' in input) return input.inputRequired;
+      roots = { supported: true, current: input.answers.roots.roots };
+    }
     if (!roots.supported) {
       return {
         content: [

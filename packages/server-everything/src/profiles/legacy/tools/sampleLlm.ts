@@ -1,9 +1,5 @@
 import { defineTool, ToolError } from '@mcpkit/protocol-core';
-import {
-  type CreateMessageRequest,
-  type CreateMessageResultWithTools,
-  CreateMessageResultWithToolsSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResultWithTools } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { LegacySession } from '../session.js';
 import { objectSchema } from './objectSchema.js';
@@ -48,12 +44,20 @@ export const sampleLlm = defineTool({
   // Changes nothing, but the client may hand the prompt to a hosted model: open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async handler({ prompt, maxTokens }, session: LegacySession, extra) {
-    if (!session.clientCapabilities().sampling) {
+    if (!session.input.capabilities(extra).sampling) {
       throw new ToolError('sampleLLM needs a client that supports sampling; this client did not declare the sampling capability');
     }
-    const result = await extra.sendRequest(samplingRequest(prompt, maxTokens), CreateMessageResultWithToolsSchema, {
-      signal: AbortSignal.any([extra.signal, session.closed]),
-    });
+    const { params } = samplingRequest(prompt, maxTokens);
+    const signal = AbortSignal.any([extra.signal, session.closed]);
+    const input = await session.input.ask(
+      extra,
+      'sampleLLM',
+      { prompt, maxTokens },
+      { llm: { method: 'sampling/createMessage', params, tools: true } },
+      { signal },
+    );
+    if ('inputRequired' in input) return input.inputRequired;
+    const result = input.answers.llm;
     return { content: [{ type: 'text', text: `LLM sampling result: ${replyText(result.content)}` }] };
   },
 });

@@ -1,5 +1,5 @@
 import { defineTool, ToolError } from '@mcpkit/protocol-core';
-import { type ElicitRequest, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest } from '@modelcontextprotocol/server';
 import { elicitationReply } from '../../../shared/elicitationReply.js';
 import type { LegacySession } from '../session.js';
 import { objectSchema } from './objectSchema.js';
@@ -71,15 +71,20 @@ export const startElicitation = defineTool({
   // Asks this client's user and reports the answer; nothing changes.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(_args, session: LegacySession, extra) {
-    if (!session.clientCapabilities().elicitation) {
+    if (!session.input.capabilities(extra).elicitation) {
       throw new ToolError(
         'startElicitation needs a client that supports elicitation; this client did not declare the elicitation capability',
       );
     }
-    const result = await extra.sendRequest(ELICITATION_REQUEST, ElicitResultSchema, {
-      timeout: ELICITATION_TIMEOUT_MS,
-      signal: AbortSignal.any([extra.signal, session.closed]),
-    });
-    return { content: elicitationReply(result) };
+    const signal = AbortSignal.any([extra.signal, session.closed]);
+    const input = await session.input.ask(
+      extra,
+      'startElicitation',
+      {},
+      { form: ELICITATION_REQUEST },
+      { timeout: ELICITATION_TIMEOUT_MS, signal },
+    );
+    if ('inputRequired' in input) return input.inputRequired;
+    return { content: elicitationReply(input.answers.form) };
   },
 });
