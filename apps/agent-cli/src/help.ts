@@ -1,5 +1,5 @@
 /** The `mcp-agent --help` text. */
-import { AUTO_PROBE_TIMEOUT_MS } from '@mcpkit/agent';
+import { AUTO_PROBE_TIMEOUT_MS, DEFAULT_CONTEXT_WINDOW_TOKENS, DEFAULT_DEFER_RATIO } from '@mcpkit/agent';
 import { CLI_DEFAULTS, CLI_LIMITS } from './options.js';
 
 /** The full `--help` text: usage, flags with defaults and environment variables, config format, examples, exit codes. */
@@ -38,6 +38,11 @@ Tools:
                               legacy (2025-11-25 initialize), auto (ask server/discover first,
                               fall back to legacy; at most ${AUTO_PROBE_TIMEOUT_MS / 1000}s of waiting) or 2026-07-28
                               (that revision or nothing) (default ${d.protocol})
+      --context-window <n>    the model's context window in tokens (default ${DEFAULT_CONTEXT_WINDOW_TOKENS})
+      --defer-threshold <n>   when the tools' schemas take more than this many tokens
+                              (estimated, 4 characters a token), offer tool_search instead
+                              and load the tools it finds: a number of tokens, a share of
+                              the window (15%), or off (default ${DEFAULT_DEFER_RATIO * 100}% of the window)
   -y, --yes                   allow every tool call the config does not deny, and sampling
       --ask-stdin             ask approvals and forms on stdin even when it is not a terminal
                               (for a program driving mcp-agent; answers are read line by line)
@@ -78,6 +83,7 @@ Config file (the mcpServers format of Claude Desktop and others, plus "approval"
   server's "default" and per tool under "tools" (the server's own tool names).
   Also: "disabled": true skips a server; "timeout" is this server's per-call timeout in
   milliseconds (overrides --tool-timeout); \${env:NAME} in values is read from the environment.
+  "defer": false keeps a server's tools always loaded when the others are deferred.
   "protocol": "legacy" | "auto" | "2026-07-28" picks the protocol for one server (overrides
   --protocol). legacy is the default because every server speaks it today and it never waits;
   auto costs a probe (on stdio, one extra short-lived server process) and finds 2026-07-28

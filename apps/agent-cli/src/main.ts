@@ -5,6 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   type Agent,
+  type AgentOptions,
   createAgent,
   createOpenAIClient,
   createRegistry,
@@ -20,7 +21,7 @@ import { createTerminalHost } from './host.js';
 import { runChat } from './interactive.js';
 import { handleInterrupts } from './interrupt.js';
 import { runOnce } from './oneShot.js';
-import { type CliOptions, parseCliOptions, UsageError } from './options.js';
+import { CLI_DEFAULTS, type CliOptions, parseCliOptions, UsageError } from './options.js';
 import { createReadlinePrompter, type Prompter } from './terminal/prompter.js';
 import { VERSION } from './version.js';
 
@@ -36,6 +37,12 @@ async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `--context-window` and `--defer-threshold` as the agent's `toolSearch` option. */
+function toolSearchOptions(options: CliOptions): AgentOptions['toolSearch'] {
+  if (options.deferThresholdTokens === 'off') return false;
+  return { contextWindowTokens: options.contextWindowTokens, thresholdTokens: options.deferThresholdTokens };
 }
 
 export async function main(io: MainIo): Promise<number> {
@@ -67,6 +74,15 @@ export async function main(io: MainIo): Promise<number> {
     } catch (error) {
       return fail(2, errorMessage(error));
     }
+  }
+
+  // OpenAI itself refuses every request without a key: say so now, not after the servers started.
+  if (options.apiKey === undefined && options.baseUrl === CLI_DEFAULTS.baseUrl) {
+    return fail(
+      2,
+      `no API key: ${options.apiKeyEnv} is not set and the model is OpenAI's (${CLI_DEFAULTS.baseUrl}); ` +
+        `set ${options.apiKeyEnv}, or point --base-url at a local server such as http://localhost:11434/v1`,
+    );
   }
 
   let prompt = options.prompt;
@@ -122,6 +138,7 @@ export async function main(io: MainIo): Promise<number> {
       maxSteps: options.maxSteps,
       toolTimeoutMs: options.toolTimeoutMs,
       maxResultChars: options.maxResultChars,
+      toolSearch: toolSearchOptions(options),
       systemPrompt: options.system,
       approval: { allowAll: options.yes, policies: new Map(servers.map((s) => [s.name, s.approval])) },
     });

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROTOCOL_MODES, type ProtocolMode } from '@mcpkit/agent';
+import { DEFAULT_CONTEXT_WINDOW_TOKENS, PROTOCOL_MODES, type ProtocolMode } from '@mcpkit/agent';
 
 /** A problem with the command line; `message` is one line naming the flag. */
 export class UsageError extends Error {
@@ -51,6 +51,13 @@ export interface CliOptions {
   system?: string;
   /** Cap on one tool result sent to the model (characters). */
   maxResultChars: number;
+  /** `--context-window`: the model's context window in tokens (absent: the agent's default, 32,768). */
+  contextWindowTokens?: number;
+  /**
+   * `--defer-threshold`: defer the tools behind `tool_search` past this many (estimated) tokens of
+   * schemas; `off` never defers. Absent: 10% of the context window.
+   */
+  deferThresholdTokens?: number | 'off';
   /** `--quiet`: no tool activity on stderr. */
   quiet: boolean;
   help: boolean;
@@ -72,6 +79,8 @@ export const CLI_DEFAULTS = {
 export const CLI_LIMITS = {
   maxSteps: { min: 1, max: 100 },
   maxResultChars: { min: 100, max: 10_000_000 },
+  contextWindowTokens: { min: 1024, max: 100_000_000 },
+  deferThresholdTokens: { min: 0, max: 100_000_000 },
   /** Tool timeout: up to 24 hours (timers cannot go much further). */
   toolTimeoutMs: { min: 1, max: 24 * 60 * 60 * 1000 },
 } as const;
@@ -93,6 +102,8 @@ const OPTIONS = {
   root: { type: 'string', multiple: true },
   system: { type: 'string' },
   'max-result-chars': { type: 'string' },
+  'context-window': { type: 'string' },
+  'defer-threshold': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -164,6 +175,23 @@ export function parseDuration(flag: string, raw: string): number {
   if (ms < min) throw new UsageError(`${flag}: must be more than 0, got ${quote(raw)}`);
   if (ms > max) throw new UsageError(`${flag}: must be at most 24 hours, got ${quote(raw)}`);
   return ms;
+}
+
+/** `--defer-threshold`: `off`, a number of tokens, or a percentage of the context window (`15%`). */
+function parseDeferThreshold(raw: string, contextWindowTokens: number): number | 'off' {
+  const text = raw.trim();
+  if (text === 'off') return 'off';
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(text);
+  if (percent) {
+    const share = Number(percent[1]);
+    if (share <= 0 || share > 100)
+      throw new UsageError(`--defer-threshold: a percentage must be more than 0 and at most 100, got ${quote(raw)}`);
+    return Math.round((contextWindowTokens * share) / 100);
+  }
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`--defer-threshold: expected a number of tokens, a percentage (15%) or off, got ${quote(raw)}`);
+  const { min, max } = CLI_LIMITS.deferThresholdTokens;
+  return parseInteger('--defer-threshold', text, min, max);
 }
 
 function parseBaseUrl(source: string, raw: string): string {
@@ -283,6 +311,16 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv, cwd: str
     options.maxResultChars = parseInteger('--max-result-chars', values['max-result-chars'], min, max);
   }
   if (values.system !== undefined) options.system = values.system;
+  if (values['context-window'] !== undefined) {
+    const { min, max } = CLI_LIMITS.contextWindowTokens;
+    options.contextWindowTokens = parseInteger('--context-window', values['context-window'], min, max);
+  }
+  if (values['defer-threshold'] !== undefined) {
+    options.deferThresholdTokens = parseDeferThreshold(
+      values['defer-threshold'],
+      options.contextWindowTokens ?? DEFAULT_CONTEXT_WINDOW_TOKENS,
+    );
+  }
 
   options.stream = values['no-stream'] !== true;
   options.yes = values.yes === true;

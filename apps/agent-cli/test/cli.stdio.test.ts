@@ -40,6 +40,19 @@ describe('mcp-agent (built bin)', () => {
     expect(config.stderr).toContain('broken');
   });
 
+  it("no API key and OpenAI's URL: says so before starting servers or sending anything (exit 2)", async () => {
+    await using tmp = await tempDir();
+    const marker = join(tmp.dir, 'started');
+    const server = { command: process.execPath, args: ['-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] };
+    const run = await runAgent(['-m', 'gpt-4o-mini', '-c', await tmp.config({ s: server }), '-p', 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      "mcp-agent: no API key: OPENAI_API_KEY is not set and the model is OpenAI's (https://api.openai.com/v1); " +
+        'set OPENAI_API_KEY, or point --base-url at a local server such as http://localhost:11434/v1',
+    );
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('native and text modes give the same transcript, with calls split across stream chunks', async () => {
     const runs: TranscriptJson[] = [];
     const native: ScriptedTurn[] = [
@@ -115,6 +128,30 @@ describe('mcp-agent (built bin)', () => {
     expect(tools).toContain('work__create_entities');
     expect(tools).toContain('home__create_entities');
     expect(existsSync(home) ? await readFile(home, 'utf8') : '').not.toContain('Ada');
+  });
+
+  it('--defer-threshold: the first request offers tool_search only; the found tool is loaded and called', async () => {
+    await using model = await startScriptedModel({
+      turns: [
+        { toolCalls: [{ name: 'tool_search', arguments: { query: 'create entities' } }] },
+        { toolCalls: [{ name: 'memory__create_entities', arguments: ENTITY }] },
+        { text: 'done' },
+      ],
+    });
+    await using tmp = await tempDir();
+    const file = join(tmp.dir, 'm.jsonl');
+    const config = await tmp.config({ memory: memoryServer(file) });
+    const run = await runAgent([...modelArgs(model.baseUrl, config), '--defer-threshold', '100', '--yes', '--json', '-p', 'go']);
+    expect(run.code, run.stderr).toBe(0);
+    const names = (i: number) => ((model.requests[i]?.body.tools ?? []) as { function: { name: string } }[]).map((x) => x.function.name);
+    expect(names(0)).toEqual(['tool_search']);
+    expect(names(1)).toContain('memory__create_entities');
+    const t = JSON.parse(run.stdout) as TranscriptJson;
+    expect(t.toolCalls.map((c) => [c.name, c.status])).toEqual([
+      ['tool_search', 'ok'],
+      ['memory__create_entities', 'ok'],
+    ]);
+    expect(await readFile(file, 'utf8')).toContain('Ada');
   });
 
   it('chats line by line without -p, keeping the conversation, until /exit', async () => {

@@ -255,3 +255,28 @@ describe('--ask-stdin', () => {
     expect(parseCliOptions(['-m', 'm', '--ask-stdin'], {}).askStdin).toBe(true);
   });
 });
+
+describe('--context-window and --defer-threshold', () => {
+  it('are absent by default (the agent defaults: 10% of 32,768 tokens)', () => {
+    const options = parseCliOptions(['-m', 'm'], {});
+    expect(options.contextWindowTokens).toBeUndefined();
+    expect(options.deferThresholdTokens).toBeUndefined();
+  });
+
+  it('take tokens, a share of the window, or off; bad values are one line naming the flag', () => {
+    expect(parseCliOptions(['-m', 'm', '--context-window', '128000'], {}).contextWindowTokens).toBe(128_000);
+    expect(parseCliOptions(['-m', 'm', '--defer-threshold', '4000'], {}).deferThresholdTokens).toBe(4000);
+    expect(parseCliOptions(['-m', 'm', '--defer-threshold', 'off'], {}).deferThresholdTokens).toBe('off');
+    expect(parseCliOptions(['-m', 'm', '--defer-threshold', '15%'], {}).deferThresholdTokens).toBe(4915);
+    expect(parseCliOptions(['-m', 'm', '--context-window', '200000', '--defer-threshold', '5%'], {}).deferThresholdTokens).toBe(10_000);
+    expect(() => parseCliOptions(['-m', 'm', '--defer-threshold', 'lots'], {})).toThrow(
+      '--defer-threshold: expected a number of tokens, a percentage (15%) or off, got "lots"',
+    );
+    expect(() => parseCliOptions(['-m', 'm', '--defer-threshold', '0%'], {})).toThrow(
+      '--defer-threshold: a percentage must be more than 0',
+    );
+    expect(() => parseCliOptions(['-m', 'm', '--context-window', '12'], {})).toThrow('--context-window: expected an integer from 1024');
+    expect(helpText()).toContain('--defer-threshold <n>');
+    expect(helpText()).toContain('"defer": false');
+  });
+});

@@ -1,15 +1,12 @@
 /**
- * A server-sent events (SSE) decoder, as the WHATWG spec reads `text/event-stream`, for model
- * providers that stream their replies. Bytes go in as they arrive, and each event is returned by the
- * same `push` that completed it: nothing is held back beyond the current unfinished line.
- *
- * Handled: lines split anywhere across chunks (also between `\r` and `\n`), `\n`, `\r\n` and `\r`
- * line ends, a leading byte-order mark, comment lines (`:`), multi-line `data` (joined with `\n`),
- * `field:value` with or without the one space after the colon, and UTF-8 characters split across
- * chunks. Unlike the spec, an event still open when the stream ends is dispatched: some servers
- * close the connection without the final blank line, and their last event is usually the one that
- * matters.
+ * Server-sent events (`text/event-stream`) for model providers that stream their replies, read
+ * with `eventsource-parser` (the WHATWG rules: `\n`, `\r\n` and `\r` line ends split anywhere,
+ * comments, multi-line `data`, a leading byte-order mark). This file adds what a provider needs on
+ * top: bytes in (UTF-8 split across chunks), the events each `push` completed out, and, unlike the
+ * spec, an event still open when the stream ends is dispatched: some servers close the connection
+ * without the final blank line, and their last event is usually the one that matters.
  */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 /** One dispatched event. `event` is absent for the default type (`message`). */
 export interface SseEvent {
@@ -24,70 +21,48 @@ export interface SseDecoder {
   end(): SseEvent[];
 }
 
-/** A decoder for one stream (it keeps the unfinished line and event between chunks). */
+/** A decoder for one stream (the parser keeps the unfinished line and event between chunks). */
 export function createSseDecoder(): SseDecoder {
   const utf8 = new TextDecoder('utf-8');
-  let pending = '';
-  let atStart = true;
-  let data: string[] = [];
-  let event: string | undefined;
-  let id: string | undefined;
-
-  const dispatch = (out: SseEvent[]) => {
-    // The spec drops an event without data (an `event:` or `id:` line alone); OpenAI-style streams never send one.
-    if (data.length > 0) {
-      const dispatched: SseEvent = { data: data.join('\n') };
-      if (event !== undefined) dispatched.event = event;
-      if (id !== undefined) dispatched.id = id;
-      out.push(dispatched);
-    }
-    data = [];
-    event = undefined;
-  };
-
-  const line = (text: string, out: SseEvent[]) => {
-    if (text === '') return dispatch(out);
-    if (text.startsWith(':')) return;
-    const colon = text.indexOf(':');
-    const field = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? '' : text.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
-    else if (field === 'id' && !value.includes('\0')) id = value;
+  let out: SseEvent[] = [];
+  /** The last event id seen: like `EventSource.lastEventId`, it stays until another `id:` line. */
+  let lastId: string | undefined;
+  const parser = createParser({
+    onEvent(message: EventSourceMessage) {
+      if (message.id !== undefined) lastId = message.id;
+      const event: SseEvent = { data: message.data };
+      if (message.event !== undefined) event.event = message.event;
+      if (lastId !== undefined) event.id = lastId;
+      out.push(event);
+    },
     // `retry` and unknown fields are ignored: reconnecting is the caller's business.
-  };
-
-  const feed = (text: string, final: boolean): SseEvent[] => {
-    const out: SseEvent[] = [];
-    pending += text;
-    if (atStart && pending.length > 0) {
-      if (pending.charCodeAt(0) === 0xfeff) pending = pending.slice(1);
+  });
+  let atStart = true;
+  const feed = (text: string) => {
+    // The parser drops a byte-order mark only as raw bytes; ours arrive decoded (or as strings).
+    if (atStart && text.length > 0) {
       atStart = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    let start = 0;
-    for (;;) {
-      const cr = pending.indexOf('\r', start);
-      const lf = pending.indexOf('\n', start);
-      const end = cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf);
-      if (end < 0) break;
-      // A `\r` at the very end may be the first half of `\r\n`: wait for the next chunk to tell.
-      if (end === cr && end === pending.length - 1 && !final) break;
-      line(pending.slice(start, end), out);
-      start = end === cr && pending[end + 1] === '\n' ? end + 2 : end + 1;
-    }
-    pending = pending.slice(start);
-    if (final) {
-      if (pending !== '') line(pending, out);
-      pending = '';
-      dispatch(out);
-    }
-    return out;
+    if (text) parser.feed(text);
   };
-
+  const take = (): SseEvent[] => {
+    const events = out;
+    out = [];
+    return events;
+  };
   return {
-    push: (chunk) => feed(typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true }), false),
-    end: () => feed(utf8.decode(), true),
+    push(chunk) {
+      feed(typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true }));
+      return take();
+    },
+    end() {
+      feed(utf8.decode());
+      // Close the last line and the event still open, if any (a blank line alone dispatches nothing).
+      parser.feed('\n\n');
+      parser.reset();
+      return take();
+    },
   };
 }
 

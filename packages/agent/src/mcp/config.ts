@@ -127,12 +127,20 @@ function protocolMode(value: unknown, path: string): ProtocolMode | undefined {
   return value as ProtocolMode;
 }
 
-/** `timeout` and `protocol`, shared by both kinds of entry. */
+/** `defer`: `false` keeps the server's tools loaded when the others are deferred behind `tool_search`. */
+function defer(value: unknown, path: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') fail(path, `expected true or false, got ${describe(value)}`);
+  return value;
+}
+
+/** `timeout`, `protocol` and `defer`, shared by both kinds of entry. */
 function common(config: StdioServerConfig | HttpServerConfig, entry: JsonObject, path: string): void {
   const timeout = timeoutMs(entry.timeout, child(path, 'timeout'));
   if (timeout !== undefined) config.timeoutMs = timeout;
   const protocol = protocolMode(entry.protocol, child(path, 'protocol'));
   if (protocol !== undefined) config.protocol = protocol;
+  if (defer(entry.defer, child(path, 'defer')) === false) config.defer = false;
 }
 
 function serverType(value: unknown, path: string): ServerType | undefined {
@@ -216,7 +224,7 @@ function server(name: string, entry: unknown, path: string, options: ParseConfig
  * `sse`). Also read: `disabled: true` (skipped), `approval` (`"allow" | "deny" | "ask"` or
  * `{ default, tools: { name: mode } }`), `alwaysAllow` / `autoApprove` (tools allowed without
  * asking), `timeout` (ms per tool call), `protocol` (`"legacy"` | `"auto"` | `"2026-07-28"`: which
- * protocol era to speak). `${env:NAME}` and `${NAME}` are replaced in
+ * protocol era to speak), `defer` (`false`: never defer this server's tools behind `tool_search`). `${env:NAME}` and `${NAME}` are replaced in
  * command/args/env/cwd/url/headers. Other keys are ignored. No servers: an empty array.
  * @throws McpError `CONFIG_ERROR` naming the JSON path and the problem.
  */

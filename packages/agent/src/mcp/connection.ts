@@ -20,6 +20,7 @@ import { errorMessage, McpError } from '../errors.js';
 import { type ClientServices, clientCapabilities, installClientHandlers } from './clientHandlers.js';
 import { errnoCode, errnoText, formatSeconds, httpStatus, shownUrl, stripSdkPrefix } from './messages.js';
 import { DEFAULT_PROTOCOL_MODE, eraFailure, versionNegotiation } from './negotiation.js';
+import type { StderrSummary } from './stderrSummary.js';
 import { sseTransport, stdioTransport, streamableHttpTransport } from './transports.js';
 import type { HttpServerConfig, ProtocolMode, ServerConfig, StdioServerConfig } from './types.js';
 
@@ -35,7 +36,7 @@ export interface ConnectOptions extends Omit<ClientServices, 'server'> {
   connectTimeoutMs?: number;
   /** A transport to use instead of the config's (tests: in-memory); undefined: the config's. */
   transportFactory?: (config: ServerConfig) => Transport | undefined;
-  /** The server went away after it was connected (child exited, transport closed); not called by `close()`. */
+  /** The server went away after it was connected (child exited, transport closed); not called by `close()`. `reason` quotes its stderr. */
   onUnexpectedClose?: (reason: string | undefined) => void;
   /** The protocol mode of a server whose config has no `protocol`. Default `legacy`. */
   defaultProtocol?: ProtocolMode;
@@ -60,8 +61,8 @@ export interface ServerConnection {
   readonly transport: 'stdio' | 'streamable-http' | 'sse' | 'custom';
   /** The child's pid (stdio). */
   readonly pid?: number;
-  /** The last line the child wrote on stderr (stdio), for messages. */
-  lastStderrLine(): string | undefined;
+  /** What the child's stderr says (stdio): a thrown error's message, else its last line. */
+  stderrSummary(): StderrSummary | undefined;
   /** Close the client; a child process is ended (stdin closed, then SIGTERM, then SIGKILL) and waited for. */
   close(): Promise<void>;
 }
@@ -104,9 +105,17 @@ function isConnectionClosed(error: unknown): boolean {
 }
 
 /** Why a stdio server did not start, in one line. */
-function stdioFailure(config: StdioServerConfig, error: unknown, stderr: string | undefined, timeoutMs: number): string {
+/** `last stderr line: …` or, when a thrown error was found in it, `stderr: …`. */
+function stderrWords(summary: StderrSummary | undefined): string | undefined {
+  if (!summary) return undefined;
+  return `${summary.isLastLine ? 'last stderr line' : 'stderr'}: ${summary.text}`;
+}
+
+function stdioFailure(config: StdioServerConfig, error: unknown, summary: StderrSummary | undefined, timeoutMs: number): string {
   const start = `${config.name}: could not start "${config.command}"`;
-  const said = stderr ? ` (last stderr line: ${stderr})` : '';
+  const stderr = summary?.text;
+  const words = stderrWords(summary);
+  const said = words ? ` (${words})` : '';
   if (error instanceof ConnectTimeout) return `${config.name}: no answer within ${formatSeconds(timeoutMs)}${said}`;
   if (isConnectionClosed(error)) return `${start}: exited during startup${stderr ? `: ${stderr}` : ' (nothing on stderr)'}`;
   if (errnoCode(error) === 'ENOENT' && config.cwd !== undefined && !existsSync(config.cwd)) {
@@ -156,7 +165,7 @@ interface Attempt {
   transport: Transport;
   kind: ServerConnection['transport'];
   pid?: () => number | undefined;
-  lastStderrLine: () => string | undefined;
+  stderrSummary: () => StderrSummary | undefined;
   /** Streamable HTTP: end the session on the server before closing. */
   terminate?: () => Promise<void>;
 }
@@ -178,7 +187,7 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
     onToolListChanged: options.onToolListChanged,
   };
 
-  const attempt = async ({ transport, kind, pid, lastStderrLine, terminate }: Attempt): Promise<ServerConnection> => {
+  const attempt = async ({ transport, kind, pid, stderrSummary, terminate }: Attempt): Promise<ServerConnection> => {
     const remaining = Math.max(1, timeoutMs - (Date.now() - started));
     const client = createClient(services, options.clientVersion, mode, remaining);
     let tools: Tool[];
@@ -202,7 +211,7 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
     }
     let closing = false;
     client.onclose = () => {
-      if (!closing) options.onUnexpectedClose?.(lastStderrLine());
+      if (!closing) options.onUnexpectedClose?.(stderrWords(stderrSummary()));
     };
     const childPid = pid?.();
     return {
@@ -213,7 +222,7 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
       protocolVersion: client.getNegotiatedProtocolVersion(),
       transport: kind,
       pid: childPid,
-      lastStderrLine,
+      stderrSummary,
       async close() {
         closing = true;
         if (terminate) await withDeadline(terminate(), 1000).catch(() => {});
@@ -226,7 +235,7 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
   const custom = options.transportFactory?.(config);
   if (custom) {
     try {
-      return await attempt({ transport: custom, kind: 'custom', lastStderrLine: () => undefined });
+      return await attempt({ transport: custom, kind: 'custom', stderrSummary: () => undefined });
     } catch (error) {
       if (error instanceof McpError) throw error;
       const reason = error instanceof ConnectTimeout ? `no answer within ${formatSeconds(timeoutMs)}` : plainMessage(error);
@@ -235,14 +244,14 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
   }
 
   if (config.kind === 'stdio') {
-    const { transport, lastStderrLine } = stdioTransport(config, (line) => options.host?.onServerStderr?.(config.name, line));
+    const { transport, stderrSummary } = stdioTransport(config, (line) => options.host?.onServerStderr?.(config.name, line));
     try {
-      return await attempt({ transport, kind: 'stdio', pid: () => transport.pid ?? undefined, lastStderrLine });
+      return await attempt({ transport, kind: 'stdio', pid: () => transport.pid ?? undefined, stderrSummary });
     } catch (error) {
       if (error instanceof McpError) throw error;
       // The child's last words may still be on their way through the pipe.
       await new Promise((resolve) => setImmediate(resolve));
-      throw new McpError('SERVER_START_FAILED', stdioFailure(config, error, lastStderrLine(), timeoutMs), { cause: error });
+      throw new McpError('SERVER_START_FAILED', stdioFailure(config, error, stderrSummary(), timeoutMs), { cause: error });
     }
   }
 
@@ -262,7 +271,7 @@ async function connectHttp(
   const none = () => undefined;
   if (config.transport === 'sse') {
     try {
-      return await attempt({ transport: sseTransport(config), kind: 'sse', lastStderrLine: none });
+      return await attempt({ transport: sseTransport(config), kind: 'sse', stderrSummary: none });
     } catch (error) {
       if (error instanceof McpError) throw error;
       return fail(`could not connect to ${where} (SSE): ${httpReason(error, timeoutMs)}`, error);
@@ -274,7 +283,7 @@ async function connectHttp(
     if (streamable.sessionId !== undefined) await streamable.terminateSession();
   };
   try {
-    return await attempt({ transport: streamable, kind: 'streamable-http', lastStderrLine: none, terminate });
+    return await attempt({ transport: streamable, kind: 'streamable-http', stderrSummary: none, terminate });
   } catch (error) {
     if (error instanceof McpError) throw error;
     const status = httpStatus(error);
@@ -282,7 +291,7 @@ async function connectHttp(
       config.transport === 'auto' && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
     if (!fallback) return fail(`could not connect to ${where}: ${httpReason(error, timeoutMs)}`, error);
     try {
-      return await attempt({ transport: sseTransport(config), kind: 'sse', lastStderrLine: none });
+      return await attempt({ transport: sseTransport(config), kind: 'sse', stderrSummary: none });
     } catch (sseError) {
       if (sseError instanceof McpError) throw sseError;
       return fail(

@@ -79,7 +79,8 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-function toEntry(name: string, server: string, tool: Tool): ToolEntry {
+function toEntry(name: string, config: ServerConfig, tool: Tool): ToolEntry {
+  const server = config.name;
   const entry: ToolEntry = {
     name,
     server,
@@ -90,6 +91,7 @@ function toEntry(name: string, server: string, tool: Tool): ToolEntry {
   const title = tool.title ?? tool.annotations?.title;
   if (title !== undefined) entry.title = title;
   if (tool.annotations !== undefined) entry.annotations = tool.annotations;
+  if (config.defer === false) entry.defer = false;
   return entry;
 }
 
@@ -120,7 +122,7 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
     for (const state of states) {
       if (!state.connection) continue;
       for (const tool of state.tools) {
-        const entry = toEntry(table.assign(state.config.name, tool.name), state.config.name, tool);
+        const entry = toEntry(table.assign(state.config.name, tool.name), state.config, tool);
         nextEntries.push(entry);
         nextRoutes.set(entry.name, { entry, state });
       }
@@ -163,10 +165,10 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
         defaultProtocol: options.defaultProtocol,
         priorDiscovery: options.priorDiscovery,
         onToolListChanged: () => void refresh(state),
-        onUnexpectedClose: (lastStderrLine) => {
+        onUnexpectedClose: (stderr) => {
           if (closing || state.status !== 'connected') return;
           state.status = 'failed';
-          state.error = `${config.name} stopped${lastStderrLine ? ` (last stderr line: ${lastStderrLine})` : ''}`;
+          state.error = `${config.name} stopped${stderr ? ` (${stderr})` : ''}`;
           host?.onNotice?.(state.error);
         },
       });

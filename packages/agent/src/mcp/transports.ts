@@ -6,18 +6,17 @@ import type { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createStderrTail, type StderrSummary } from './stderrSummary.js';
 import type { HttpServerConfig, StdioServerConfig } from './types.js';
 
 /** A line longer than this is passed on in pieces (a server dumping a blob on stderr). */
 const MAX_LINE = 64 * 1024;
-/** How much of the last stderr line an error message quotes. */
-const MAX_QUOTED = 300;
 
 /** A stdio transport and what its child last said on stderr. */
 export interface StdioTransportHandle {
   transport: StdioClientTransport;
-  /** The last non-blank stderr line so far (cut to 300 characters), for error messages. */
-  lastStderrLine(): string | undefined;
+  /** What stderr says so far, for error messages: a thrown error's message, else the last line. */
+  stderrSummary(): StderrSummary | undefined;
 }
 
 /** Calls `onLine` for every non-blank line of `stream` (the last one even without a newline). */
@@ -57,15 +56,15 @@ export function stdioTransport(config: StdioServerConfig, onStderrLine: (line: s
     cwd: config.cwd,
     stderr: 'pipe',
   });
-  let last: string | undefined;
+  const tail = createStderrTail();
   const stderr = transport.stderr;
   if (stderr) {
     readLines(stderr, (line) => {
-      last = line.length > MAX_QUOTED ? `${line.slice(0, MAX_QUOTED - 3)}...` : line;
+      tail.push(line);
       onStderrLine(line);
     });
   }
-  return { transport, lastStderrLine: () => last };
+  return { transport, stderrSummary: () => tail.summary() };
 }
 
 function requestInit(config: HttpServerConfig): RequestInit {

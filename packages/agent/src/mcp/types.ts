@@ -30,6 +30,8 @@ interface ServerConfigBase {
   timeoutMs?: number;
   /** The config's `protocol`; absent: the agent's default (`legacy` unless the host sets another). */
   protocol?: ProtocolMode;
+  /** The config's `"defer": false`: offer this server's tools in full even when the others are deferred. */
+  defer?: false;
 }
 
 export interface StdioServerConfig extends ServerConfigBase {
@@ -62,6 +64,8 @@ export interface ToolEntry {
   description: string;
   inputSchema: JsonSchema;
   annotations?: ToolAnnotations;
+  /** `false`: its server is configured `"defer": false`, so it is always offered in full. */
+  defer?: false;
 }
 
 export interface CallOptions {

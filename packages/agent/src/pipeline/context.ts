@@ -1,12 +1,12 @@
 /**
- * What flows through the tool-call pipeline (the seed's `ToolCallContext`): the run's messages, the
- * tools offered this round, the model's reply as it was collected, the calls found in it and their
- * outcomes. Processors read and fill it; none of them talks to another directly.
+ * What the step loop (loop.ts) works with: its settings, the events it yields, how a tool call
+ * ended, and the one piece of state the host can reach into while a run goes on (cancellation).
  */
-import type { ApprovalGate } from '../approval.js';
+import type { ApprovalDecision, ApprovalGate } from '../approval.js';
 import type { ToolEntry, ToolRouter } from '../mcp/types.js';
 import type { ParsedCall } from '../textmode/parser.js';
-import type { ChatEvent, FinishReason, LLMClient, Message, ToolCall, ToolSpec, Usage } from '../types.js';
+import type { ToolSearchOptions } from '../tools/offer.js';
+import type { FinishReason, LLMClient, Message, ToolCall, Usage } from '../types.js';
 
 export type ToolMode = 'native' | 'text';
 
@@ -33,13 +33,18 @@ export type AgentEvent =
   | { type: 'text'; text: string }
   /** The model's reply ended. */
   | { type: 'reply_end'; finishReason: FinishReason; usage?: Usage }
+  /** A call is about to run (after its approval); `tool` is absent for the agent's own `tool_search`. */
   | { type: 'tool_call'; call: ToolCall; tool?: ToolEntry }
+  /** The approval gate decided on a server tool call (allowed by a rule, by the user, or denied). */
+  | { type: 'approval'; call: ToolCall; tool: ToolEntry; decision: ApprovalDecision }
   | { type: 'tool_result'; outcome: ToolOutcome }
   /** A message added to the conversation (the assistant's reply, a tool result). */
   | { type: 'message'; message: Message }
   | { type: 'notice'; text: string }
   /** The user cancelled what was running; the run ends after this round. */
-  | { type: 'cancelled'; during: 'model' | 'tool' };
+  | { type: 'cancelled'; during: 'model' | 'tool' }
+  /** The run is over: the last event. `steps` counts tool rounds. */
+  | { type: 'done'; steps: number; cancelled: boolean; finishReason: FinishReason };
 
 export interface PipelineSettings {
   llm: LLMClient;
@@ -47,13 +52,15 @@ export interface PipelineSettings {
   approval: ApprovalGate;
   mode: ToolMode;
   stream: boolean;
-  /** Tool rounds before the last, tool-less model call. */
+  /** Tool rounds before the last, tool-less model call: the loop's bound. */
   maxSteps: number;
   toolTimeoutMs?: number;
   maxResultChars: number;
-  emit: (event: AgentEvent) => void;
+  /** Deferral behind `tool_search` (`false`: always offer every tool). */
+  toolSearch?: ToolSearchOptions | false;
 }
 
+/** The reply as the sideband collected it. */
 export interface ReplyState {
   /** The visible text of the reply (text mode: with the call markup taken out). */
   text: string;
@@ -62,29 +69,13 @@ export interface ReplyState {
   usage?: Usage;
 }
 
-export interface ToolCallContext {
-  readonly settings: PipelineSettings;
-  /** The run's conversation: the session's history plus what this run added. */
-  messages: Message[];
-  /** Tool rounds done so far. */
-  step: number;
-  /** False on the last call, once `maxSteps` rounds are done: the model must answer. */
-  toolsEnabled: boolean;
-  /** Tools offered this round (namespaced). */
-  tools: ToolSpec[];
-  /** The provider's event stream for this round (set by the conversation entry). */
-  response?: AsyncIterable<ChatEvent>;
-  reply?: ReplyState;
-  /** Calls to run this round (extracted from the reply). */
-  toolCalls: ParsedCall[];
-  outcomes: ToolOutcome[];
-  /** The run ends after this processor (no tool calls, cancelled, or the final answer given). */
-  done: boolean;
-  /** Cancels the whole run (second Ctrl-C, or the caller's signal). */
-  signal: AbortSignal;
-  /** Cancels what is running now (a model call or a tool call): first Ctrl-C. */
+/**
+ * Cancellation, shared by the loop and the host: `current` is the model call or tool call running
+ * now (the first Ctrl-C aborts it), `signal` the whole run's (a second Ctrl-C, or the caller's).
+ */
+export interface RunControl {
+  readonly signal: AbortSignal;
   current?: AbortController;
-  /** Stops `current` following `signal` once the model call is read to its end. */
-  releaseCurrent?: () => void;
+  /** Set once the user cancelled: the run ends after this round. */
   cancelled: boolean;
 }

@@ -1,13 +1,11 @@
 /**
- * Step 2: call the model. Native mode sends the tools as function definitions; text mode puts the
- * catalogue in the system prompt and the earlier calls and results back into plain messages. The
- * last call (after `maxSteps` rounds) offers no tools and tells the model to answer.
+ * Step 2: the model request. Native mode sends the tools as function definitions; text mode puts
+ * the catalogue in the system prompt and the earlier calls and results back into plain messages.
+ * The last call (after `maxSteps` rounds) offers no tools and tells the model to answer.
  */
-
 import { toTextModeMessages } from '../../textmode/messages.js';
-import type { ChatRequest, Message } from '../../types.js';
-import { linkedAbort } from '../abort.js';
-import type { ToolCallProcessor } from '../pipeline.js';
+import type { ChatRequest, Message, ToolSpec } from '../../types.js';
+import type { PipelineSettings } from '../context.js';
 
 export function finalCallNote(maxSteps: number): Message {
   return {
@@ -16,21 +14,15 @@ export function finalCallNote(maxSteps: number): Message {
   };
 }
 
-export const conversationEntry: ToolCallProcessor = {
-  name: 'conversationEntry',
-  async process(context) {
-    const { settings } = context;
-    const messages: Message[] = context.toolsEnabled ? context.messages : [...context.messages, finalCallNote(settings.maxSteps)];
-    const step = linkedAbort(context.signal);
-    const current = step.controller;
-    context.current = current;
-    context.releaseCurrent = step.release;
-    const request: ChatRequest =
-      settings.mode === 'native'
-        ? { messages, tools: context.tools, stream: settings.stream, signal: current.signal }
-        : { messages: toTextModeMessages(messages, context.tools), stream: settings.stream, signal: current.signal };
-    settings.emit({ type: 'model_call', step: context.step, final: !context.toolsEnabled });
-    context.response = settings.llm.chat(request);
-    return context;
-  },
-};
+export function conversationEntry(
+  settings: PipelineSettings,
+  history: readonly Message[],
+  tools: ToolSpec[],
+  final: boolean,
+  signal: AbortSignal,
+): ChatRequest {
+  const messages: readonly Message[] = final ? [...history, finalCallNote(settings.maxSteps)] : history;
+  return settings.mode === 'native'
+    ? { messages, tools, stream: settings.stream, signal }
+    : { messages: toTextModeMessages(messages, tools), stream: settings.stream, signal };
+}

@@ -2,13 +2,15 @@
  * Step 5: run the round's calls, one after another (calls can depend on each other's effects, and
  * approvals are asked one at a time). Every call ends in an outcome, whatever happens: malformed,
  * unknown tool, denied, timed out, cancelled, failed, or the server's result. Nothing here throws.
+ * `tool_search` (when the tools are deferred) is answered here, without a server or an approval.
  */
+import type { ApprovalDecision } from '../../approval.js';
 import { errorMessage, isMcpError } from '../../errors.js';
 import { capText, toolResultText } from '../../results.js';
 import type { ParsedCall } from '../../textmode/parser.js';
+import type { ToolOffer } from '../../tools/offer.js';
 import { linkedAbort } from '../abort.js';
-import type { ToolCallContext, ToolOutcome, ToolOutcomeStatus } from '../context.js';
-import type { ToolCallProcessor } from '../pipeline.js';
+import type { AgentEvent, PipelineSettings, RunControl, ToolOutcome, ToolOutcomeStatus } from '../context.js';
 
 function parseArguments(raw: string): { args: Record<string, unknown> } | { error: string } {
   if (raw.trim() === '') return { args: {} };
@@ -42,11 +44,23 @@ function outcome(
   };
 }
 
-async function runCall(context: ToolCallContext, call: ParsedCall): Promise<ToolOutcome> {
-  const { settings } = context;
+/** One call, from its arguments to its outcome; yields the events on the way and returns the outcome. */
+async function* runCall(
+  settings: PipelineSettings,
+  control: RunControl,
+  offer: ToolOffer,
+  call: ParsedCall,
+): AsyncGenerator<AgentEvent, ToolOutcome> {
   const started = Date.now();
-  if (context.cancelled) return outcome(call, 'cancelled', 'Not run: the user cancelled.', started);
+  if (control.cancelled) return outcome(call, 'cancelled', 'Not run: the user cancelled.', started);
   if (call.error) return outcome(call, 'invalid', `Error: your tool call could not be read: ${call.error}`, started);
+  if (offer.isSearch(call.name)) {
+    const parsed = parseArguments(call.arguments);
+    if ('error' in parsed) return outcome(call, 'invalid', `Error: ${call.name}: ${parsed.error}.`, started);
+    yield { type: 'tool_call', call };
+    const { text, found } = offer.search(parsed.args);
+    return outcome(call, text.startsWith('Error:') ? 'invalid' : 'ok', text, started, { raw: { found: found.map((t) => t.name) } });
+  }
   const tool = settings.router.lookup(call.name);
   if (!tool) {
     const names = settings.router
@@ -58,18 +72,19 @@ async function runCall(context: ToolCallContext, call: ParsedCall): Promise<Tool
   const parsed = parseArguments(call.arguments);
   if ('error' in parsed) return outcome(call, 'invalid', `Error: ${tool.name}: ${parsed.error}.`, started, { tool });
 
-  let decision: Awaited<ReturnType<typeof settings.approval.decide>>;
+  let decision: ApprovalDecision;
   try {
     decision = await settings.approval.decide(tool, parsed.args);
   } catch (error) {
     decision = { allowed: false, reason: `approval failed: ${errorMessage(error)}` };
   }
+  yield { type: 'approval', call, tool, decision };
   if (!decision.allowed) return outcome(call, 'denied', `Error: not run: ${decision.reason}.`, started, { tool });
 
-  settings.emit({ type: 'tool_call', call, tool });
-  const step = linkedAbort(context.signal);
+  yield { type: 'tool_call', call, tool };
+  const step = linkedAbort(control.signal);
   const current = step.controller;
-  context.current = current;
+  control.current = current;
   try {
     const result = await settings.router.callTool(tool.name, parsed.args, {
       signal: current.signal,
@@ -79,8 +94,8 @@ async function runCall(context: ToolCallContext, call: ParsedCall): Promise<Tool
     return outcome(call, result.isError ? 'error' : 'ok', text, started, { tool, raw: result });
   } catch (error) {
     if (current.signal.aborted || isMcpError(error, 'CANCELLED')) {
-      context.cancelled = true;
-      settings.emit({ type: 'cancelled', during: 'tool' });
+      control.cancelled = true;
+      yield { type: 'cancelled', during: 'tool' };
       return outcome(call, 'cancelled', 'Error: the user cancelled this call.', started, { tool });
     }
     const status: ToolOutcomeStatus = isMcpError(error, 'TOOL_TIMEOUT')
@@ -91,18 +106,22 @@ async function runCall(context: ToolCallContext, call: ParsedCall): Promise<Tool
     return outcome(call, status, `Error: ${errorMessage(error)}`, started, { tool });
   } finally {
     step.release();
-    context.current = undefined;
+    control.current = undefined;
   }
 }
 
-export const execute: ToolCallProcessor = {
-  name: 'execute',
-  async process(context) {
-    for (const call of context.toolCalls) {
-      const result = await runCall(context, call);
-      context.outcomes.push(result);
-      context.settings.emit({ type: 'tool_result', outcome: result });
-    }
-    return context;
-  },
-};
+/** Every call of the round, in order; yields each call's events and returns the outcomes. */
+export async function* execute(
+  settings: PipelineSettings,
+  control: RunControl,
+  offer: ToolOffer,
+  calls: readonly ParsedCall[],
+): AsyncGenerator<AgentEvent, ToolOutcome[]> {
+  const outcomes: ToolOutcome[] = [];
+  for (const call of calls) {
+    const result = yield* runCall(settings, control, offer, call);
+    outcomes.push(result);
+    yield { type: 'tool_result', outcome: result };
+  }
+  return outcomes;
+}

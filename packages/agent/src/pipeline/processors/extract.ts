@@ -2,31 +2,28 @@
  * Step 4: the reply becomes the assistant message, and its tool calls the calls to run. A call the
  * model makes on the final, tool-less turn, or after the user cancelled, is not run and not kept.
  */
+import type { ParsedCall } from '../../textmode/parser.js';
 import type { Message } from '../../types.js';
-import type { ToolCallProcessor } from '../pipeline.js';
+import type { ReplyState } from '../context.js';
 
-export const extract: ToolCallProcessor = {
-  name: 'extract',
-  async process(context) {
-    const reply = context.reply;
-    if (!reply) throw new Error('extract: no reply');
-    let calls = reply.calls;
-    if (calls.length > 0 && (!context.toolsEnabled || context.cancelled)) {
-      if (!context.cancelled) {
-        context.settings.emit({ type: 'notice', text: `the model asked for ${calls.length} tool call(s) after the step limit; not run` });
-      }
-      calls = [];
-    }
-    const message: Message = {
-      role: 'assistant',
-      content: reply.text,
-      ...(calls.length > 0 ? { toolCalls: calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) } : {}),
-    };
-    context.messages.push(message);
-    context.settings.emit({ type: 'message', message });
-    context.toolCalls = calls;
-    context.outcomes = [];
-    if (calls.length === 0) context.done = true;
-    return context;
-  },
-};
+export interface Extracted {
+  message: Message;
+  calls: ParsedCall[];
+  /** Calls dropped because the step limit was reached. */
+  dropped: number;
+}
+
+export function extract(reply: ReplyState, options: { final: boolean; cancelled: boolean }): Extracted {
+  let calls = reply.calls;
+  let dropped = 0;
+  if (calls.length > 0 && (options.final || options.cancelled)) {
+    if (!options.cancelled) dropped = calls.length;
+    calls = [];
+  }
+  const message: Message = {
+    role: 'assistant',
+    content: reply.text,
+    ...(calls.length > 0 ? { toolCalls: calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) } : {}),
+  };
+  return { message, calls, dropped };
+}

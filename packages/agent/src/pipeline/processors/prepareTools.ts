@@ -1,15 +1,7 @@
-/** Step 1: the tools offered this round, from the router's current list (none on the final call). */
-import type { ToolCallContext } from '../context.js';
-import type { ToolCallProcessor } from '../pipeline.js';
+/** Step 1: the tools offered this step (none on the final call), deferred behind `tool_search` when they are too many. */
+import type { ToolOffer } from '../../tools/offer.js';
+import type { ToolSpec } from '../../types.js';
 
-export const prepareTools: ToolCallProcessor = {
-  name: 'prepareTools',
-  async process(context) {
-    context.tools = context.toolsEnabled
-      ? context.settings.router
-          .listTools()
-          .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }))
-      : [];
-    return context satisfies ToolCallContext;
-  },
-};
+export function prepareTools(offer: ToolOffer, final: boolean): ToolSpec[] {
+  return final ? [] : offer.next().tools;
+}
