@@ -98,7 +98,7 @@ export const calls = {
       expect(result, exitCode) {
         if (exitCode === 0) return 'exit code 0, expected the Inspector to report a tool error';
         if (result?.isError !== true) return `expected isError, got ${JSON.stringify(result)}`;
-        if (!/Too small: expected number to be >=1 at thoughtNumber/.test(text(result))) return `unexpected text: ${text(result)}`;
+        if (!/thoughtNumber: Too small: expected number to be >=1/.test(text(result))) return `unexpected text: ${text(result)}`;
         return undefined;
       },
     },

@@ -28,9 +28,10 @@
 // 4. starts each bin in its own project with `npx --no-install mcp-server-<name>`, sends initialize + tools/list
 //    over stdin, and expects serverInfo (version = package version, or the reference's for a drop-in:
 //    REFERENCE_SERVER_VERSION), at least one tool, only JSON-RPC on stdout, and exit 0 once stdin closes;
-// 5. installs all tarballs plus the SDK and zod (the optional peer dependencies, as a library user would) into
-//    one project and uses each library entry there: `create*Server()` returns an McpServer of the user's SDK
-//    (`instanceof` holds) that lists its tools to the user's SDK Client.
+// 5. installs all tarballs plus the SDK v2 server package and zod (the optional peer dependencies, as a library user
+//    would) and the SDK v2 client into one project and uses each library entry there: `create*Server()` returns an
+//    McpServer of the user's `@modelcontextprotocol/server` (`instanceof` holds) that lists its tools to the v2
+//    Client in both protocol eras (2025-11-25 over an in-memory pair, 2026-07-28 through `createMcpHandler`).
 // Exits 1 on any failure, naming the package and the problem.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -76,11 +77,14 @@ const SIZE_BUDGET = {
   '@mcpkit/server-fetch': 25 * MB, // issue 12's goal; 18.3 MB measured (turndown's domino 7.7 MB, unpdf 2.0 MB, undici 1.7 MB)
   '@mcpkit/server-git': 14 * MB, // 10.7 MB measured (isomorphic-git 5.2 MB, undici 1.7 MB)
   '@mcpkit/server-everything': 5 * MB, // 3.3 MB measured (undici 1.7 MB)
-  '@mcpkit/server-memory': 3 * MB, // 1.4 MB measured
-  '@mcpkit/server-sequential-thinking': 3 * MB, // 1.3 MB measured
+  // SDK v2 and issue 20 (OAuth) raised the two smallest: protocol-core now brings @mcpkit/net (undici 1.8 MB) and
+  // jose (0.35 MB) for token checks, and the bin bundles SDK v2 (+0.6 MB). 4.9 and 4.2 MB computed from a run's
+  // install without the SDK v2 packages and zod (1.4 and 1.3 MB on SDK v1).
+  '@mcpkit/server-memory': 6 * MB,
+  '@mcpkit/server-sequential-thinking': 5 * MB,
 };
-/** A server without an entry above (a new one from the template): a bundled bin and protocol-core. */
-const DEFAULT_BUDGET = 3 * MB;
+/** A server without an entry above (a new one from the template): a bundled bin, protocol-core, net and jose. */
+const DEFAULT_BUDGET = 5 * MB;
 
 /** The server each one replaces: an npm package (installed and measured) or a Python one (not measurable here). */
 const REFERENCE = {
@@ -374,29 +378,56 @@ function measure(dir) {
   return { total, count: packages.size, biggest };
 }
 
-// Uses each library entry the way a library user does, with their SDK: run inside the library project.
+/** The SDK v2 client the library probe connects with. */
+const PROBE_CLIENT = '@modelcontextprotocol/client';
+
+// Uses each library entry the way a library user does, with their SDK v2 (`@modelcontextprotocol/server`, the
+// optional peer, and `@modelcontextprotocol/client`): run inside the library project. In both protocol eras: a
+// 2025-11-25 session over a linked in-memory pair (the client in `legacy` mode), and 2026-07-28 through the
+// SDK's `createMcpHandler(factory).fetch` (no socket; one server per request) with the client in `auto` mode.
 const LIBRARY_PROBE = `
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 const name = process.argv[2];
 const mod = await import(name);
 const [factory, create] = Object.entries(mod).find(([k, v]) => /^create\\w*Server$/.test(k) && typeof v === 'function') ?? [];
 if (!create) throw new Error(name + ' exports no create*Server function');
-const server = create(typeof mod.createMemoryStore === 'function' ? { store: mod.createMemoryStore() } : {});
-if (!(server instanceof McpServer)) throw new Error(factory + '() did not return an McpServer of the installed SDK');
+const store = typeof mod.createMemoryStore === 'function' ? mod.createMemoryStore() : undefined;
+const make = () => create(store ? { store } : {});
+const newClient = (mode) => new Client({ name: 'mcpkit-check-pack', version: '0.0.0' }, { versionNegotiation: { mode } });
+const listed = async (client, era, version) => {
+  if (client.getProtocolEra() !== era) throw new Error(factory + '(): expected the ' + era + ' era, got ' + client.getProtocolEra());
+  if (client.getNegotiatedProtocolVersion() !== version)
+    throw new Error(factory + '(): negotiated ' + client.getNegotiatedProtocolVersion() + ', expected ' + version);
+  const { tools } = await client.listTools();
+  if (tools.length === 0) throw new Error(factory + '(): no tools listed in the ' + era + ' era');
+  await client.close();
+  return tools.length;
+};
+
+const server = make();
+if (!(server instanceof McpServer)) throw new Error(factory + '() did not return an McpServer of the installed @modelcontextprotocol/server');
 const [a, b] = InMemoryTransport.createLinkedPair();
-const client = new Client({ name: 'mcpkit-check-pack', version: '0.0.0' });
-await Promise.all([server.connect(a), client.connect(b)]);
-const { tools } = await client.listTools();
-if (tools.length === 0) throw new Error(factory + '(): no tools listed');
-await client.close();
+const legacy = newClient('legacy');
+await server.connect(a);
+await legacy.connect(b);
+const legacyTools = await listed(legacy, 'legacy', '2025-11-25');
 await server.close();
-console.log(factory + '(): ' + tools.length + (tools.length === 1 ? ' tool' : ' tools'));
+
+const handler = createMcpHandler(make);
+const modern = newClient('auto');
+await modern.connect(new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
+  fetch: (url, init) => handler.fetch(new Request(url, init)),
+}));
+const modernTools = await listed(modern, 'modern', '2026-07-28');
+await handler.close();
+if (modernTools !== legacyTools) throw new Error(factory + '(): ' + legacyTools + ' tools in 2025-11-25, ' + modernTools + ' in 2026-07-28');
+console.log(factory + '(): ' + legacyTools + (legacyTools === 1 ? ' tool' : ' tools') + ' in 2025-11-25 and in 2026-07-28');
 `;
 
 // Loads the bin's lazy CommonJS chunks (see tsup.server.ts) in a server's own project, where the SDK is not
-// installed: Ajv must validate an elicitation reply, zod 3 + zod-to-json-schema must convert a schema.
+// installed: today one, cli-lazy-ajv.cjs (the SDK's Node shims, whose Ajv validator must check an elicitation
+// reply). An unknown chunk fails, so a new one gets a probe here.
 const LAZY_PROBE = `
 const { join } = require('node:path');
 const { readdirSync } = require('node:fs');
@@ -406,9 +437,7 @@ for (const file of readdirSync(dist).filter((f) => /^cli-lazy-.*\\.cjs$/.test(f)
   if (chunk.AjvJsonSchemaValidator) {
     const check = new chunk.AjvJsonSchemaValidator().getValidator({ type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] });
     if (!check({ email: 'a@example.com' }).valid || check({ email: 'nope' }).valid) throw new Error(file + ': Ajv does not validate');
-  } else if (chunk.z3 && chunk.zodToJsonSchema) {
-    const schema = chunk.zodToJsonSchema(chunk.z3.object({ a: chunk.z3.string() }));
-    if (schema.properties?.a?.type !== 'string') throw new Error(file + ': zod-to-json-schema gave ' + JSON.stringify(schema));
+    console.log(file + ': Ajv validates');
   } else {
     throw new Error(file + ': unknown lazy chunk (exports ' + Object.keys(chunk).join(', ') + '): teach check-pack to probe it');
   }
@@ -467,8 +496,18 @@ try {
   const referenceNames = values['no-reference'] ? [] : [...new Set(packed.map((s) => REFERENCE[s.name]?.npm).filter(Boolean))];
   for (const name of referenceNames)
     jobs.push({ kind: 'reference', name, dir: emptyProject(`reference-${name.replace(/^@[^/]+\//, '')}`) });
+  // The library user's packages: the optional peers (the SDK v2 server package and zod), plus the SDK v2 client the
+  // probe talks to the servers with (the range the servers test with, from their devDependencies).
+  // (the peers of every packed package: protocol-core's library entries need theirs too)
   const peers = {};
-  for (const s of packed) for (const [dep, range] of Object.entries(s.manifest.peerDependencies ?? {})) peers[dep] ??= range;
+  for (const { manifest } of closure(packed.map((s) => s.name)))
+    for (const [dep, range] of Object.entries(manifest.peerDependencies ?? {})) if (!tarballs.has(dep)) peers[dep] ??= range;
+  for (const s of packed) {
+    const range = s.manifest.devDependencies?.[PROBE_CLIENT];
+    if (range) peers[PROBE_CLIENT] ??= range;
+  }
+  if (packed.length > 0 && !peers[PROBE_CLIENT])
+    await step('library project: a client to probe with', () => `no server declares ${PROBE_CLIENT} in devDependencies`);
   if (packed.length > 0) jobs.push({ kind: 'library', dir: emptyProject('library'), names: [...tarballs.keys()] });
 
   const started = Date.now();
@@ -553,11 +592,14 @@ try {
     if (ready) {
       writeFileSync(join(job.dir, 'probe.mjs'), LIBRARY_PROBE);
       for (const server of packed) {
-        await step(`${server.name}: the library entry works with the user's SDK (instanceof McpServer, tools listed)`, async () => {
-          const res = await runAsync(process.execPath, ['probe.mjs', server.name], { cwd: job.dir, timeoutMs: 60_000 });
-          if (res.status === 0) console.log(`[pack]   ${res.stdout.trim()}`);
-          return res;
-        });
+        await step(
+          `${server.name}: the library entry works with the user's SDK v2 (instanceof McpServer, tools listed in both eras)`,
+          async () => {
+            const res = await runAsync(process.execPath, ['probe.mjs', server.name], { cwd: job.dir, timeoutMs: 60_000 });
+            if (res.status === 0) console.log(`[pack]   ${res.stdout.trim()}`);
+            return res;
+          },
+        );
       }
     }
   }

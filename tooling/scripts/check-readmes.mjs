@@ -4,8 +4,9 @@
 //
 //   node tooling/scripts/check-readmes.mjs          (pnpm check:readmes)
 //
-// - servers (packages/server-*/README.md) and the template (tooling/templates/server/README.md): exactly the
-//   SERVER_SECTIONS `##` headings, in order, nothing else at that level; under `## Use it`, the USE_IT `###`
+// - servers (packages/server-*/README.md) and the template (tooling/templates/server/README.md): the
+//   SERVER_SECTIONS `##` headings in order (the optional ones only where they apply: `Host it`, and the list of
+//   what a client sees differently since SDK v2), nothing else at that level; under `## Use it`, the USE_IT `###`
 //   subsections in order (other `###` subsections may follow or sit between them);
 // - libraries (packages/* other than server-*): the LIBRARY_SECTIONS `##` headings in order, the optional ones
 //   only where they apply; apps/agent-cli: the APP_SECTIONS.
@@ -21,15 +22,22 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** The `##` heading of the section listing what a client sees differently since the move to SDK v2 (issue 18). */
+export const ERA_CHANGES = 'MCP 2026-07-28 and SDK v2: what a client sees differently';
+/** `optional: true` sections may be left out (a server with nothing to say there); the others are required. */
 export const SERVER_SECTIONS = [
-  'Use it',
-  'Tools',
-  'Configuration',
-  'Security',
-  'What differs from the reference, and why',
-  'Libraries',
-  'Performance',
-  'Conformance and interop',
+  { name: 'Use it' },
+  { name: 'Tools' },
+  { name: 'Configuration' },
+  { name: 'Security' },
+  // Hosting for many users (OAuth resource server, behind a TLS proxy): issue 20; required once it lands.
+  { name: 'Host it', optional: true },
+  { name: 'What differs from the reference, and why' },
+  // Only a server released before SDK v2 has changes to list; a new one (the template) has none.
+  { name: ERA_CHANGES, optional: true },
+  { name: 'Libraries' },
+  { name: 'Performance' },
+  { name: 'Conformance and interop' },
 ];
 export const USE_IT = ['Claude Desktop', 'VS Code', 'Cursor', 'Windows (`cmd /c`)', 'MCP Inspector', 'HTTP'];
 /** `optional: true` sections may be left out; the others are required. */
@@ -38,6 +46,7 @@ export const LIBRARY_SECTIONS = [
   { name: 'Use' },
   { name: 'API' },
   { name: 'Security' },
+  { name: ERA_CHANGES, optional: true },
   { name: 'Libraries' },
   { name: 'Performance', optional: true },
   { name: 'Tests' },
@@ -133,13 +142,7 @@ export function checkReadme(markdown, kind, { unreleased } = {}) {
   if (kind === 'library') return [...problems, ...compare(h2, LIBRARY_SECTIONS, label2)];
   if (kind === 'app') return [...problems, ...compare(h2, APP_SECTIONS, label2)];
 
-  problems.push(
-    ...compare(
-      h2,
-      SERVER_SECTIONS.map((name) => ({ name })),
-      label2,
-    ),
-  );
+  problems.push(...compare(h2, SERVER_SECTIONS, label2));
   const useIt = all.findIndex((h) => h.level === 2 && h.text === 'Use it');
   if (useIt !== -1) {
     const end = all.findIndex((h, i) => i > useIt && h.level <= 2);
@@ -196,6 +199,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(1);
   }
   console.log(
-    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.length}, Use it: ${USE_IT.length} subsections)`,
+    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.filter((s) => !s.optional).length} required, ${SERVER_SECTIONS.filter((s) => s.optional).length} optional; Use it: ${USE_IT.length} subsections)`,
   );
 }

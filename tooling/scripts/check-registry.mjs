@@ -46,9 +46,8 @@ addFormats(ajv);
 const validate = ajv.compile(schema);
 
 // --- what the shared runner declares (not required in server.json) ----------------------------------------
-const runnerSource = readFileSync(join(root, 'packages', 'protocol-core', 'src', 'runner', 'cli.ts'), 'utf8');
-const runnerBlock = runnerSource.slice(runnerSource.indexOf('export const runnerOptions'));
-const RUNNER_ENV = new Set(envLiterals(runnerBlock.slice(0, runnerBlock.indexOf('\n});'))));
+const runnerFile = join(root, 'packages', 'protocol-core', 'src', 'runner', 'cli.ts');
+const RUNNER_ENV = runnerEnv(runnerFile);
 if (RUNNER_ENV.size === 0) problems.push('packages/protocol-core/src/runner/cli.ts: found no runner options (did runnerOptions move?)');
 
 const netOptions = join(root, 'packages', 'net', 'src', 'options.ts');
@@ -59,6 +58,29 @@ const NET_FLAGS = existsSync(netOptions)
 /** Upper-case string literals that look like environment variable names. */
 function envLiterals(source) {
   return [...source.matchAll(/['"`]([A-Z][A-Z0-9_]*)['"`]/g)].map((m) => m[1]).filter((n) => ENV_NAME.test(n) || n === 'PORT');
+}
+
+/**
+ * The environment variables of the runner's options (`runnerOptions` in runner/cli.ts), including those of the
+ * option sets spread into it (`...authOptions`: read from the file it is imported from, with the variables that
+ * file reads from the environment directly, such as MCP_OAUTH_CLIENT_SECRET).
+ */
+function runnerEnv(file) {
+  const source = readFileSync(file, 'utf8');
+  const block = source.slice(source.indexOf('export const runnerOptions'));
+  const body = block.slice(0, block.indexOf('\n});'));
+  const names = new Set(envLiterals(body));
+  for (const [, spread] of body.matchAll(/^\s+\.\.\.(\w+),$/gm)) {
+    const from = new RegExp(`^import \\{[^}]*\\b${spread}\\b[^}]*\\} from '(\\.[^']+)\\.js';$`, 'm').exec(source)?.[1];
+    if (!from) {
+      problems.push(`${rel(file)}: runnerOptions spreads ${spread}, whose module this check cannot find`);
+      continue;
+    }
+    const spreadSource = readFileSync(join(dirname(file), `${from}.ts`), 'utf8');
+    for (const name of envLiterals(spreadSource)) names.add(name);
+    for (const [, name] of spreadSource.matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g)) names.add(name);
+  }
+  return names;
 }
 
 /** Flag names declared as keys of the options object in a config.ts (`'max-bytes': {`, `timeout: {`). */

@@ -5,9 +5,10 @@
 //   node tooling/scripts/check-template.mjs [--name <probe>] [--keep]
 //
 // 1. copies a pruned repository to a temp dir: the files git tracks (as they are in the working tree) at the root,
-//    in packages/protocol-core, tooling/templates, tooling/scripts and tooling/registry, plus untracked files in the
-//    last three so an uncommitted template change is what gets checked. Other packages and apps are left out: a new server needs
-//    none of them, and their work in progress must not fail this check;
+//    in packages/protocol-core and the workspace packages it depends on (@mcpkit/net), tooling/templates,
+//    tooling/scripts and tooling/registry, plus the untracked (not ignored) files there, so an uncommitted change is
+//    what gets checked. Other packages and apps are left out: a new server needs none of them, and their work in
+//    progress must not fail this check;
 // 2. checks the template's build/test config files are the model server's (packages/server-sequential-thinking);
 // 3. installs from the pnpm store (--offline; falls back to --prefer-offline, which a new machine needs because
 //    the store lacks registry metadata), runs new-server there, installs again (same fallback) to link it;
@@ -18,7 +19,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSteps, PNPM, removeTemp, root, run } from './lib.mjs';
+import { createSteps, PNPM, removeTemp, root, run, workspaceClosure, workspacePackages } from './lib.mjs';
 
 const { values } = parseArgs({ options: { name: { type: 'string', default: 'template-probe' }, keep: { type: 'boolean' } } });
 const name = values.name;
@@ -47,13 +48,11 @@ try {
       run('git', ['ls-files', '-z', ...args])
         .stdout.split('\0')
         .filter(Boolean);
-    const keep = (f) =>
-      !/^(packages|apps|tooling)\//.test(f) || /^(packages\/protocol-core|tooling\/templates|tooling\/scripts|tooling\/registry)\//.test(f);
-    const files = new Set(
-      [...list([]), ...list(['--others', '--exclude-standard', '--', 'tooling/templates', 'tooling/scripts', 'tooling/registry'])].filter(
-        keep,
-      ),
-    );
+    // protocol-core and the workspace packages it depends on (@mcpkit/net): what a new server builds with.
+    const core = workspaceClosure(['@mcpkit/protocol-core'], workspacePackages()).map((p) => `packages/${p.dir}`);
+    const dirs = [...core, 'tooling/templates', 'tooling/scripts', 'tooling/registry'];
+    const keep = (f) => !/^(packages|apps|tooling)\//.test(f) || dirs.some((d) => f.startsWith(`${d}/`));
+    const files = new Set([...list([]), ...list(['--others', '--exclude-standard', '--', ...dirs])].filter(keep));
     let copied = 0;
     for (const file of files) {
       const source = join(root, file);
@@ -99,6 +98,7 @@ try {
         'src/tools/echo.ts',
         'src/tools/index.ts',
         'test/server.test.ts',
+        'test/eras.test.ts',
         'test/server.stdio.test.ts',
       ].filter((f) => !existsSync(join(tmp, 'packages', `server-${name}`, f)));
       if (!existsSync(join(tmp, '.changeset', `server-${name}-initial.md`))) expected.push(`.changeset/server-${name}-initial.md`);

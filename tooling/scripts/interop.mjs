@@ -3,12 +3,15 @@
 //
 //   node tooling/scripts/interop.mjs [server ...] [--out-dir <dir>]     (default: every server with src/index.ts)
 //
-// 1. The official conformance suite (@modelcontextprotocol/conformance, pinned below) runs the protocol-level
-//    server scenarios that apply to any server against `mcp-server-<name> --transport http --port 0` on
-//    127.0.0.1, once stateful (sessions) and once with --stateless. `logging-set-level` runs only when the
-//    server declares the logging capability (probed with our own initialize first). A server that serves
-//    the suite's own fixture surface (SERVER_SETTINGS: server-everything's `conformance` profile) gets EVERY
-//    server scenario of the suite (`conformance list`) in the stateful run.
+// 1. The official conformance suite (@modelcontextprotocol/conformance, pinned in tooling/interop/conformance.mjs)
+//    against `mcp-server-<name> --transport http --port 0` on 127.0.0.1, for both protocol revisions one binary
+//    serves: 2025-11-25 (sessions, `initialize`) and 2026-07-28 (stateless, `server/discover`). A server that serves
+//    the suite's own fixture surface (SERVER_SETTINGS `scenarios: 'requirements'`: server-everything's `conformance`
+//    profile) runs each revision's frozen requirement set (`--requirements <rev>`: every required scenario must pass)
+//    and reports what the suite runs alongside without scoring (the tasks extension, scenarios added after the
+//    release) without failing on it. Any other server runs the protocol-level scenarios that apply to every server
+//    (PROTOCOL_SCENARIOS). A third run starts the server with `--stateless` and runs the 2025-11-25 protocol-level
+//    scenarios. `logging-set-level` runs only when the server declares the logging capability (probed first).
 // 2. The official Inspector (@modelcontextprotocol/inspector, pinned below) in CLI mode drives the stdio bin:
 //    tools/list (every tool has a title, the four annotation hints and an object input schema; `--strict`
 //    finds no error-severity schema-portability problem), plus the tools/call checks in tooling/interop/calls.mjs.
@@ -17,40 +20,36 @@
 // Prints a table per server and writes it as Markdown to <out-dir>/<package-dir>.md (default
 // tooling/interop/results), ready to paste into the server's README. Exits 1 if a required check failed.
 // Network: loopback, plus the npm registry on the first run (npx cache).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { calls } from '../interop/calls.mjs';
-import { binOf, findFile, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
+import { CONFORMANCE, REVISIONS, runRequirements, runScenario } from '../interop/conformance.mjs';
+import { binOf, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
 
-const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.16';
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
-/** Protocol-level scenarios that apply to any server (2025-11-25 list, demand-and-peers §4.6). */
-const SCENARIOS = [
-  'server-initialize',
-  'ping',
-  'dns-rebinding-protection',
-  'tools-list',
-  'server-sse-multiple-streams',
-  'logging-set-level',
-];
+/** Protocol-level scenarios that apply to any server, per revision (each is in that revision's requirement set). */
+const PROTOCOL_SCENARIOS = {
+  '2025-11-25': ['server-initialize', 'ping', 'dns-rebinding-protection', 'tools-list', 'server-sse-multiple-streams', 'logging-set-level'],
+  '2026-07-28': ['tools-list', 'dns-rebinding-protection', 'caching'],
+};
 /**
  * Servers that need more than the defaults. `args` start the HTTP server; the Inspector passes no arguments
- * through, so it gets the same choice as `env`. `scenarios: 'all'` runs every server scenario of the suite
- * in the stateful run (the stateless run keeps SCENARIOS: without a session nothing can reach the client
- * during a call, so sampling, elicitation, logging and progress scenarios cannot apply there).
+ * through, so it gets the same choice as `env`. `scenarios: 'requirements'` runs each revision's whole requirement
+ * set in the stateful runs (the `--stateless` run keeps the protocol-level scenarios: without a session nothing can
+ * reach a 2025-11-25 client during a call, so its sampling, elicitation, logging and progress scenarios cannot apply).
  */
 const SERVER_SETTINGS = {
   '@mcpkit/server-everything': {
     label: 'its `conformance` profile (`--profile conformance`)',
     args: ['--profile', 'conformance'],
     env: { EVERYTHING_PROFILE: 'conformance' },
-    scenarios: 'all',
+    scenarios: 'requirements',
     /** Explanations printed under the table for scenarios that pass with warnings. */
     notes: {
       'server-sse-polling':
-        "the two warnings are the priming event and its `retry` field, which the SDK sends only to requests of `MCP-Protocol-Version` 2025-11-25 or later, and the suite's request declares 2025-03-26. The disconnect/resume check passes: `test_reconnection` sends a log event, closes its stream, and its result is replayed when the suite reconnects with `Last-Event-ID` (the HTTP runner's per-session event store)",
+        "the warnings are the priming event and its `retry` field, which the SDK sends only to requests of `MCP-Protocol-Version` 2025-11-25 or later, and the suite's request declares 2025-03-26. The disconnect/resume check passes: `test_reconnection` sends a log event, closes its stream, and its result is replayed when the suite reconnects with `Last-Event-ID` (the HTTP runner's per-session event store)",
     },
   },
 };
@@ -82,12 +81,31 @@ SERVER_SETTINGS['@mcpkit/server-git'] = {
     return { args: ['--repository', root], env: { GIT_REPOSITORIES: root }, vars: { repo } };
   },
 };
-const MODES = [
-  { id: 'stateful', label: 'stateful', args: [] },
-  { id: 'stateless', label: '`--stateless`', args: ['--stateless'] },
+/** The server runs: one per revision with sessions allowed, and one `--stateless` (2025-11-25 protocol-level only). */
+const RUNS = [
+  { id: '2025-11-25', label: '2025-11-25', revision: '2025-11-25', args: [] },
+  { id: '2026-07-28', label: '2026-07-28', revision: '2026-07-28', args: [] },
+  { id: 'stateless', label: '2025-11-25, `--stateless`', revision: '2025-11-25', args: ['--stateless'] },
 ];
 /**
- * Scenarios allowed to end in a warning (no failed check, no passed one) in a mode, with the reason. A
+ * `caching` (2026-07-28) asks every list method for its cache hints, including the lists of features a server does
+ * not have: a server without prompts or resources rightly answers those methods -32601 (it declares no such
+ * capability in `server/discover`). When those are the only failed checks, the scenario passes for this server,
+ * with a note naming them; any other failed check still fails it.
+ */
+const ABSENT_LIST = /FAILURE sep-2549-(prompts|resources|resources-templates)-list-caching-hints: .*-32601: Method not found/;
+function notApplicable(name, r) {
+  if (name !== 'caching' || r.status !== 'fail' || !r.details) return;
+  const failures = r.details.split('\n').filter((line) => line.trim().startsWith('FAILURE'));
+  if (failures.length === 0 || !failures.every((line) => ABSENT_LIST.test(line))) return;
+  const lists = failures.map((line) => `${ABSENT_LIST.exec(line)[1].replace('-templates', '/templates')}/list`);
+  r.status = 'pass';
+  r.summary = `${r.summary.replace(/^FAIL/i, 'pass')}; ${lists.join(', ')} not applicable`;
+  r.note = `${lists.join(' and ')} answer -32601: the server has no such feature and declares no capability for it; every list it has carries ttlMs and cacheScope`;
+}
+
+/**
+ * Scenarios allowed to end in a warning (no failed check, no passed one) in a run, with the reason. A
  * failure is never allowed. Keep this list short and explain every entry.
  */
 const WARNING_OK = {
@@ -138,36 +156,6 @@ async function probe(url) {
   return json.result;
 }
 
-/** Every server scenario of the suite, from its own `list` (the section before "Client scenarios"). */
-function serverScenarios(tool) {
-  const res = run(tool.node, [tool.bin, 'list'], { cwd: tmp, timeoutMs: 60_000 });
-  const section = /Server scenarios[^\n]*\n([\s\S]*?)(?:\n\s*\n|\nClient scenarios|$)/.exec(res.stdout)?.[1] ?? '';
-  const names = [...section.matchAll(/^\s*-\s+([a-z0-9-]+)/gm)].map((m) => m[1]);
-  if (res.status !== 0 || names.length === 0) throw new Error(`could not list the suite's server scenarios:\n${tail(res.output, 20)}`);
-  return names;
-}
-
-/** One conformance scenario; returns { status: 'pass'|'warn'|'fail'|'n/a', summary, details }. */
-function scenario(tool, url, name, dir) {
-  const res = run(tool.node, [tool.bin, 'server', '--url', url, '--scenario', name, '-o', dir], { cwd: tmp, timeoutMs: 120_000 });
-  const file = findFile(dir, 'checks.json');
-  if (!file) return { status: 'fail', summary: `no results (exit ${res.status})`, details: tail(res.output, 20) };
-  const checks = JSON.parse(readFileSync(file, 'utf8'));
-  const count = (s) => checks.filter((c) => c.status === s).length;
-  const [ok, bad, warn] = [count('SUCCESS'), count('FAILURE'), count('WARNING')];
-  const details = checks
-    .filter((c) => c.status !== 'SUCCESS')
-    .map(
-      (c) =>
-        `${c.status} ${c.id}: ${c.description}${c.errorMessage ? ` — ${c.errorMessage}` : ''}\n${JSON.stringify(c.details ?? {}, null, 2)}`,
-    )
-    .join('\n');
-  const summary = `${ok}/${checks.length} checks${warn ? `, ${warn} warning${warn > 1 ? 's' : ''}` : ''}`;
-  if (bad > 0 || res.status !== 0) return { status: 'fail', summary: `${summary}, ${bad} failed`, details };
-  if (ok === 0) return { status: 'warn', summary, details };
-  return { status: 'pass', summary, details };
-}
-
 /** Runs the Inspector CLI against the stdio bin (with `env` set for it); returns { exitCode, json, stderr }. */
 function inspector(tool, binPath, args, env = {}) {
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
@@ -198,6 +186,46 @@ function toolProblems(tools) {
 }
 
 const ICON = { pass: '✅ pass', warn: '⚠️ warning', fail: '❌ FAIL', 'n/a': '— n/a', skip: '— not run' };
+/** Scenarios the suite does not score: reported, never failing the run. */
+const UNSCORED = { pass: '✅ passes', warn: '⚠️ no passed check', fail: '✗ does not pass' };
+
+/**
+ * One run of `server` (its bin with `args`): every scenario it applies, as { results: Map<name, result>,
+ * unscored: Map<name, result & { reason }> }. The server process lives for this run only.
+ */
+async function conformanceRun(conformance, binPath, settings, runSpec, dir) {
+  const results = new Map();
+  const unscored = new Map();
+  const args = ['--transport', 'http', '--host', '127.0.0.1', '--port', '0', ...(settings.args ?? []), ...runSpec.args];
+  const proc = startProcess(process.execPath, [binPath, ...args], {
+    ready: (out) => /listening on http:\/\/\S+\/mcp/.test(out),
+    cwd: tmp,
+    env: sandboxEnv,
+  });
+  try {
+    await proc.started;
+    const url = /listening on (http:\/\/\S+\/mcp)/.exec(proc.output())[1];
+    if (settings.scenarios === 'requirements' && runSpec.id !== 'stateless') {
+      const set = runRequirements(conformance, url, runSpec.revision, dir, tmp);
+      for (const [name, r] of set.required) results.set(name, r);
+      for (const [name, r] of set.unscored) unscored.set(name, r);
+      return { results, unscored };
+    }
+    const logging = (await probe(url)).capabilities?.logging !== undefined;
+    for (const name of PROTOCOL_SCENARIOS[runSpec.revision]) {
+      if (name === 'logging-set-level' && !logging) {
+        results.set(name, { status: 'n/a', summary: 'no logging capability declared' });
+        continue;
+      }
+      results.set(name, runScenario(conformance, url, name, runSpec.revision, join(dir, name), tmp));
+    }
+  } catch (error) {
+    results.set('(server start)', { status: 'fail', summary: `could not run the HTTP server: ${error.message}` });
+  } finally {
+    await proc.stop();
+  }
+  return { results, unscored };
+}
 
 try {
   if (selection.selected.length === 0) throw new Error('no server package to check');
@@ -205,7 +233,6 @@ try {
   const conformance = resolveNode22Tool(CONFORMANCE, 'conformance', tmp);
   const inspectorTool = resolveNode22Tool(INSPECTOR, 'mcp-inspector', tmp);
   mkdirSync(outDir, { recursive: true });
-  let allScenarios;
 
   for (const server of selection.selected) {
     const [binName, binRel] = binOf(server.manifest);
@@ -214,69 +241,50 @@ try {
     const prepared = base.setup ? base.setup(mkdtempSync(join(tmp, `${server.dir}-`))) : {};
     const settings = { ...base, ...prepared, env: { ...(base.env ?? {}), ...(prepared.env ?? {}) } };
     console.log(`\n[interop] ${server.name} (${binName}${settings.args ? ` ${settings.args.join(' ')}` : ''})`);
-    const rows = []; // [scenario, { mode: result }]
     const notes = [];
-    let logging = true;
 
-    if (settings.scenarios === 'all') allScenarios ??= serverScenarios(conformance);
-    const scenariosOf = (mode) => (settings.scenarios === 'all' && mode.id === 'stateful' ? allScenarios : SCENARIOS);
-    const names = [...new Set(MODES.flatMap(scenariosOf))];
-    const results = Object.fromEntries(names.map((s) => [s, {}]));
-    for (const mode of MODES) {
-      const modeScenarios = scenariosOf(mode);
-      for (const name of names) {
-        if (!modeScenarios.includes(name)) {
-          results[name][mode.id] = { status: 'skip', summary: 'protocol-level scenarios only in this mode' };
-        }
+    const byRun = {};
+    const unscoredRows = []; // [revision, name, result]
+    for (const runSpec of RUNS) {
+      const { results, unscored } = await conformanceRun(
+        conformance,
+        binPath,
+        settings,
+        runSpec,
+        join(tmp, 'conformance', server.dir, runSpec.id),
+      );
+      for (const [name, r] of results) {
+        notApplicable(name, r);
+        if (r.status === 'warn' && WARNING_OK[runSpec.id]?.[name]) r.note = WARNING_OK[runSpec.id][name];
+        else if (r.status !== 'pass' && r.status !== 'n/a') failed = true;
+        if (r.status === 'pass' && /warning/.test(r.summary) && settings.notes?.[name]) r.note = settings.notes[name];
+        console.log(`[interop]   conformance ${name} (${runSpec.label}): ${ICON[r.status]} ${r.summary}${r.note ? ` (${r.note})` : ''}`);
+        if (r.status !== 'pass' && r.status !== 'n/a' && !r.note && r.details) console.log(r.details.replace(/^/gm, '[interop]     '));
       }
-      const args = ['--transport', 'http', '--host', '127.0.0.1', '--port', '0', ...(settings.args ?? []), ...mode.args];
-      const proc = startProcess(process.execPath, [binPath, ...args], {
-        ready: (out) => /listening on http:\/\/\S+\/mcp/.test(out),
-        cwd: tmp,
-        env: sandboxEnv,
-      });
-      try {
-        await proc.started;
-        const url = /listening on (http:\/\/\S+\/mcp)/.exec(proc.output())[1];
-        const caps = (await probe(url)).capabilities ?? {};
-        logging = caps.logging !== undefined;
-        for (const name of modeScenarios) {
-          if (name === 'logging-set-level' && !logging) {
-            results[name][mode.id] = { status: 'n/a', summary: 'no logging capability declared' };
-            continue;
-          }
-          const r = scenario(conformance, url, name, join(tmp, 'conformance', server.dir, mode.id, name));
-          if (r.status === 'warn' && WARNING_OK[mode.id]?.[name]) {
-            r.note = WARNING_OK[mode.id][name];
-          } else if (r.status !== 'pass') {
-            failed = true;
-          }
-          if (r.status === 'pass' && /warning/.test(r.summary) && settings.notes?.[name]) r.note = settings.notes[name];
-          results[name][mode.id] = r;
-          console.log(`[interop]   conformance ${name} (${mode.id}): ${ICON[r.status]} ${r.summary}${r.note ? ` (${r.note})` : ''}`);
-          if (r.status !== 'pass' && !r.note && r.details) console.log(r.details.replace(/^/gm, '[interop]     '));
-        }
-      } catch (error) {
-        failed = true;
-        console.log(`[interop]   ✗ could not run the ${mode.id} HTTP server: ${error.message}`);
-        for (const name of modeScenarios) results[name][mode.id] ??= { status: 'fail', summary: 'server did not start' };
-      } finally {
-        await proc.stop();
+      for (const [name, r] of unscored) {
+        unscoredRows.push([runSpec.revision, name, r]);
+        console.log(`[interop]   not scored (${r.reason}) ${name} (${runSpec.label}): ${UNSCORED[r.status]} ${r.summary}`);
       }
+      byRun[runSpec.id] = results;
     }
-    for (const name of names) rows.push([name, results[name]]);
-    for (const mode of MODES)
-      for (const name of names) if (results[name][mode.id]?.note) notes.push(`${name} (${mode.id}): ${results[name][mode.id].note}`);
-    const tally = MODES.map((mode) => {
-      const ran = names.map((n) => results[n][mode.id]).filter((r) => r.status !== 'skip' && r.status !== 'n/a');
-      return `${ran.filter((r) => r.status === 'pass').length} of ${ran.length} ${mode.id}`;
+    const names = [...new Set(RUNS.flatMap((r) => [...byRun[r.id].keys()]))];
+    for (const runSpec of RUNS)
+      for (const name of names)
+        if (byRun[runSpec.id].get(name)?.note) notes.push(`${name} (${runSpec.label}): ${byRun[runSpec.id].get(name).note}`);
+    const tally = RUNS.map((runSpec) => {
+      const ran = [...byRun[runSpec.id].values()].filter((r) => r.status !== 'n/a');
+      return `${ran.filter((r) => r.status === 'pass').length} of ${ran.length} ${runSpec.label}`;
     });
-    if (settings.scenarios === 'all') {
+    if (settings.scenarios === 'requirements') {
       notes.unshift(
-        `scenarios passed: ${tally.join(', ')}. Every server scenario of the suite runs stateful; \`--stateless\` runs the protocol-level ones, since without a session nothing reaches the client during a call (sampling, elicitation, log and progress notifications, stream resumption)`,
+        `scenarios passed: ${tally.join('; ')}. The stateful runs are each revision's whole frozen requirement set (\`--requirements\`); \`--stateless\` runs the 2025-11-25 protocol-level scenarios, since without a session nothing reaches a 2025 client during a call (sampling, elicitation, log and progress notifications, stream resumption)`,
       );
     }
-    console.log(`[interop]   conformance scenarios passed: ${tally.join(', ')}`);
+    console.log(`[interop]   conformance scenarios passed: ${tally.join('; ')}`);
+    if (unscoredRows.length > 0) {
+      const passing = unscoredRows.filter(([, , r]) => r.status === 'pass').map(([rev, name]) => `${name} (${rev})`);
+      console.log(`[interop]   not scored, passing: ${passing.join(', ') || 'none'}`);
+    }
 
     const checks = []; // [label, ok, detail]
     const list = inspector(inspectorTool, binPath, ['--method', 'tools/list'], settings.env);
@@ -307,20 +315,26 @@ try {
       console.log(`[interop]   inspector ${ok ? '✅' : '❌'} ${label.replaceAll('`', '')}${ok ? '' : `\n[interop]     ${detail}`}`);
     }
 
+    const cell = (r) => (r === undefined ? ICON.skip : `${ICON[r.status]} (${r.summary})`);
     const md = [
       `<!-- Generated by tooling/scripts/interop.mjs; re-run it rather than editing. -->`,
       `Checked in CI with clients nobody here wrote, both on Node ${conformance.nodeVersion.slice(1)} (npm's \`${NODE22}\`), the server on Node ${process.version.slice(1)}:`,
-      `the official conformance suite (\`${CONFORMANCE}\`) over Streamable HTTP on 127.0.0.1, and the official`,
+      `the official conformance suite (\`${CONFORMANCE}\`, requirement sets ${REVISIONS.join(' and ')}) over Streamable HTTP on 127.0.0.1, and the official`,
       `Inspector in CLI mode (\`${INSPECTOR}\`) over stdio${settings.label ? `, both against ${settings.label}` : ''}.`,
       '',
-      `| conformance scenario | ${MODES.map((m) => m.label).join(' | ')} |`,
-      `|---|${MODES.map(() => '---').join('|')}|`,
-      ...rows.map(
-        ([name, byMode]) =>
-          `| \`${name}\` | ${MODES.map((m) => (byMode[m.id].status === 'skip' ? ICON.skip : `${ICON[byMode[m.id].status]} (${byMode[m.id].summary})`)).join(' | ')} |`,
-      ),
+      `| conformance scenario | ${RUNS.map((r) => r.label).join(' | ')} |`,
+      `|---|${RUNS.map(() => '---').join('|')}|`,
+      ...names.map((name) => `| \`${name}\` | ${RUNS.map((r) => cell(byRun[r.id].get(name))).join(' | ')} |`),
       '',
       ...(notes.length > 0 ? [...notes.map((n) => `- ${n}`), ''] : []),
+      ...(unscoredRows.length > 0
+        ? [
+            '| run alongside, not scored by the suite | revision | why not scored | result |',
+            '|---|---|---|---|',
+            ...unscoredRows.map(([rev, name, r]) => `| \`${name}\` | ${rev} | ${r.reason} | ${UNSCORED[r.status]} (${r.summary}) |`),
+            '',
+          ]
+        : []),
       '| Inspector CLI over stdio | result |',
       '|---|---|',
       ...checks.map(([label, ok]) => `| ${label} | ${ok ? ICON.pass : ICON.fail} |`),

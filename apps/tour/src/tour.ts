@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { binOf, type StandaloneStop, type Stop } from './stop.js';
 import { stops as allStops } from './stops/index.js';
 import { createTranscript, type Transcript } from './transcript.js';
@@ -11,7 +11,19 @@ export interface TourResult {
   transcript: string[];
 }
 
-/** Starts each stop's built bin over stdio with a real SDK client and walks through its tools. */
+/** How the tour's client picks the protocol version: `auto` asks `server/discover` first, so each server speaks 2026-07-28. */
+export const VERSION_NEGOTIATION = { mode: 'auto' } as const;
+
+/** The version and era the client landed on, for people: `MCP 2026-07-28 (2026 era: server/discover, no initialize)`. */
+function eraOf(client: Client): string {
+  const how = client.getProtocolEra() === 'modern' ? '2026 era: server/discover, no initialize' : '2025 era: the initialize handshake';
+  return `MCP ${client.getNegotiatedProtocolVersion() ?? '?'} (${how})`;
+}
+
+/**
+ * Starts each stop's built bin over stdio with the official SDK v2 client in `auto` negotiation (it probes
+ * `server/discover` on a short-lived sibling process, then speaks 2026-07-28) and walks through its tools.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: see stops/index.ts
 export async function runTour(stops: (Stop<any> | StandaloneStop)[] = allStops, t: Transcript = createTranscript()): Promise<TourResult> {
   const failures: string[] = [];
@@ -50,12 +62,12 @@ export async function runTour(stops: (Stop<any> | StandaloneStop)[] = allStops, 
     transport.stderr?.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    const client = new Client({ name: 'mcpkit-tour', version: '0.0.0' });
+    const client = new Client({ name: 'mcpkit-tour', version: '0.0.0' }, { versionNegotiation: VERSION_NEGOTIATION });
     const started = performance.now();
     try {
       await client.connect(transport);
       const info = client.getServerVersion();
-      t.note(`initialized ${info?.name} ${info?.version} in ${Math.round(performance.now() - started)} ms`);
+      t.note(`connected to ${info?.name} ${info?.version} in ${Math.round(performance.now() - started)} ms, speaking ${eraOf(client)}`);
       await stop.visit(client, t, state);
     } catch (error) {
       failures.push(`${stop.pkg}: ${error instanceof Error ? error.message : String(error)}`);

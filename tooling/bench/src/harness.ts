@@ -14,7 +14,7 @@
  *   for counts. Quick figures are too noisy to judge targets by; checks are still printed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -25,11 +25,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 // Suite and context
 // ---------------------------------------------------------------------------------------------
 
-export interface Suite {
+export interface Suite<Prepared = unknown> {
   /** Short name used by `--only` and as the key in results/latest.json (e.g. `sequential-thinking`). */
   name: string;
   description?: string;
-  run(ctx: BenchContext): Promise<void>;
+  /**
+   * One-time setup that may take minutes the first time (e.g. building the baseline), run before
+   * `run` under its own, longer time bound; what it returns is passed to `run`.
+   */
+  prepare?(ctx: BenchContext): Promise<Prepared>;
+  run(ctx: BenchContext, prepared: Prepared): Promise<void>;
 }
 
 /** A table a suite recorded; printed at once and kept for the summary and the JSON file. */
@@ -60,6 +65,8 @@ export interface BenchContext {
   readonly benchDir: string;
   /** Absolute path of the repository root. */
   readonly repoRoot: string;
+  /** Git ref of the baseline build (`--baseline <ref>` or BENCH_BASELINE; default: see baseline.ts). */
+  readonly baseline: string;
   /** Print one line (or several, joined by newlines) to stdout. */
   print(text?: string): void;
   /** `quick ? quickValue : fullValue`; use it for every count so `--quick` stays fast. */
@@ -215,12 +222,31 @@ export function binPath(pkg: string, binName?: string): string {
   }
 }
 
-const INITIALIZE = `${JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcpkit-bench', version: '0.0.0' } },
-})}\n`;
+const CLIENT_INFO = { name: 'mcpkit-bench', version: '0.0.0' };
+
+/** The two protocol revisions a cold start can open with. */
+export type Era = '2025-11-25' | '2026-07-28';
+
+/** The per-request `_meta` envelope of a 2026-07-28 request (protocol version, client info and capabilities). */
+const META_2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+const jsonLine = (msg: object) => `${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`;
+
+/** What a cold start writes: the opening request (id 1), and what follows its answer when `until` is `tools/list` (id 2). */
+const OPENING: Record<Era, { first: string; next: string }> = {
+  '2025-11-25': {
+    first: jsonLine({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: CLIENT_INFO } }),
+    next: jsonLine({ method: 'notifications/initialized' }) + jsonLine({ id: 2, method: 'tools/list' }),
+  },
+  '2026-07-28': {
+    first: jsonLine({ id: 1, method: 'server/discover', params: { _meta: META_2026 } }),
+    next: jsonLine({ id: 2, method: 'tools/list', params: { _meta: META_2026 } }),
+  },
+};
 
 function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -236,9 +262,6 @@ function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
-const INITIALIZED = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`;
-const TOOLS_LIST = `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`;
-
 /** Options of `coldStarts` beyond the warm-up. */
 export interface ColdStartOptions {
   /** Rounds discarded before measuring (default 2). */
@@ -250,6 +273,12 @@ export interface ColdStartOptions {
    */
   until?: 'initialize' | 'tools/list';
   /**
+   * How the client opens (default `2025-11-25`): `initialize`, or (`2026-07-28`) `server/discover`
+   * with the per-request `_meta` envelope, as a 2026 client does; `until: 'initialize'` then ends at
+   * the `server/discover` result, and `tools/list` carries the envelope (no `initialized` notification).
+   */
+  era?: Era;
+  /**
    * How the child is ended after the measurement: `stdin` (default) closes stdin and waits up to 5 s
    * for the exit, then SIGKILL; `kill` closes stdin and sends SIGTERM at once, for servers whose
    * timers keep them alive after stdin closes (the exit is never part of the figure).
@@ -258,13 +287,15 @@ export interface ColdStartOptions {
 }
 
 /**
- * One cold start: spawn a fresh process, write `initialize` to its stdin at once, and time until
- * the `initialize` result line (or, with `until: 'tools/list'`, the first `tools/list` result)
+ * One cold start: spawn a fresh process, write `initialize` (or, in the 2026 era, `server/discover`)
+ * to its stdin at once, and time until that request's result line (or, with `until: 'tools/list'`, the first `tools/list` result)
  * arrives on stdout (ms). Then ends the child (see `ColdStartOptions.stop`). Rejects on a JSON-RPC
  * error, an early exit, or after `timeoutMs`.
  */
 async function coldStartOnce(spec: SpawnSpec, options: ColdStartOptions = {}, timeoutMs = 15_000): Promise<number> {
   const until = options.until ?? 'initialize';
+  const opening = OPENING[options.era ?? '2025-11-25'];
+  const first = options.era === '2026-07-28' ? 'server/discover' : 'initialize';
   const started = performance.now();
   const child = spawn(spec.command ?? process.execPath, spec.args, {
     cwd: spec.cwd,
@@ -276,11 +307,14 @@ async function coldStartOnce(spec: SpawnSpec, options: ColdStartOptions = {}, ti
     stderr = (stderr + d.toString()).slice(-2000);
   });
   child.stdin.on('error', () => {});
-  child.stdin.write(INITIALIZE);
+  child.stdin.write(opening.first);
   try {
     return await new Promise<number>((done, fail) => {
       let buf = '';
-      const timer = setTimeout(() => fail(new Error(`${spec.label}: no ${until} result within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => fail(new Error(`${spec.label}: no ${until === 'initialize' ? first : until} result within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       child.stdout.on('data', (d: Buffer) => {
         buf += d.toString();
         for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
@@ -293,23 +327,27 @@ async function coldStartOnce(spec: SpawnSpec, options: ColdStartOptions = {}, ti
             continue;
           }
           if (msg.id !== 1 && msg.id !== 2) continue;
-          const method = msg.id === 1 ? 'initialize' : 'tools/list';
+          const method = msg.id === 1 ? first : 'tools/list';
           if (!msg.result) {
             clearTimeout(timer);
             fail(new Error(`${spec.label}: ${method} failed: ${JSON.stringify(msg.error)}`));
             return;
           }
-          if (method === until) {
+          if ((msg.id === 1 ? 'initialize' : 'tools/list') === until) {
             clearTimeout(timer);
             done(performance.now() - started);
             return;
           }
-          child.stdin.write(INITIALIZED + TOOLS_LIST);
+          child.stdin.write(opening.next);
         }
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        fail(new Error(`${spec.label}: exited (${code ?? signal}) before answering ${until}. stderr: ${stderr.trim()}`));
+        fail(
+          new Error(
+            `${spec.label}: exited (${code ?? signal}) before answering ${until === 'initialize' ? first : until}. stderr: ${stderr.trim()}`,
+          ),
+        );
       });
       child.once('error', (err) => {
         clearTimeout(timer);
@@ -336,15 +374,33 @@ export interface ColdStartResult {
  * `stop`: see `ColdStartOptions`.
  */
 export async function coldStarts(specs: readonly SpawnSpec[], runs: number, options: ColdStartOptions = {}): Promise<ColdStartResult[]> {
-  const warmup = options.warmup ?? 2;
-  const samples = specs.map(() => [] as number[]);
+  return coldStartCells(
+    specs.map((spec) => ({ spec, options })),
+    runs,
+    options.warmup,
+  );
+}
+
+/** One column of `coldStartCells`: a server and how it is started and asked (era, `until`, `stop`). */
+export interface ColdStartCell {
+  spec: SpawnSpec;
+  options?: ColdStartOptions;
+}
+
+/**
+ * `coldStarts` for cells that differ in more than the server (e.g. the same bin opened by a 2025 and
+ * a 2026 client): interleaved round by round, `warmup` rounds (default 2) discarded. Each cell's
+ * own `options.warmup` is ignored.
+ */
+export async function coldStartCells(cells: readonly ColdStartCell[], runs: number, warmup = 2): Promise<ColdStartResult[]> {
+  const samples = cells.map(() => [] as number[]);
   for (let round = 0; round < warmup + runs; round++) {
-    for (const [i, spec] of specs.entries()) {
-      const t = await coldStartOnce(spec, options);
+    for (const [i, cell] of cells.entries()) {
+      const t = await coldStartOnce(cell.spec, cell.options);
       if (round >= warmup) samples[i]!.push(t);
     }
   }
-  return specs.map((spec, i) => ({ label: spec.label, samples: samples[i]!, stats: stats(samples[i]!) }));
+  return cells.map((cell, i) => ({ label: cell.spec.label, samples: samples[i]!, stats: stats(samples[i]!) }));
 }
 
 /** A real SDK `Client` connected over stdio to a spawned server. Dispose it (or call `close`) to end the child. */
@@ -431,6 +487,87 @@ export async function throughput(fn: (i: number) => Promise<unknown>, total: num
   await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
   const seconds = (performance.now() - t0) / 1000;
   return { total, concurrency, seconds, perSecond: total / seconds };
+}
+
+/** One side of `interleavedLoad`: a label for errors and the call to time (`i` counts its calls). */
+export interface LoadSide {
+  label: string;
+  call(i: number): Promise<unknown>;
+}
+
+export interface LoadFigures {
+  latency: Stats;
+  /** Absent when `total` is 0 (latency only). */
+  throughput?: Throughput;
+}
+
+export interface InterleavedLoadOptions {
+  /** Sequential calls per side, for latency (split over the blocks). */
+  calls: number;
+  /** Calls per side with `concurrency` in flight, for throughput (split over the blocks; 0 = none). */
+  total: number;
+  /** Alternating blocks: side A's share, side B's, ..., then A again, so a burst of machine noise does not land on one side only. */
+  blocks: number;
+  concurrency: number;
+  /** Untimed calls per side before the first block (default 200). */
+  warmup?: number;
+  /** Bound on each side's latency or throughput phase of one block (default 120 s). */
+  phaseTimeoutMs?: number;
+}
+
+/**
+ * Latency (one call at a time) and throughput (`concurrency` in flight) of several sides, measured
+ * in alternating blocks after an untimed warm-up of each side. Returns one figure per side, in order.
+ */
+export async function interleavedLoad(sides: readonly LoadSide[], options: InterleavedLoadOptions): Promise<LoadFigures[]> {
+  const { blocks, concurrency } = options;
+  const phaseTimeoutMs = options.phaseTimeoutMs ?? 120_000;
+  const acc = sides.map(() => ({ samples: [] as number[], seconds: 0, done: 0, n: 0 }));
+  for (const [s, side] of sides.entries()) {
+    for (let w = 0; w < (options.warmup ?? 200); w++) await side.call(acc[s]!.n++);
+  }
+  for (let b = 0; b < blocks; b++) {
+    for (const [s, side] of sides.entries()) {
+      const a = acc[s]!;
+      const calls = Math.ceil(options.calls / blocks);
+      const lat = await withTimeout(
+        latency(() => side.call(a.n++), calls, { warmup: 0 }),
+        phaseTimeoutMs,
+        `${side.label} latency`,
+      );
+      a.samples.push(...lat.samples);
+      const total = Math.ceil(options.total / blocks);
+      if (total === 0) continue;
+      const thr = await withTimeout(
+        throughput(() => side.call(a.n++), total, concurrency),
+        phaseTimeoutMs,
+        `${side.label} throughput`,
+      );
+      a.seconds += thr.seconds;
+      a.done += thr.total;
+    }
+  }
+  return acc.map((a) => ({
+    latency: stats(a.samples),
+    ...(a.done > 0 ? { throughput: { total: a.done, concurrency, seconds: a.seconds, perSecond: a.done / a.seconds } } : {}),
+  }));
+}
+
+/**
+ * CPU time a live process has used so far, in ms, all its threads (the `schedstat` of every task under `/proc/<pid>/task`, ns
+ * precision; Linux). A load's server CPU per call is the difference over the load ÷ its calls: unlike a
+ * wall-clock figure it hardly moves when other jobs share the machine. Undefined where /proc is unavailable.
+ */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    }
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface Rss {

@@ -33,10 +33,27 @@ export interface HttpServerProcess extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
+/** The Streamable HTTP floor (`httpFloor.mjs`: bare node:http answering the floor's JSON), startable with `startHttpServer`. */
+export const httpFloorBin = join(benchDir, 'src', 'httpFloor.mjs');
+
+export interface StartHttpOptions {
+  /**
+   * `--log-level` of the server (default `debug`, which the session counts need). The "listening
+   * on" line is logged at `info`, so nothing quieter works here.
+   */
+  logLevel?: 'debug' | 'info';
+}
+
 /** Starts `bin` over Streamable HTTP on 127.0.0.1 and a free port, with the heap probe preloaded. */
-export async function startHttpServer(bin: string, args: string[], env: Record<string, string> = {}): Promise<HttpServerProcess> {
+export async function startHttpServer(
+  bin: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: StartHttpOptions = {},
+): Promise<HttpServerProcess> {
   const probeFile = pathToFileURL(join(benchDir, 'src', 'heapProbe.mjs')).href;
-  const nodeArgs = ['--expose-gc', '--import', probeFile, bin, '--transport', 'http', '--port', '0', '--log-level', 'debug', ...args];
+  const logLevel = options.logLevel ?? 'debug';
+  const nodeArgs = ['--expose-gc', '--import', probeFile, bin, '--transport', 'http', '--port', '0', '--log-level', logLevel, ...args];
   const child = spawn(process.execPath, nodeArgs, {
     env: childEnv({ label: 'http', args: [], env }),
     stdio: ['ignore', 'ignore', 'pipe'],

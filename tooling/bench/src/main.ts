@@ -3,14 +3,15 @@
  * prints each suite's tables and checks, then a summary, and writes everything to
  * `results/latest.json` (`results/latest-quick.json` for a quick pass).
  *
- *   node --expose-gc --import tsx src/main.ts [--quick] [--only <name>[,<name>...]] [--list]
- *   BENCH_QUICK=1 and BENCH_ONLY=<names> do the same as the flags.
+ *   node --expose-gc --import tsx src/main.ts [--quick] [--only <name>[,<name>...]] [--baseline <git ref>] [--list]
+ *   BENCH_QUICK=1, BENCH_ONLY=<names> and BENCH_BASELINE=<ref> do the same as the flags.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_BASELINE } from './baseline.js';
 import { type BenchCheck, type BenchContext, type BenchTable, benchDir, repoRoot, type Suite, table, withTimeout } from './harness.js';
 
 const { values } = parseArgs({
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true },
     list: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
   allowPositionals: false,
 });
@@ -28,8 +30,12 @@ const filter = [...(values.only ?? []), ...(process.env.BENCH_ONLY ? [process.en
   .flatMap((s) => s.split(','))
   .map((s) => s.trim())
   .filter(Boolean);
+/** The earlier build suites compare against (the `eras` suite); see baseline.ts. */
+const baseline = values.baseline || process.env.BENCH_BASELINE || DEFAULT_BASELINE;
 /** A suite that runs longer than this is abandoned and reported as failed. */
 const SUITE_TIMEOUT_MS = quick ? 3 * 60_000 : 10 * 60_000;
+/** A suite's one-time `prepare` (e.g. building the baseline the first time) gets this long, apart from its run. */
+const PREPARE_TIMEOUT_MS = 25 * 60_000;
 
 interface SuiteResult {
   name: string;
@@ -48,8 +54,16 @@ const files = readdirSync(suitesDir)
   .sort();
 
 const suites: Suite[] = [];
+/** Suite files that failed to load (e.g. a workspace package they import is not built): an error only where selected. */
+const broken: { name: string; error: string }[] = [];
 for (const file of files) {
-  const mod = (await import(pathToFileURL(join(suitesDir, file)).href)) as { default?: Suite };
+  let mod: { default?: Suite };
+  try {
+    mod = (await import(pathToFileURL(join(suitesDir, file)).href)) as { default?: Suite };
+  } catch (err) {
+    broken.push({ name: file.replace(/\.ts$/, ''), error: err instanceof Error ? err.message : String(err) });
+    continue;
+  }
   const suite = mod.default;
   if (!suite || typeof suite.run !== 'function' || typeof suite.name !== 'string') {
     console.error(`bench: ${file} has no default-exported Suite; skipped`);
@@ -60,15 +74,17 @@ for (const file of files) {
 
 if (values.list) {
   for (const s of suites) console.log(`${s.name}${s.description ? `  ${s.description}` : ''}`);
+  for (const b of broken) console.log(`${b.name}  (cannot load: ${b.error.split('\n')[0]})`);
   process.exit(0);
 }
 
-const unknown = filter.filter((f) => !suites.some((s) => s.name === f));
+const unknown = filter.filter((f) => !suites.some((s) => s.name === f) && !broken.some((b) => b.name === f));
 if (unknown.length > 0) {
-  console.error(`bench: no suite named ${unknown.join(', ')} (have: ${suites.map((s) => s.name).join(', ')})`);
+  console.error(`bench: no suite named ${unknown.join(', ')} (have: ${[...suites, ...broken].map((s) => s.name).join(', ')})`);
   process.exit(2);
 }
 const selected = filter.length > 0 ? suites.filter((s) => filter.includes(s.name)) : suites;
+const selectedBroken = filter.length > 0 ? broken.filter((b) => filter.includes(b.name)) : broken;
 
 const print = (text = '') => console.log(text);
 const printTable = (t: BenchTable) => {
@@ -82,7 +98,16 @@ print(
 );
 print(`suites: ${selected.map((s) => s.name).join(', ') || '(none)'}`);
 
-const results: SuiteResult[] = [];
+const results: SuiteResult[] = selectedBroken.map((b) => ({
+  name: b.name,
+  ok: false,
+  error: `cannot load: ${b.error}`,
+  seconds: 0,
+  tables: [],
+  checks: [],
+  figures: {},
+}));
+for (const r of results) print(`\n=== ${r.name}\n  ERROR  ${r.name}: ${r.error}`);
 for (const suite of selected) {
   const result: SuiteResult = {
     name: suite.name,
@@ -98,6 +123,7 @@ for (const suite of selected) {
     filter,
     benchDir,
     repoRoot,
+    baseline,
     print,
     scale: (full, small) => (quick ? small : full),
     table(t) {
@@ -115,7 +141,8 @@ for (const suite of selected) {
   print(`\n=== ${suite.name}${suite.description ? ` — ${suite.description}` : ''}`);
   const t0 = performance.now();
   try {
-    await withTimeout(suite.run(ctx), SUITE_TIMEOUT_MS, `suite ${suite.name}`);
+    const prepared = suite.prepare ? await withTimeout(suite.prepare(ctx), PREPARE_TIMEOUT_MS, `suite ${suite.name} (prepare)`) : undefined;
+    await withTimeout(suite.run(ctx, prepared), SUITE_TIMEOUT_MS, `suite ${suite.name}`);
   } catch (err) {
     result.ok = false;
     result.error = err instanceof Error ? (err.stack ?? err.message) : String(err);

@@ -40,12 +40,18 @@ export const agent: StandaloneStop = {
         config,
         JSON.stringify({
           mcpServers: {
-            memory: { command: process.execPath, args: [binOf('@mcpkit/server-memory'), '--memory-path', join(dir, 'memory.jsonl')] },
+            memory: {
+              command: process.execPath,
+              args: [binOf('@mcpkit/server-memory'), '--memory-path', join(dir, 'memory.jsonl')],
+              // 2026-07-28 when the server offers it (it does), as for the tour's own client; the CLI's default is legacy.
+              protocol: 'auto',
+            },
           },
         }),
       );
       t.note('The model here is scripted: a local OpenAI-compatible stand-in that replays three fixed replies.');
       t.note('Everything else is real: the CLI, the memory server it starts, and every MCP call.');
+      t.note('The config entry says "protocol": "auto", so the agent speaks MCP 2026-07-28 to the memory server too.');
       const args = [
         '--config',
         config,

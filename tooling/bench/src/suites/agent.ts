@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import {
   type AgentEvent,
   type CallOptions,
@@ -6,12 +8,19 @@ import {
   createAgent,
   createOpenAIClient,
   createRegistry,
+  DEFAULT_CONTEXT_WINDOW_TOKENS,
+  deferThreshold,
+  estimateTokens,
   type LLMClient,
+  type ServerConfig,
+  TOOL_SEARCH_NAME,
   type ToolRouter,
 } from '@mcpkit/agent';
-import { startScriptedModel } from '@mcpkit/agent/testing';
+import { type RecordedRequest, startScriptedModel } from '@mcpkit/agent/testing';
 import { createMemoryServer, createMemoryStore } from '@mcpkit/server-memory';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type BenchContext, ms, type Stats, type Suite, stats } from '../harness.js';
 
 /**
@@ -23,9 +32,14 @@ import { type BenchContext, ms, type Stats, type Suite, stats } from '../harness
  * - sideband delay: from the provider yielding a text delta to the agent handing it to its
  *   consumer, in native and in text mode (where the parser holds back possible call markup).
  *
+ * - tool deferral: the prompt tokens (estimated, 4 characters a token, as the agent estimates) of
+ *   the first request with 100+ tools (this project's servers plus generated ones), with every tool
+ *   offered and with the tools deferred behind `tool_search`, and whether the scripted model, which
+ *   only calls tools it was offered, still reaches the right tool.
+ *
  * No reference: the issue names none for the agent. Targets from the issue.
  */
-const TARGET = { overheadP50Ms: 1, sidebandMs: 5 };
+const TARGET = { overheadP50Ms: 1, sidebandMs: 5, deferralSaving: 0.8, minTools: 100 };
 
 /** Counts the time spent inside the wrapped provider's stream (awaiting its next event). */
 function timedLlm(inner: LLMClient, clock: { llm: number }, stamps: WeakMap<object, number>): LLMClient {
@@ -142,9 +156,130 @@ async function sidebandDelay(ctx: BenchContext, mode: 'native' | 'text'): Promis
   return stats(delays);
 }
 
+const require = createRequire(import.meta.url);
+
+/** A workspace server's built bin over stdio (the bench runs after a build). */
+function stdioServer(name: string, pkg: string, bin: string, args: string[] = []): ServerConfig {
+  const path = join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', bin);
+  return { kind: 'stdio', name, command: process.execPath, args: [path, ...args], env: {}, approval: { tools: {} } };
+}
+
+const VERBS = ['create', 'list', 'get', 'update', 'delete', 'search', 'export', 'import', 'archive', 'sync'];
+const NOUNS = ['invoice', 'customer', 'ticket', 'report', 'calendar_event', 'repository', 'deployment', 'dashboard', 'contact', 'document'];
+
+/** A server with `count` generated tools, shaped like a SaaS API's (5 described parameters each). */
+function generatedServer(count: number): Server {
+  const tools = Array.from({ length: count }, (_, i) => {
+    const verb = VERBS[i % VERBS.length] as string;
+    const noun = (NOUNS[Math.floor(i / VERBS.length) % NOUNS.length] as string).replace('_', ' ');
+    const suffix = i >= VERBS.length * NOUNS.length ? `_${i}` : '';
+    return {
+      name: `${verb}_${noun.replace(' ', '_')}${suffix}`,
+      description: `${verb[0]?.toUpperCase()}${verb.slice(1)} a ${noun} in the workspace. Returns the ${noun} as JSON, with its id, owner, timestamps and status.`,
+      inputSchema: {
+        type: 'object' as const,
+        properties: {
+          workspace: { type: 'string', description: 'The workspace id, as returned by list_workspace' },
+          id: { type: 'string', description: `The ${noun} id (not needed to create or list)` },
+          fields: { type: 'array', items: { type: 'string' }, description: 'Only return these fields' },
+          limit: { type: 'integer', minimum: 1, maximum: 100, description: 'At most this many items (list and search)' },
+          query: { type: 'string', description: 'Free text to match (search)' },
+        },
+        required: ['workspace'],
+      },
+    };
+  });
+  const server = new Server({ name: 'generated', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `${request.params.name}: ok` }] }));
+  return server;
+}
+
+/** This project's servers (memory in process, fetch, git, sequential-thinking over stdio) plus generated tools. */
+async function manyToolsRegistry(generated: number) {
+  const configs: ServerConfig[] = [
+    { kind: 'stdio', name: 'memory', command: 'unused', args: [], env: {}, approval: { tools: {} } },
+    stdioServer('fetch', '@mcpkit/server-fetch', 'mcp-server-fetch.js'),
+    stdioServer('git', '@mcpkit/server-git', 'mcp-server-git.js'),
+    stdioServer('thinking', '@mcpkit/server-sequential-thinking', 'mcp-server-sequential-thinking.js'),
+    { kind: 'stdio', name: 'saas', command: 'unused', args: [], env: {}, approval: { tools: {} } },
+  ];
+  return createRegistry(configs, {
+    transportFactory: (config) => {
+      if (config.kind !== 'stdio' || config.command !== 'unused') return undefined;
+      const [client, server] = InMemoryTransport.createLinkedPair();
+      if (config.name === 'memory') void createMemoryServer({ store: createMemoryStore() }).connect(server);
+      else void generatedServer(generated).connect(server);
+      return client;
+    },
+  });
+}
+
+/** The prompt of a chat-completions request as tokens (estimated): its messages and tools. */
+function promptTokens(request: RecordedRequest | undefined): number {
+  return estimateTokens(JSON.stringify({ messages: request?.body.messages ?? [], tools: request?.body.tools ?? [] }));
+}
+
+function offeredNames(request: RecordedRequest): string[] {
+  return ((request.body.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
+}
+
+interface DeferralResult {
+  tools: number;
+  servers: string[];
+  allTokens: number;
+  deferredTokens: number;
+  reached: boolean;
+  searchResult: string;
+}
+
+async function toolDeferral(): Promise<DeferralResult> {
+  await using registry = await manyToolsRegistry(100);
+  const target = 'memory__create_entities';
+  // The scripted model calls only what it was offered: first tool_search (when offered), then the
+  // target once a request carries its schema, then an answer.
+  const reply = (request: RecordedRequest) => {
+    const names = offeredNames(request);
+    const asked = request.body.messages.some(
+      (m: { role: string; tool_calls?: { function: { name: string } }[] }) =>
+        m.role === 'assistant' && (m.tool_calls ?? []).some((call) => call.function.name === target),
+    );
+    if (asked) return { text: 'Done.' };
+    if (names.includes(target)) {
+      return { toolCalls: [{ name: target, arguments: { entities: [{ name: 'Ada', entityType: 'person', observations: ['x'] }] } }] };
+    }
+    if (names.includes(TOOL_SEARCH_NAME))
+      return { toolCalls: [{ name: TOOL_SEARCH_NAME, arguments: { query: 'create entities in the knowledge graph' } }] };
+    return { text: 'I cannot find the tool.' };
+  };
+  const run = async (toolSearch: false | undefined) => {
+    await using model = await startScriptedModel({ turns: [], onExhausted: 'repeat-last' });
+    model.push(reply);
+    const agent = createAgent({
+      llm: createOpenAIClient({ baseUrl: model.baseUrl, model: 'scripted' }),
+      router: registry,
+      toolSearch,
+      approval: { allowAll: true },
+    });
+    const result = await agent.run('Remember Ada.');
+    return { requests: [...model.requests], result };
+  };
+  const all = await run(false);
+  const deferred = await run(undefined);
+  const called = deferred.result.outcomes.map((o) => `${o.call.name}:${o.status}`);
+  return {
+    tools: registry.listTools().length,
+    servers: registry.servers.map((s) => `${s.name}: ${s.status === 'connected' ? `${s.tools} tool${s.tools === 1 ? '' : 's'}` : s.error}`),
+    allTokens: promptTokens(all.requests[0]),
+    deferredTokens: promptTokens(deferred.requests[0]),
+    reached: called.join(' ') === `${TOOL_SEARCH_NAME}:ok ${target}:ok` && deferred.result.text === 'Done.',
+    searchResult: called.join(' '),
+  };
+}
+
 const suite: Suite = {
   name: 'agent',
-  description: '@mcpkit/agent: overhead per tool round and sideband delay, on the scripted model',
+  description: '@mcpkit/agent: overhead per tool round, sideband delay and tool deferral, on the scripted model',
   async run(ctx) {
     const overhead = await overheadPerRound(ctx);
     const native = await sidebandDelay(ctx, 'native');
@@ -162,6 +297,29 @@ const suite: Suite = {
         'sideband = provider yields a text delta → the agent hands it to its consumer',
       ],
     });
+    const deferral = await toolDeferral();
+    const saving = 1 - deferral.deferredTokens / deferral.allTokens;
+    ctx.table({
+      title: `first request with ${deferral.tools} tools: prompt tokens (estimated, chars/4)`,
+      headers: ['tools offered', 'prompt tokens', 'saving'],
+      rows: [
+        ['all (toolSearch: false)', deferral.allTokens, ''],
+        [
+          `deferred (default threshold ${deferThreshold(undefined)} = 10% of ${DEFAULT_CONTEXT_WINDOW_TOKENS})`,
+          deferral.deferredTokens,
+          `${(saving * 100).toFixed(1)}%`,
+        ],
+      ],
+      notes: [`servers: ${deferral.servers.join(', ')}`, `scripted model with deferral: ${deferral.searchResult}`],
+    });
+    ctx.record('toolDeferral', deferral);
+    ctx.check(`${TARGET.minTools}+ tools in the deferral run`, deferral.tools >= TARGET.minTools, String(deferral.tools));
+    ctx.check(
+      `deferral cuts the first request's prompt tokens by ≥ ${TARGET.deferralSaving * 100}%`,
+      saving >= TARGET.deferralSaving,
+      `${deferral.allTokens} → ${deferral.deferredTokens} (${(saving * 100).toFixed(1)}%)`,
+    );
+    ctx.check('with deferral the scripted model finds and calls the right tool', deferral.reached, deferral.searchResult);
     ctx.record('overheadPerRound', overhead);
     ctx.record('sidebandNative', native);
     ctx.record('sidebandText', text);

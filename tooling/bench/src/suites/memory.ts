@@ -35,6 +35,7 @@ import {
   versus,
   withTimeout,
 } from '../harness.js';
+import { graphFile } from '../memoryGraph.js';
 
 /**
  * @mcpkit/server-memory against @modelcontextprotocol/server-memory, both from their bins over
@@ -68,28 +69,6 @@ const TARGET = {
 };
 
 const SIZES = (process.env.BENCH_MEMORY_SIZES ?? '1000,10000,100000').split(',').map(Number);
-
-function graphFile(n: number): string {
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    lines.push(
-      JSON.stringify({
-        type: 'entity',
-        name: `entity-${i}`,
-        entityType: `type-${i % 20}`,
-        observations: [
-          `observation ${i}-a about the project schedule`,
-          `observation ${i}-b: prefers short answers`,
-          `observation ${i}-c met on day ${i % 365}`,
-        ],
-      }),
-    );
-  }
-  for (let i = 0; i < n; i++) {
-    lines.push(JSON.stringify({ type: 'relation', from: `entity-${i}`, to: `entity-${(i + 1) % n}`, relationType: 'works_with' }));
-  }
-  return lines.join('\n');
-}
 
 type Side = 'ours' | 'reference';
 

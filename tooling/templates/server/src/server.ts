@@ -1,5 +1,5 @@
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { $PASCAL$Context } from './context.js';
 import { tools } from './tools/index.js';
 import { VERSION } from './version.js';

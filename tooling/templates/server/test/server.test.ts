@@ -1,10 +1,10 @@
-import { connectInMemory } from '@mcpkit/protocol-core/testing';
+import { connectInMemory, invalidArgumentsResult } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { create$PASCAL$Server } from '../src/server.js';
 
 type Content = { type: string; text: string }[];
 
-/** A real SDK client against a fresh server: every test gets its own state. */
+/** A real SDK client (v1, the 2025-era client) against a fresh server: every test gets its own state. */
 async function connect(options: Parameters<typeof create$PASCAL$Server>[0] = {}) {
   return connectInMemory(create$PASCAL$Server(options));
 }
@@ -53,7 +53,6 @@ describe('echo', () => {
   it('reports invalid arguments as an isError result naming the field', async () => {
     await using pair = await connect();
     const res = await pair.client.callTool({ name: 'echo', arguments: { message: 'x', times: 0 } });
-    expect(res.isError).toBe(true);
-    expect((res.content as Content)[0]!.text).toMatch(/^MCP error -32602: Input validation error: .* at times$/s);
+    expect(res).toEqual(invalidArgumentsResult('echo', 'times: Too small: expected number to be >=1'));
   });
 });
