@@ -74,11 +74,6 @@ export interface ServerConfigOptions {
    * each other's files.
    */
   clean?: boolean;
-  /**
-   * SDK v1 only (precomputed tool JSON Schemas); SDK v2 has nothing to precompute into, so only `false`
-   * (what every server package says) is accepted, and it changes nothing. Drop it from configs.
-   */
-  schemaRuns?: false;
 }
 
 /** Resolve every non-English zod locale to `en.js`, so ~50 unused translations are not bundled. */

@@ -50,13 +50,7 @@ const CACHE_HINTS = { 'resources/read': { ttlMs: 0, cacheScope: 'private' } } as
 export function createMemoryServer({ store, users, limits, logger = silentLogger, context }: MemoryServerOptions): McpServer {
   if (users) return createPerUserServer(users, limits, logger);
   if (!store) throw new TypeError('createMemoryServer needs a store or users');
-  const server = createMcpServer({
-    name: 'memory-server',
-    version: VERSION,
-    title: 'Knowledge Graph Memory',
-    logger,
-    cacheHints: CACHE_HINTS,
-  });
+  const server = newMcpServer(logger);
   const ctx: MemoryContext = { store, limits: { ...DEFAULT_LIMITS, ...limits } };
   // A call that comes while the graph loads waits for it, with progress and cancellation (`awaitLoad.ts`).
   registerTools(server, ctx, tools.map(afterLoad), { logger });
@@ -89,13 +83,7 @@ export function createMemoryServer({ store, users, limits, logger = silentLogger
 
 /** `--graph-per-user`: tools and the graph resource on the caller's graph; a subscription watches the subscriber's graph. */
 function createPerUserServer(users: UserGraphs, limits: Partial<Limits> | undefined, logger: Logger): McpServer {
-  const server = createMcpServer({
-    name: 'memory-server',
-    version: VERSION,
-    title: 'Knowledge Graph Memory',
-    logger,
-    cacheHints: CACHE_HINTS,
-  });
+  const server = newMcpServer(logger);
   const ctx: MemoryContext = { store: NO_SHARED_STORE, limits: { ...DEFAULT_LIMITS, ...limits } };
   registerTools(
     server,
@@ -164,3 +152,8 @@ export type { GraphChange, GraphStore, LoadProgress, ReadyOptions } from './stor
 export { DEFAULT_LIMITS, type Limits } from './tools/limits.js';
 export { createUserGraphs, requestSubject, type UserGraphs, userGraphKey } from './userGraphs.js';
 export { VERSION };
+
+/** The server as the reference names it, with memory's cache hints. */
+function newMcpServer(logger: Logger): McpServer {
+  return createMcpServer({ name: 'memory-server', version: VERSION, title: 'Knowledge Graph Memory', logger, cacheHints: CACHE_HINTS });
+}

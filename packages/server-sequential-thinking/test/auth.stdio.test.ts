@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithToken, type HttpBin, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
+import { connectWithToken, type HttpBin, postWithoutToken, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
 import { BIN_RESOURCE } from '../../protocol-core/test/auth/binSuite.ts';
 import { startAuthServer, type TestAuthServer } from '../../protocol-core/test/auth/provider.ts';
 
@@ -24,11 +24,7 @@ afterAll(async () => {
 
 describe('mcp-server-sequential-thinking with --oauth-issuer (built bin)', () => {
   it('answers a request without a token 401 with the metadata URL', async () => {
-    const response = await fetch(server.endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const response = await postWithoutToken(server.endpoint);
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toContain(
       'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',

@@ -13,6 +13,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type HttpOptions, type RunningHttpServer, serveHttp } from '../runner/http.js';
 import type { ServerApp } from '../runner/types.js';
+import { binTransportParams, keepStderr } from './binProcess.js';
 import { connectHttpV2, type V2ClientOptions, type V2HttpClient } from './v2.js';
 
 export {
@@ -91,23 +92,14 @@ export interface SpawnOptions extends ClientOptions {
 
 /** Spawns a built bin (`node <bin> …args`) and connects a `Client` to it over stdio. */
 export async function spawnStdio(bin: string, { args = [], env = {}, cwd, ...clientOptions }: SpawnOptions = {}): Promise<StdioProcess> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, ...args],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stderr: 'pipe',
-    ...(cwd ? { cwd } : {}),
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
+  const transport = new StdioClientTransport(binTransportParams(bin, { args, env, ...(cwd ? { cwd } : {}) }));
+  const stderr = keepStderr(transport);
   const client = newClient(clientOptions);
   await client.connect(transport);
   return {
     client,
     transport,
-    stderr: () => stderr,
+    stderr,
     async [Symbol.asyncDispose]() {
       await client.close();
     },

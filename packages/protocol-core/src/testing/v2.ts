@@ -10,6 +10,7 @@ import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@model
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, type McpServer, type Server } from '@modelcontextprotocol/server';
 import type { ServerApp } from '../runner/types.js';
+import { binTransportParams, keepStderr } from './binProcess.js';
 
 /** How the v2 client picks its era: `legacy` → 2025-11-25, `auto` and `2026-07-28` → 2026-07-28 on our servers. */
 export type V2Mode = 'legacy' | 'auto' | '2026-07-28';
@@ -100,22 +101,13 @@ export async function spawnStdioV2(
   bin: string,
   { args = [], env = {}, cwd, ...clientOptions }: V2SpawnOptions = {},
 ): Promise<V2StdioProcess> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, ...args],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stderr: 'pipe',
-    ...(cwd ? { cwd } : {}),
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
+  const transport = new StdioClientTransport(binTransportParams(bin, { args, env, ...(cwd ? { cwd } : {}) }));
+  const stderr = keepStderr(transport);
   const client = newV2Client(clientOptions);
   await client.connect(transport);
   return {
     client,
-    stderr: () => stderr,
+    stderr,
     async [Symbol.asyncDispose]() {
       await client.close();
     },

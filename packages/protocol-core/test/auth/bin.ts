@@ -111,3 +111,17 @@ export function resultText(result: { content?: unknown }): string {
   const [first] = (result.content ?? []) as { type: string; text?: string }[];
   return first?.type === 'text' ? (first.text ?? '') : '';
 }
+
+/** A raw JSON-RPC POST to an MCP endpoint, past any client: for the HTTP statuses and headers themselves. */
+export function postJson(endpoint: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A `tools/list` POST without a token, as a client's first try: the response (401 expected) for the caller to check. */
+export function postWithoutToken(endpoint: string): Promise<Response> {
+  return postJson(endpoint, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+}

@@ -6,7 +6,7 @@
  * a test file: `describeOAuthBin({ … })`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_KINDS, connectWithToken, type HttpBin, spawnHttpBin } from './bin.ts';
+import { CLIENT_KINDS, connectWithToken, type HttpBin, postJson, spawnHttpBin } from './bin.ts';
 import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 /** The resource identifier the bins are started with: a public URL, as behind a TLS reverse proxy. */
@@ -60,12 +60,7 @@ export function describeOAuthBin(suite: OAuthBinSuite): void {
     await as?.close();
   });
 
-  const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(server.endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      body: JSON.stringify(body),
-    });
+  const post = (body: unknown, headers: Record<string, string> = {}) => postJson(server.endpoint, body, headers);
   const initialize = {
     jsonrpc: '2.0',
     id: 1,
