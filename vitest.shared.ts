@@ -13,6 +13,9 @@ export const unitConfig = defineProject({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // `expect.poll` waits for something that happens "soon" (a stream noticed closed, a notification); 1 s (the
+    // default) is too little on a 2-core CI runner with two packages' suites at once. A failure still fails.
+    expect: { poll: { timeout: 5000 } },
   },
 });
 
@@ -25,5 +28,6 @@ export const stdioConfig = defineProject({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    expect: { poll: { timeout: 10_000 } },
   },
 });

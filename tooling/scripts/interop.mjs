@@ -15,6 +15,10 @@
 // 2. The official Inspector (@modelcontextprotocol/inspector, pinned below) in CLI mode drives the stdio bin:
 //    tools/list (every tool has a title, the four annotation hints and an object input schema; `--strict`
 //    finds no error-severity schema-portability problem), plus the tools/call checks in tooling/interop/calls.mjs.
+// 3. For the servers in tooling/interop/oauth.mjs (memory, fetch): the same Inspector over Streamable HTTP against
+//    the bin protected by OAuth (`--oauth-issuer`, a real `oidc-provider` on loopback), with a token obtained
+//    beforehand through the authorization code flow with PKCE: refused without it (401), tools listed and one
+//    called with `--header "Authorization: Bearer …"`, in both protocol eras.
 // Both tools need Node 22: `npx -y -p node@22 -p <tool>` installs them with npm's node@22 package and this
 // script runs that Node for those steps only; the servers themselves run on the Node running this script.
 // Prints a table per server and writes it as Markdown to <out-dir>/<package-dir>.md (default
@@ -26,6 +30,7 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { calls } from '../interop/calls.mjs';
 import { CONFORMANCE, REVISIONS, runRequirements, runScenario } from '../interop/conformance.mjs';
+import { oauthChecks } from '../interop/oauth.mjs';
 import { binOf, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
 
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
@@ -101,7 +106,7 @@ function notApplicable(name, r) {
   const lists = failures.map((line) => `${ABSENT_LIST.exec(line)[1].replace('-templates', '/templates')}/list`);
   r.status = 'pass';
   r.summary = `${r.summary.replace(/^FAIL/i, 'pass')}; ${lists.join(', ')} not applicable`;
-  r.note = `${lists.join(' and ')} answer -32601: the server has no such feature and declares no capability for it; every list it has carries ttlMs and cacheScope`;
+  r.note = `${lists.join(' and ')} answer${lists.length === 1 ? 's' : ''} -32601: the server has no such feature and declares no capability for it; every list it has carries ttlMs and cacheScope`;
 }
 
 /**
@@ -310,9 +315,19 @@ try {
       const problem = call.expect(res.json?.result, res.exitCode);
       checks.push([call.label, problem === undefined, problem ?? '']);
     }
-    for (const [label, ok, detail] of checks) {
-      if (!ok) failed = true;
-      console.log(`[interop]   inspector ${ok ? '✅' : '❌'} ${label.replaceAll('`', '')}${ok ? '' : `\n[interop]     ${detail}`}`);
+    const oauth = await oauthChecks(server.name, binPath, inspectorTool, {
+      dir: mkdtempSync(join(tmp, `${server.dir}-oauth-`)),
+      cwd: tmp,
+      env: sandboxEnv,
+    });
+    for (const [where, list] of [
+      ['inspector', checks],
+      ['inspector oauth', oauth?.checks ?? []],
+    ]) {
+      for (const [label, ok, detail] of list) {
+        if (!ok) failed = true;
+        console.log(`[interop]   ${where} ${ok ? '✅' : '❌'} ${label.replaceAll('`', '')}${ok ? '' : `\n[interop]     ${detail}`}`);
+      }
     }
 
     const cell = (r) => (r === undefined ? ICON.skip : `${ICON[r.status]} (${r.summary})`);
@@ -339,6 +354,16 @@ try {
       '|---|---|',
       ...checks.map(([label, ok]) => `| ${label} | ${ok ? ICON.pass : ICON.fail} |`),
       '',
+      ...(oauth
+        ? [
+            `The same Inspector over Streamable HTTP against the bin protected by OAuth: ${oauth.flow}.`,
+            '',
+            '| Inspector CLI over Streamable HTTP, OAuth bearer token | result |',
+            '|---|---|',
+            ...oauth.checks.map(([label, ok]) => `| ${label} | ${ok ? ICON.pass : ICON.fail} |`),
+            '',
+          ]
+        : []),
     ].join('\n');
     const file = join(outDir, `${server.dir}.md`);
     writeFileSync(file, md);

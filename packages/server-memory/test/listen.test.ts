@@ -59,7 +59,7 @@ describe('subscriptions/listen (2026-07-28)', () => {
     expect(sub.honoredFilter).toEqual({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI], resourcesListChanged: true });
     expect(open()).toBe(1); // other processes' writes are watched for while someone listens
     expect((await s.client.callTool(create('Ada'))).isError).toBeFalsy();
-    await expect.poll(() => heard).toEqual([KNOWLEDGE_GRAPH_URI]);
+    await expect.poll(() => heard, { timeout: 10_000 }).toEqual([KNOWLEDGE_GRAPH_URI]);
     const read = await s.client.readResource({ uri: KNOWLEDGE_GRAPH_URI });
     expect((read.contents[0] as { text: string }).text).toContain('"Ada"');
 
@@ -71,7 +71,7 @@ describe('subscriptions/listen (2026-07-28)', () => {
 
     await sub.close();
     expect(await sub.closed).toBe('local');
-    await expect.poll(() => open()).toBe(0);
+    await expect.poll(() => open(), { timeout: 10_000 }).toBe(0);
     await s.client.callTool(create('Bob'));
     await new Promise((r) => setTimeout(r, 50));
     expect(heard).toHaveLength(1);
