@@ -1,10 +1,8 @@
 /**
- * The 2026-07-28 era in-process: `subscriptions/listen` on the graph resource (fed by `listenToGraph`, as
+ * The 2026-07-28 era: `subscriptions/listen` on the graph resource over loopback HTTP (fed by `listenToGraph`, as
  * the runner wires it over HTTP), cache hints, and an unknown resource as -32602 in both eras.
  */
-import { connectV2InMemory, newV2Client } from '@mcpkit/protocol-core/testing';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { connectV2InMemory, startHttp } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { createMemoryServer, createMemoryStore, type GraphStore, KNOWLEDGE_GRAPH_URI, listenToGraph } from '../src/server.js';
 
@@ -23,22 +21,19 @@ function countingWatches(store: GraphStore): { store: GraphStore; open(): number
   return { store: counted, open: () => open };
 }
 
-/** A pinned 2026 client on the SDK's HTTP handler over `store`, with the process's listen bus as the runner wires it. */
+/**
+ * A pinned 2026 client over real Streamable HTTP on loopback (protocol-core's runner), with the process's listen
+ * bus as the bin wires it. A real socket: closing a listen stream is seen by the server as the connection closing.
+ */
 async function modern(store: GraphStore) {
   const listen = listenToGraph(store);
-  const handler = createMcpHandler(() => createMemoryServer({ store }), { bus: listen.bus });
-  const client = newV2Client({ mode: '2026-07-28' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
-      fetch: (url, init) => handler.fetch(new Request(url, init)),
-    }),
-  );
+  const http = await startHttp({ createServer: () => createMemoryServer({ store }), bus: listen.bus });
+  const client = await http.connectV2({ mode: '2026-07-28' });
   return {
     client,
     listen,
     async [Symbol.asyncDispose]() {
-      await client.close();
-      await handler.close();
+      await http[Symbol.asyncDispose]();
       listen.close();
     },
   };
