@@ -8,7 +8,7 @@ export default defineConfig({
   platform: 'node',
   clean: true,
   sourcemap: false,
-  // The 2026-era test client (a devDependency here, like the v1 SDK client): the testing entry imports it,
-  // the user's test setup provides it.
-  external: ['@modelcontextprotocol/client'],
+  // The testing entry's clients (the v2 client for 2026, the v1 SDK client for 2025) are optional peers, and so
+  // left out of the bundle: the user's test setup provides them.
+  external: ['@modelcontextprotocol/client', '@modelcontextprotocol/sdk'],
 });
