@@ -7,8 +7,11 @@
 // protocol revision in MCP_CONFORMANCE_PROTOCOL_VERSION, the tool calls to make in MCP_CONFORMANCE_CONTEXT). This
 // client connects through `createRegistry` (the same code path as `mcp-agent`), with a host that accepts every form,
 // and does what the scenario checks: list tools, call them, read resources and prompts, answer MRTR input requests.
-// Runs the BUILT package (dist/): build it first. Exits 1 on failure; stderr only.
-import { createRegistry } from '../dist/index.js';
+// The `auth/*` scenarios log in first through the agent's OAuth code (see auth.mjs), then call the server's tool.
+// Runs the BUILT package (dist/): build it first. Exits 1 on failure (the suite expects that in its negative auth
+// scenarios: a refused resource, issuer or `iss`); stderr only.
+import * as agent from '../dist/index.js';
+import { connectWithLogin, oauthFor } from './auth.mjs';
 
 /** Mock servers of these scenarios answer neither `server/discover` nor a 2026 `initialize`: adopt a known verdict. */
 const NO_DISCOVER = new Set(['http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'sep-2322-client-request-state']);
@@ -44,26 +47,41 @@ const host = {
 };
 const sample = async () => ({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'conformance', stopReason: 'endTurn' });
 
-const registry = await createRegistry(
-  [
-    {
-      kind: 'http',
-      name: NAME,
-      url,
-      headers: {},
-      transport: 'streamable-http',
-      approval: { tools: {} },
-      protocol: modern ? 'auto' : 'legacy',
-    },
-  ],
-  {
-    host,
-    sample,
-    roots: [process.cwd()],
-    connectTimeoutMs: 20_000,
-    ...(NO_DISCOVER.has(scenario) ? { priorDiscovery } : {}),
-  },
-);
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+const authScenario = scenario.startsWith('auth/');
+const oauth = authScenario ? oauthFor(scenario, context) : undefined;
+const server = {
+  kind: 'http',
+  name: NAME,
+  url,
+  headers: {},
+  transport: 'streamable-http',
+  approval: { tools: {} },
+  protocol: modern ? 'auto' : 'legacy',
+  ...(oauth ? { oauth } : {}),
+};
+const options = {
+  host,
+  sample,
+  roots: [process.cwd()],
+  connectTimeoutMs: 20_000,
+  ...(NO_DISCOVER.has(scenario) ? { priorDiscovery } : {}),
+};
+/** `{ registry, close }`: auth scenarios log in as needed (auth.mjs); the others connect once. */
+async function connect() {
+  if (authScenario) return connectWithLogin(agent, server, options, log);
+  const registry = await agent.createRegistry([server], options);
+  return { registry, close: () => registry.close() };
+}
+
+let connection;
+try {
+  connection = await connect();
+} catch (error) {
+  log(`failed: ${error?.message ?? error}`);
+  process.exit(1);
+}
+const { registry } = connection;
 
 /** Calls `tool` (the server's own name); a failure is logged, not fatal, when `tolerate` is set. */
 async function call(tool, args, tolerate = false) {
@@ -98,11 +116,9 @@ try {
       if (prompts[0]) await client.getPrompt({ name: prompts[0].name, arguments: {} });
       break;
     }
-    case 'http-custom-headers': {
-      const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+    case 'http-custom-headers':
       for (const { name, arguments: args } of context.toolCalls ?? []) await call(name, args);
       break;
-    }
     case 'http-invalid-tool-headers':
       for (const tool of tools()) await call(tool, { region: 'us-west1' }, true);
       break;
@@ -114,6 +130,8 @@ try {
       await call('test_mrtr_no_result_type', {}, true);
       break;
     default:
+      // Every auth scenario's server has one tool, `test-tool` (step-up scenarios gate it on a wider scope).
+      if (authScenario) await call('test-tool', {});
       // request-metadata, json-schema-ref-no-deref and others: connecting and listing tools is the test.
       break;
   }
@@ -121,5 +139,5 @@ try {
   log(`failed: ${error?.message ?? error}`);
   process.exitCode = 1;
 } finally {
-  await registry.close();
+  await connection.close();
 }
