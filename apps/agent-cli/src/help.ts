@@ -11,6 +11,10 @@ export function helpText(): string {
 Usage:
   mcp-agent [options]                 chat in the terminal (/help inside for commands)
   mcp-agent [options] -p "<prompt>"   answer once and exit
+  mcp-agent login <server> -c <file>  log in to an HTTP server that asks for OAuth
+  mcp-agent logout <server> -c <file> forget (and revoke) that login
+  mcp-agent servers -c <file> [--json] each server: transport, state, tools, auth
+  (mcp-agent <command> --help for a command's options)
 
 Model:
   -m, --model <name>          the model (env OPENAI_MODEL; required)
@@ -79,8 +83,12 @@ Config file (the mcpServers format of Claude Desktop and others, plus "approval"
     }
   }
   A server is started with "command" (stdio; with "args", "env", "cwd") or reached at "url"
-  (Streamable HTTP, falling back to SSE). "approval" takes "allow", "deny" or "ask": as the
-  server's "default" and per tool under "tools" (the server's own tool names).
+  (Streamable HTTP, falling back to SSE). An HTTP server that asks for OAuth needs
+  "mcp-agent login <name>" once (tokens kept in ~/.config/mcp-agent/auth, mode 0600, refreshed
+  by themselves); "oauth": { "clientId", "clientSecret", "scopes", "clientMetadataUrl" } sets a
+  pre-registered client. A static token in "headers" (\${env:NAME}) needs no login.
+  "approval" takes "allow", "deny" or "ask": as the server's "default" and per tool under
+  "tools" (the server's own tool names).
   Also: "disabled": true skips a server; "timeout" is this server's per-call timeout in
   milliseconds (overrides --tool-timeout); \${env:NAME} in values is read from the environment.
   "defer": false keeps a server's tools always loaded when the others are deferred.

@@ -2,6 +2,7 @@
  * The whole CLI as one function of its inputs (argv, env, streams) returning the exit code, so it
  * is the same code the bin runs and the tests call.
  */
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import {
   type Agent,
@@ -10,12 +11,16 @@ import {
   createOpenAIClient,
   createRegistry,
   createSampleHandler,
+  createTokenStore,
+  defaultConfigDir,
   errorMessage,
   isMcpError,
   loadServersConfig,
   type McpRegistry,
   type ServerConfig,
 } from '@mcpkit/agent';
+import { openInBrowser } from './browser.js';
+import { isCommand, runCommand } from './commands.js';
 import { helpText } from './help.js';
 import { createTerminalHost } from './host.js';
 import { runChat } from './interactive.js';
@@ -31,6 +36,8 @@ export interface MainIo {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
+  /** Opens an OAuth authorization URL (tests walk it over HTTP). Default: `$BROWSER` or the platform's opener. */
+  openUrl?: (url: string) => void | Promise<void>;
 }
 
 async function readAll(stream: Readable): Promise<string> {
@@ -50,6 +57,8 @@ export async function main(io: MainIo): Promise<number> {
     io.stderr.write(`mcp-agent: ${message}\n`);
     return code;
   };
+
+  if (isCommand(io.argv[0])) return runCommand(io);
 
   let options: CliOptions;
   try {
@@ -128,6 +137,14 @@ export async function main(io: MainIo): Promise<number> {
       roots: options.roots,
       sample: createSampleHandler(llm, host),
       defaultProtocol: options.protocol,
+      // OAuth logins from `mcp-agent login`; with a person at the terminal, a server asking for a
+      // wider scope gets one browser round (the URL is printed too), else the error says what to run.
+      oauth: {
+        store: createTokenStore(join(defaultConfigDir(io.env), 'auth')),
+        ...(interactive || io.stdin.isTTY === true
+          ? { openUrl: io.openUrl ?? ((url: string) => openInBrowser(url, io.env)), log: (line: string) => io.stderr.write(`${line}\n`) }
+          : {}),
+      },
     });
     agent = createAgent({
       llm,

@@ -4,6 +4,36 @@
  */
 export { type Agent, type AgentOptions, collectRun, createAgent, type RunResult } from './agent.js';
 export { type ApprovalDecision, type ApprovalGate, type ApprovalOptions, createApprovalGate } from './approval.js';
+export {
+  type AgentOAuthProvider,
+  CONFIG_DIR_ENV,
+  canonicalServerUrl,
+  createOAuthProvider,
+  createTokenStore,
+  DEFAULT_LOGIN_TIMEOUT_MS,
+  defaultConfigDir,
+  hasStaticCredential,
+  isLoginRequired,
+  type LoginOptions,
+  LoginRequiredError,
+  type LoginResult,
+  type LogoutOptions,
+  type LogoutResult,
+  login,
+  loginRequiredMessage,
+  logout,
+  type OAuthProviderOptions,
+  type OpenUrl,
+  providerOptionsFor,
+  type ScopeChallenge,
+  type ServerAuthState,
+  type StoredServerAuth,
+  stepUp,
+  storedAuthState,
+  type TokenStore,
+  type TokenStoreKey,
+  usesOAuth,
+} from './auth/index.js';
 export { type EnhancedLLMClient, type EnhancedRun, type EnhanceOptions, enhanceLLMClient } from './enhancer.js';
 export { errorMessage, isMcpError, McpError, type McpErrorKind } from './errors.js';
 export type { AgentHost, ApprovalRequest, SamplingApprovalRequest } from './host.js';
@@ -21,6 +51,7 @@ export {
   DEFAULT_TOOL_TIMEOUT_MS,
   type ElicitRequest,
   type ElicitResult,
+  type HttpOAuthConfig,
   type HttpServerConfig,
   loadServersConfig,
   MAX_TOOL_NAME_LENGTH,
@@ -31,8 +62,10 @@ export {
   type PrimitiveSchemaDefinition,
   type ProtocolMode,
   parseServersConfig,
+  type RegistryOAuthOptions,
   type RegistryOptions,
   type ServerConfig,
+  type ServerReport,
   type ServerStatus,
   type StdioServerConfig,
   type ToolAnnotations,

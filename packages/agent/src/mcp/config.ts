@@ -7,7 +7,15 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { errorMessage, McpError } from '../errors.js';
 import { JsoncError, parseJsonc } from './jsonc.js';
-import type { ApprovalMode, ApprovalPolicy, HttpServerConfig, ProtocolMode, ServerConfig, StdioServerConfig } from './types.js';
+import type {
+  ApprovalMode,
+  ApprovalPolicy,
+  HttpOAuthConfig,
+  HttpServerConfig,
+  ProtocolMode,
+  ServerConfig,
+  StdioServerConfig,
+} from './types.js';
 
 export interface ParseConfigOptions {
   /** Relative `cwd`s are resolved against this directory (the config file's). */
@@ -143,6 +151,49 @@ function common(config: StdioServerConfig | HttpServerConfig, entry: JsonObject,
   if (defer(entry.defer, child(path, 'defer')) === false) config.defer = false;
 }
 
+const OAUTH_KEYS = ['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl'];
+
+/** An HTTP entry's `oauth`: `{ clientId?, clientSecret?, scopes?, clientMetadataUrl? }`. */
+function oauthConfig(value: unknown, path: string, env: NodeJS.ProcessEnv): HttpOAuthConfig | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value))
+    fail(path, `expected an object with "clientId", "clientSecret", "scopes" or "clientMetadataUrl", got ${describe(value)}`);
+  for (const key of Object.keys(value)) {
+    if (!OAUTH_KEYS.includes(key)) fail(child(path, key), `unknown key (expected ${OAUTH_KEYS.map((k) => `"${k}"`).join(', ')})`);
+  }
+  const config: HttpOAuthConfig = {};
+  if (value.clientId !== undefined) {
+    const clientId = string(value.clientId, child(path, 'clientId'), env);
+    if (clientId.trim() === '') fail(child(path, 'clientId'), 'is empty');
+    config.clientId = clientId;
+  }
+  if (value.clientSecret !== undefined) {
+    if (config.clientId === undefined) fail(child(path, 'clientSecret'), 'needs "clientId" next to it');
+    config.clientSecret = string(value.clientSecret, child(path, 'clientSecret'), env);
+  }
+  if (value.scopes !== undefined) {
+    const scopes = stringArray(value.scopes, child(path, 'scopes'), env);
+    scopes.forEach((scope, index) => {
+      if (!/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope)) fail(`${child(path, 'scopes')}[${index}]`, `not a scope name: ${describe(scope)}`);
+    });
+    config.scopes = scopes;
+  }
+  if (value.clientMetadataUrl !== undefined) {
+    const urlPath = child(path, 'clientMetadataUrl');
+    const raw = string(value.clientMetadataUrl, urlPath, env);
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed?.protocol !== 'https:' || parsed.pathname === '/')
+      fail(urlPath, 'expected an https URL with a path (the client ID metadata document)');
+    config.clientMetadataUrl = raw;
+  }
+  return config;
+}
+
 function serverType(value: unknown, path: string): ServerType | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !TYPES.includes(value as ServerType)) {
@@ -195,6 +246,8 @@ function httpServer(name: string, entry: JsonObject, path: string, type: ServerT
     transport: type === 'sse' ? 'sse' : type === 'streamable-http' || type === 'streamableHttp' ? 'streamable-http' : 'auto',
     approval: approvalPolicy(entry, path),
   };
+  const oauth = oauthConfig(entry.oauth, child(path, 'oauth'), env);
+  if (oauth !== undefined) config.oauth = oauth;
   common(config, entry, path);
   return config;
 }
@@ -224,8 +277,9 @@ function server(name: string, entry: unknown, path: string, options: ParseConfig
  * `sse`). Also read: `disabled: true` (skipped), `approval` (`"allow" | "deny" | "ask"` or
  * `{ default, tools: { name: mode } }`), `alwaysAllow` / `autoApprove` (tools allowed without
  * asking), `timeout` (ms per tool call), `protocol` (`"legacy"` | `"auto"` | `"2026-07-28"`: which
- * protocol era to speak), `defer` (`false`: never defer this server's tools behind `tool_search`). `${env:NAME}` and `${NAME}` are replaced in
- * command/args/env/cwd/url/headers. Other keys are ignored. No servers: an empty array.
+ * protocol era to speak), `defer` (`false`: never defer this server's tools behind `tool_search`), `oauth` (HTTP:
+ * `{ clientId, clientSecret, scopes, clientMetadataUrl }` for the login). `${env:NAME}` and `${NAME}` are replaced in
+ * command/args/env/cwd/url/headers/oauth. Other keys are ignored. No servers: an empty array.
  * @throws McpError `CONFIG_ERROR` naming the JSON path and the problem.
  */
 export function parseServersConfig(json: unknown, options: ParseConfigOptions): ServerConfig[] {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import {
   Client,
   type Implementation,
+  type OAuthClientProvider,
   type PriorDiscovery,
   type ProtocolEra,
   type RequestOptions,
@@ -16,6 +17,8 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { authFailureReason, oauthCause } from '../auth/failures.js';
+import { insufficientScope, isLoginRequired, loginRequiredMessage } from '../auth/loginRequired.js';
 import { errorMessage, McpError } from '../errors.js';
 import { type ClientServices, clientCapabilities, installClientHandlers } from './clientHandlers.js';
 import { errnoCode, errnoText, formatSeconds, httpStatus, shownUrl, stripSdkPrefix } from './messages.js';
@@ -45,6 +48,8 @@ export interface ConnectOptions extends Omit<ClientServices, 'server'> {
    * legacy): skips the `server/discover` probe. Undefined: negotiate as the config says.
    */
   priorDiscovery?: (config: ServerConfig) => PriorDiscovery | undefined;
+  /** The OAuth provider of an HTTP server (tokens sent and refreshed by the SDK); undefined: none. */
+  authProvider?: (config: HttpServerConfig) => OAuthClientProvider | undefined;
 }
 
 /** A connected server. */
@@ -255,7 +260,22 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
     }
   }
 
-  return connectHttp(config, timeoutMs, attempt);
+  return connectHttp(config, timeoutMs, attempt, options.authProvider?.(config));
+}
+
+/**
+ * The one line for an HTTP server that failed over OAuth, or undefined for another failure:
+ * `server "<name>" needs a login: run mcp-agent login <name>`, a scope it wants, a refused issuer.
+ */
+function oauthFailure(config: HttpServerConfig, error: unknown): string | undefined {
+  if (isLoginRequired(error)) return loginRequiredMessage(config.name);
+  const challenge = insufficientScope(error);
+  if (challenge) {
+    const scope = challenge.requiredScope ? ` (${JSON.stringify(challenge.requiredScope)})` : '';
+    return `server "${config.name}" wants a wider scope${scope}: run mcp-agent login ${config.name}${challenge.requiredScope ? ` --scope ${JSON.stringify(challenge.requiredScope)}` : ''}`;
+  }
+  const oauth = oauthCause(error);
+  return oauth === undefined ? undefined : `${config.name}: OAuth failed: ${authFailureReason(oauth)}`;
 }
 
 /** Streamable HTTP; with `auto`, legacy SSE when the server answers the POST with a 4xx (the spec's fallback). */
@@ -263,21 +283,23 @@ async function connectHttp(
   config: HttpServerConfig,
   timeoutMs: number,
   attempt: (attempt: Attempt) => Promise<ServerConnection>,
+  authProvider: OAuthClientProvider | undefined,
 ): Promise<ServerConnection> {
   const where = shownUrl(config.url);
   const fail = (text: string, cause: unknown): never => {
-    throw new McpError('SERVER_START_FAILED', `${config.name}: ${text}`, { cause });
+    const oauth = authProvider ? oauthFailure(config, cause) : undefined;
+    throw new McpError('SERVER_START_FAILED', oauth ?? `${config.name}: ${text}`, { cause });
   };
   const none = () => undefined;
   if (config.transport === 'sse') {
     try {
-      return await attempt({ transport: sseTransport(config), kind: 'sse', stderrSummary: none });
+      return await attempt({ transport: sseTransport(config, authProvider), kind: 'sse', stderrSummary: none });
     } catch (error) {
       if (error instanceof McpError) throw error;
       return fail(`could not connect to ${where} (SSE): ${httpReason(error, timeoutMs)}`, error);
     }
   }
-  const streamable = streamableHttpTransport(config);
+  const streamable = streamableHttpTransport(config, authProvider);
   // Best effort: DELETE the session so the server can let go of it at once.
   const terminate = async () => {
     if (streamable.sessionId !== undefined) await streamable.terminateSession();
@@ -291,7 +313,7 @@ async function connectHttp(
       config.transport === 'auto' && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
     if (!fallback) return fail(`could not connect to ${where}: ${httpReason(error, timeoutMs)}`, error);
     try {
-      return await attempt({ transport: sseTransport(config), kind: 'sse', stderrSummary: none });
+      return await attempt({ transport: sseTransport(config, authProvider), kind: 'sse', stderrSummary: none });
     } catch (sseError) {
       if (sseError instanceof McpError) throw sseError;
       return fail(

@@ -15,12 +15,20 @@ export { loadServersConfig, type ParseConfigOptions, PROTOCOL_MODES, parseServer
 export { DEFAULT_CONNECT_TIMEOUT_MS } from './connection.js';
 export { createToolNameTable, MAX_TOOL_NAME_LENGTH, namespaceToolName, type ToolNameTable } from './names.js';
 export { AUTO_PROBE_TIMEOUT_MS, DEFAULT_PROTOCOL_MODE } from './negotiation.js';
-export { createRegistry, type McpRegistry, type RegistryOptions, type ServerStatus } from './registry.js';
+export {
+  createRegistry,
+  type McpRegistry,
+  type RegistryOAuthOptions,
+  type RegistryOptions,
+  type ServerReport,
+  type ServerStatus,
+} from './registry.js';
 export { DEFAULT_TOOL_TIMEOUT_MS } from './toolCall.js';
 export type {
   ApprovalMode,
   ApprovalPolicy,
   CallOptions,
+  HttpOAuthConfig,
   HttpServerConfig,
   ProtocolMode,
   ServerConfig,

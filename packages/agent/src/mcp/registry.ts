@@ -5,6 +5,11 @@
  */
 import { resolve } from 'node:path';
 import type { CallToolResult, Client, Implementation, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
+import { stepUp } from '../auth/login.js';
+import { insufficientScope, isLoginRequired, loginRequiredMessage } from '../auth/loginRequired.js';
+import { createOAuthProvider, type OpenUrl, providerOptionsFor } from '../auth/provider.js';
+import { type ServerAuthState, storedAuthState, usesOAuth } from '../auth/status.js';
+import type { TokenStore } from '../auth/store.js';
 import { errorMessage, isMcpError, McpError } from '../errors.js';
 import type { AgentHost } from '../host.js';
 import type { SampleHandler } from '../sampling.js';
@@ -14,7 +19,22 @@ import { connectServer, listAllTools, type ServerConnection } from './connection
 import { stripSdkPrefix } from './messages.js';
 import { createToolNameTable } from './names.js';
 import { callServerTool } from './toolCall.js';
-import type { CallOptions, ProtocolMode, ServerConfig, ToolEntry, ToolRouter } from './types.js';
+import type { CallOptions, HttpServerConfig, ProtocolMode, ServerConfig, ToolEntry, ToolRouter } from './types.js';
+
+/** OAuth for the HTTP servers of a registry (see `RegistryOptions.oauth`). */
+export interface RegistryOAuthOptions {
+  /** Where logins are kept (`createTokenStore(dir)`). */
+  store: TokenStore;
+  /**
+   * Present: a tool call refused with 403 `insufficient_scope` asks the user (once per scope and
+   * server) for the wider scope through this, and is retried once. Absent: it fails saying what to run.
+   */
+  openUrl?: OpenUrl;
+  /** Lines for the user during such a step-up (the URL). Default: stderr. */
+  log?: (line: string) => void;
+  /** How long a step-up waits for the browser (ms). Default 5 min. */
+  timeoutMs?: number;
+}
 
 export interface RegistryOptions {
   /** Where elicitation, logs, progress, notices and stderr lines go. */
@@ -37,6 +57,12 @@ export interface RegistryOptions {
   defaultProtocol?: ProtocolMode;
   /** A cached era verdict per server, skipping the `server/discover` probe (hosts that know the server). */
   priorDiscovery?: (config: ServerConfig) => PriorDiscovery | undefined;
+  /**
+   * OAuth for HTTP entries without a static credential header: tokens from `store` sent and
+   * refreshed; a server that needs a login without a usable token fails with
+   * `server "<name>" needs a login: run mcp-agent login <name>`. Absent: no OAuth (as before).
+   */
+  oauth?: RegistryOAuthOptions;
 }
 
 /** One configured server, as the registry sees it now. */
@@ -52,9 +78,19 @@ export interface ServerStatus {
   protocolVersion?: string;
 }
 
+/** A server's status with how it is reached and how it authenticates (`mcp-agent servers`). */
+export interface ServerReport extends ServerStatus {
+  /** How it is reached: `stdio`, `streamable-http`, `sse`, or `http` (an HTTP server that did not connect). */
+  transport: 'stdio' | 'streamable-http' | 'sse' | 'http' | 'custom';
+  /** `none`, `token` (a static credential header), `oauth` (a stored login), `needs login`. */
+  auth: ServerAuthState;
+}
+
 export interface McpRegistry extends ToolRouter, AsyncDisposable {
   /** Every configured server, in config order. */
   readonly servers: ReadonlyArray<ServerStatus>;
+  /** `servers` with each one's transport and auth state. Never carries a credential. */
+  serverReports(): ServerReport[];
   /** Replace the roots and send `notifications/roots/list_changed` to every connected server. */
   setRoots(roots: string[]): Promise<void>;
   /** The SDK client of a connected server, for what the registry does not route (resources, prompts). */
@@ -73,6 +109,9 @@ interface ServerState {
   generation: number;
   /** `tools/list_changed` arrived while connecting: list again once connected. */
   changedWhileConnecting: boolean;
+  auth: ServerAuthState;
+  /** Scopes the user was already asked for in a step-up (never asked twice). */
+  steppedUp: Set<string>;
 }
 
 function plural(count: number, word: string): string {
@@ -110,7 +149,13 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
     tools: [],
     generation: 0,
     changedWhileConnecting: false,
+    auth: 'none',
+    steppedUp: new Set<string>(),
   }));
+  const oauth = options.oauth;
+  const authProvider = oauth
+    ? (config: HttpServerConfig) => (usesOAuth(config) ? createOAuthProvider(providerOptionsFor(config, oauth.store)) : undefined)
+    : undefined;
   let entries: readonly ToolEntry[] = [];
   let routes = new Map<string, { entry: ToolEntry; state: ServerState }>();
 
@@ -164,6 +209,7 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
         transportFactory: options.transportFactory,
         defaultProtocol: options.defaultProtocol,
         priorDiscovery: options.priorDiscovery,
+        authProvider,
         onToolListChanged: () => void refresh(state),
         onUnexpectedClose: (stderr) => {
           if (closing || state.status !== 'connected') return;
@@ -175,11 +221,50 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
       state.connection = connection;
       state.tools = connection.tools;
       state.status = 'connected';
+      state.auth = await storedAuthState(config, oauth?.store);
       if (state.changedWhileConnecting) void refresh(state);
     } catch (error) {
+      state.auth = oauth && isLoginRequired(error) ? 'needs login' : await storedAuthState(config, oauth?.store);
       const message = errorMessage(error);
       state.error = isMcpError(error) || message.startsWith(`${config.name}:`) ? message : `${config.name}: ${message}`;
       host?.onNotice?.(state.error);
+    }
+  };
+
+  /**
+   * After an OAuth refusal during a call: a missing login is said as the command to run; a wider
+   * scope is asked for once (through `oauth.openUrl`), after which the caller retries once.
+   * Rethrows whatever is not an OAuth refusal.
+   */
+  const authorizeAgain = async (state: ServerState, config: HttpServerConfig, error: unknown, mayAsk: boolean): Promise<void> => {
+    const name = config.name;
+    if (isLoginRequired(error)) {
+      state.auth = 'needs login';
+      throw new McpError('TOOL_EXECUTION_FAILED', loginRequiredMessage(name), { cause: error });
+    }
+    const challenge = insufficientScope(error);
+    if (!challenge || !oauth) throw error;
+    const wanted = challenge.requiredScope ?? '';
+    const shown = wanted ? ` ${JSON.stringify(wanted)}` : '';
+    if (!oauth.openUrl || !mayAsk || state.steppedUp.has(wanted)) {
+      const asked = state.steppedUp.has(wanted) ? ' (asked once already)' : '';
+      throw new McpError(
+        'TOOL_EXECUTION_FAILED',
+        `server "${name}" refuses this call without the scope${shown}${asked}: run mcp-agent login ${name}${wanted ? ` --scope ${JSON.stringify(wanted)}` : ''}`,
+        { cause: error },
+      );
+    }
+    state.steppedUp.add(wanted);
+    host?.onNotice?.(`${name}: the server asks for the scope${shown}; authorize it in the browser`);
+    try {
+      await stepUp(config, challenge, {
+        store: oauth.store,
+        openUrl: oauth.openUrl,
+        ...(oauth.log ? { log: oauth.log } : {}),
+        ...(oauth.timeoutMs !== undefined ? { timeoutMs: oauth.timeoutMs } : {}),
+      });
+    } catch (stepUpError) {
+      throw new McpError('TOOL_EXECUTION_FAILED', errorMessage(stepUpError), { cause: stepUpError });
     }
   };
 
@@ -191,17 +276,28 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
     return closing;
   };
 
+  const statusOf = (state: ServerState): ServerStatus => {
+    const status: ServerStatus = { name: state.config.name, status: state.status, tools: state.tools.length };
+    if (state.error !== undefined) status.error = state.error;
+    const serverInfo = state.connection?.serverInfo;
+    if (serverInfo !== undefined) status.serverInfo = serverInfo;
+    const protocolVersion = state.connection?.protocolVersion;
+    if (protocolVersion !== undefined) status.protocolVersion = protocolVersion;
+    return status;
+  };
+
   return {
     get servers() {
-      return states.map((state): ServerStatus => {
-        const status: ServerStatus = { name: state.config.name, status: state.status, tools: state.tools.length };
-        if (state.error !== undefined) status.error = state.error;
-        const serverInfo = state.connection?.serverInfo;
-        if (serverInfo !== undefined) status.serverInfo = serverInfo;
-        const protocolVersion = state.connection?.protocolVersion;
-        if (protocolVersion !== undefined) status.protocolVersion = protocolVersion;
-        return status;
-      });
+      return states.map(statusOf);
+    },
+    serverReports() {
+      return states.map(
+        (state): ServerReport => ({
+          ...statusOf(state),
+          transport: state.connection?.transport ?? (state.config.kind === 'stdio' ? 'stdio' : 'http'),
+          auth: state.auth,
+        }),
+      );
     },
     listTools: () => entries,
     client(server) {
@@ -219,7 +315,20 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
       if (closing || state.status !== 'connected' || !state.connection) {
         throw new McpError('TOOL_EXECUTION_FAILED', `${entry.server} is not running`);
       }
-      return callServerTool(state.connection.client, entry, args, { ...callOptions, serverTimeoutMs: state.config.timeoutMs, host });
+      const call = () =>
+        callServerTool(state.connection!.client, entry, args, { ...callOptions, serverTimeoutMs: state.config.timeoutMs, host });
+      try {
+        return await call();
+      } catch (error) {
+        if (!oauth || state.config.kind !== 'http' || !usesOAuth(state.config)) throw error;
+        await authorizeAgain(state, state.config, error, true);
+        try {
+          return await call();
+        } catch (again) {
+          await authorizeAgain(state, state.config, again, false);
+          throw again;
+        }
+      }
     },
     async setRoots(next) {
       roots = next.map((root) => resolve(root));

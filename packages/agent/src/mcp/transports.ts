@@ -4,7 +4,7 @@
  */
 import type { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { type OAuthClientProvider, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createStderrTail, type StderrSummary } from './stderrSummary.js';
 import type { HttpServerConfig, StdioServerConfig } from './types.js';
@@ -71,12 +71,20 @@ function requestInit(config: HttpServerConfig): RequestInit {
   return { headers: { ...config.headers } };
 }
 
-/** A Streamable HTTP transport to `config.url`, sending `config.headers` on every request. */
-export function streamableHttpTransport(config: HttpServerConfig): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: requestInit(config) });
+/**
+ * A Streamable HTTP transport to `config.url`, sending `config.headers` on every request; with
+ * `authProvider`, OAuth tokens too (refreshed by the SDK on a 401). A 403 `insufficient_scope`
+ * is thrown (`InsufficientScopeError`), not re-authorized by the transport: the agent asks the
+ * user for the wider scope itself, once.
+ */
+export function streamableHttpTransport(config: HttpServerConfig, authProvider?: OAuthClientProvider): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(config.url), {
+    requestInit: requestInit(config),
+    ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
+  });
 }
 
-/** A legacy HTTP+SSE transport to `config.url` (the SSE endpoint), sending `config.headers` on every request. */
-export function sseTransport(config: HttpServerConfig): SSEClientTransport {
-  return new SSEClientTransport(new URL(config.url), { requestInit: requestInit(config) });
+/** A legacy HTTP+SSE transport to `config.url` (the SSE endpoint), sending `config.headers` (and OAuth tokens) on every request. */
+export function sseTransport(config: HttpServerConfig, authProvider?: OAuthClientProvider): SSEClientTransport {
+  return new SSEClientTransport(new URL(config.url), { requestInit: requestInit(config), ...(authProvider ? { authProvider } : {}) });
 }

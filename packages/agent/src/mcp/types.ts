@@ -43,12 +43,30 @@ export interface StdioServerConfig extends ServerConfigBase {
   cwd?: string;
 }
 
+/**
+ * The config's `oauth` of an HTTP entry: a client registered with the authorization server
+ * beforehand and/or a client ID metadata document. Without it the agent registers itself
+ * dynamically when the server asks for a login.
+ */
+export interface HttpOAuthConfig {
+  /** A pre-registered client's id (used before any other kind of registration). */
+  clientId?: string;
+  /** Its secret, for a confidential client (`${env:NAME}` in the config). */
+  clientSecret?: string;
+  /** Scopes to ask for beyond those the server names. */
+  scopes?: string[];
+  /** An https URL of this client's metadata document (used as the client id where the server supports it). */
+  clientMetadataUrl?: string;
+}
+
 export interface HttpServerConfig extends ServerConfigBase {
   kind: 'http';
   url: string;
   headers: Record<string, string>;
   /** `auto`: Streamable HTTP, falling back to legacy SSE when the server does not speak it. */
   transport: 'auto' | 'streamable-http' | 'sse';
+  /** The config's `oauth`: how to log in where the server asks for it. */
+  oauth?: HttpOAuthConfig;
 }
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig;

@@ -20,7 +20,7 @@ declare module 'oidc-provider' {
     features?: Record<string, unknown>;
     pkce?: { required?: (ctx: unknown, client: unknown) => boolean };
     findAccount?: (ctx: unknown, id: string) => Promise<{ accountId: string; claims: () => Promise<Record<string, unknown>> }>;
-    ttl?: Record<string, number>;
+    ttl?: Record<string, number | ((ctx: never, token: never) => number)>;
     [key: string]: unknown;
   }
 

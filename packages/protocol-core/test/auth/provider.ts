@@ -36,6 +36,10 @@ export interface AuthServerOptions {
   resources: Record<string, TestResource>;
   /** Private signing keys to use (the first one signs); default one fresh RS256 key. */
   keys?: readonly JWK[];
+  /** Open dynamic client registration (RFC 7591), as MCP clients use it. Default off. */
+  registration?: boolean;
+  /** Issue a refresh token to every client allowed the `refresh_token` grant (no `offline_access` needed). Default off. */
+  refreshTokens?: boolean;
 }
 
 export interface TestAuthServer extends AsyncDisposable {
@@ -137,9 +141,27 @@ export async function startAuthServer(options: AuthServerOptions): Promise<TestA
       scopes: ['openid', ...new Set(Object.values(options.resources).flatMap((r) => r.scopes))],
       pkce: { required: () => true },
       // Explicit lifetimes (the provider logs a notice for each default it falls back to).
-      ttl: { AccessToken: 3600, ClientCredentials: 3600, Grant: 3600, Interaction: 600, Session: 3600, AuthorizationCode: 60 },
+      // An access token lives as long as its resource says (`ttlSeconds`): a number here would override that.
+      ttl: {
+        AccessToken: (_ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) =>
+          token.resourceServer?.accessTokenTTL ?? 3600,
+        ClientCredentials: (_ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) =>
+          token.resourceServer?.accessTokenTTL ?? 3600,
+        Grant: 3600,
+        Interaction: 600,
+        Session: 3600,
+        AuthorizationCode: 60,
+        RefreshToken: 86400,
+      },
       findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
+      ...(options.refreshTokens
+        ? {
+            issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+              client.grantTypeAllowed('refresh_token'),
+          }
+        : {}),
       features: {
+        ...(options.registration ? { registration: { enabled: true } } : {}),
         devInteractions: { enabled: true },
         clientCredentials: { enabled: true },
         // Only the resource server introspects; a client revokes only its own tokens.
@@ -182,8 +204,12 @@ export async function startAuthServer(options: AuthServerOptions): Promise<TestA
     return accessToken(await postForm(tokenUrl, { grant_type: 'client_credentials', scope, resource }, basic(client)));
   }
 
-  /** What a browser does with an authorization URL: follows redirects, fills in the login and consent pages; returns the code. */
+  /**
+   * What a browser does with an authorization URL: follows redirects, fills in the login and consent pages; returns
+   * the parameters of the redirect to the request's `redirect_uri` (the public client's when it names none).
+   */
   async function browse(authorizationUrl: string, login: string, state?: string): Promise<URLSearchParams> {
+    const redirectUri = new URL(authorizationUrl).searchParams.get('redirect_uri') ?? publicClient.redirectUri;
     const jar = new Map<string, string>();
     let url = authorizationUrl;
     let form: string | undefined;
@@ -207,7 +233,7 @@ export async function startAuthServer(options: AuthServerOptions): Promise<TestA
         await response.body?.cancel();
         const next = new URL(response.headers.get('location') ?? '', url);
         form = undefined;
-        if (next.href.startsWith(publicClient.redirectUri)) {
+        if (next.href.startsWith(redirectUri)) {
           if (state !== undefined && next.searchParams.get('state') !== state)
             throw new Error('state mismatch in the authorization response');
           const error = next.searchParams.get('error');

@@ -1,0 +1,149 @@
+/**
+ * The loopback redirect of the authorization code flow (RFC 8252 §7.3): a one-shot HTTP listener on
+ * `http://127.0.0.1:<port>/callback`. The first request to `/callback` ends it: with the right
+ * `state` its query is handed over, with another `state` (or an `error`) the login fails. Anything
+ * else gets a 404 and is ignored. It closes itself after the callback or the timeout.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { formatSeconds } from '../mcp/messages.js';
+
+/** How long a login waits for the browser to come back. */
+export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
+const CALLBACK_PATH = '/callback';
+
+export interface CallbackListener {
+  /** `http://127.0.0.1:<port>/callback`. */
+  readonly redirectUrl: string;
+  /**
+   * The callback's query once the browser is back (or already was). Rejects on a wrong `state`,
+   * an `error` redirect, the timeout, or `close()` first.
+   */
+  wait(): Promise<URLSearchParams>;
+  /** Stop listening (idempotent). */
+  close(): Promise<void>;
+}
+
+const PAGE = (title: string, text: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>mcp-agent</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+
+/** An `error` code as the RFC spells them, or nothing: the value comes from whoever sent the redirect. */
+function safeErrorCode(value: string | null): string {
+  return value !== null && /^[a-z_]{1,64}$/.test(value) ? ` (${value})` : '';
+}
+
+async function listenOn(server: Server, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+export interface CallbackListenerOptions {
+  /** The `state` the callback must carry, read when it arrives (the provider's last one). */
+  expectedState: () => string | undefined;
+  /** A port to try first (a registration made for it stays valid); taken, or absent: any free port. */
+  preferredPort?: number;
+  /** Default 5 min. */
+  timeoutMs?: number;
+}
+
+/** Listen on 127.0.0.1 for one authorization callback. */
+export async function startCallbackListener(options: CallbackListenerOptions): Promise<CallbackListener> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
+  let settle: { resolve: (params: URLSearchParams) => void; reject: (error: Error) => void } | undefined;
+  /** What came back before `wait` was called (a fast browser). */
+  let early: { params?: URLSearchParams; error?: Error } | undefined;
+  let done = false;
+
+  const finish = (outcome: { params?: URLSearchParams; error?: Error }) => {
+    if (done) return;
+    done = true;
+    if (settle) {
+      if (outcome.error) settle.reject(outcome.error);
+      else settle.resolve(outcome.params as URLSearchParams);
+    } else {
+      early = outcome;
+    }
+    void close();
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== CALLBACK_PATH || req.method !== 'GET' || done) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    const params = url.searchParams;
+    const reply = (status: number, title: string, text: string) =>
+      res
+        .writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' })
+        .end(PAGE(title, text));
+    const state = options.expectedState();
+    if (state === undefined || params.get('state') !== state) {
+      reply(400, 'Login failed', 'The answer did not belong to this login (state mismatch). Run the login again.');
+      finish({ error: new Error('the browser came back with a state that does not belong to this login (rejected)') });
+      return;
+    }
+    if (params.has('error')) {
+      // error_description and error_uri are not shown: in a mix-up attack they are the attacker's words.
+      reply(400, 'Login failed', 'The authorization server did not grant access. You can close this window.');
+      finish({ error: new Error(`the authorization server refused the login${safeErrorCode(params.get('error'))}`) });
+      return;
+    }
+    if (!params.get('code')) {
+      reply(400, 'Login failed', 'The answer had no authorization code.');
+      finish({ error: new Error('the browser came back without an authorization code') });
+      return;
+    }
+    reply(200, 'Logged in', 'mcp-agent received the authorization. You can close this window.');
+    finish({ params });
+  });
+
+  let port: number;
+  try {
+    port = await listenOn(server, options.preferredPort ?? 0);
+  } catch (error) {
+    if (options.preferredPort === undefined || options.preferredPort === 0) throw error;
+    port = await listenOn(server, 0);
+  }
+  const timer = setTimeout(() => finish({ error: new Error(`no answer from the browser within ${formatSeconds(timeoutMs)}`) }), timeoutMs);
+  timer.unref();
+
+  let closing: Promise<void> | undefined;
+  function close(): Promise<void> {
+    clearTimeout(timer);
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    return closing;
+  }
+
+  return {
+    redirectUrl: `http://127.0.0.1:${port}${CALLBACK_PATH}`,
+    wait() {
+      return new Promise<URLSearchParams>((resolve, reject) => {
+        if (early) {
+          if (early.error) reject(early.error);
+          else resolve(early.params as URLSearchParams);
+          return;
+        }
+        if (done) {
+          reject(new Error('the login was cancelled'));
+          return;
+        }
+        settle = { resolve, reject };
+      });
+    },
+    async close() {
+      finish({ error: new Error('the login was cancelled') });
+      await close();
+    },
+  };
+}
