@@ -167,8 +167,11 @@ describe('HTTP security defaults', () => {
     await using http = await startHttp(app(), { authToken: 's3cret' });
     const missing = await raw(http.url, { body: INIT });
     expect(missing.status).toBe(401);
-    expect(missing.headers['www-authenticate']).toMatch(/^Bearer /);
-    expect((await raw(http.url, { headers: { Authorization: 'Bearer wrong' }, body: INIT })).status).toBe(401);
+    // RFC 6750 §3.1: no error code without a token; `invalid_token` for a wrong one.
+    expect(missing.headers['www-authenticate']).toBe('Bearer realm="mcp"');
+    const wrong = await raw(http.url, { headers: { Authorization: 'Bearer wrong' }, body: INIT });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Bearer realm="mcp", error="invalid_token"');
     expect((await raw(http.url, { headers: { Authorization: 'Bearer s3cret' }, body: INIT })).status).toBe(200);
     const client = await http.connect({ headers: { Authorization: 'Bearer s3cret' } });
     expect((await client.listTools()).tools.length).toBe(2);

@@ -1,4 +1,4 @@
-import { networkOptions } from '@mcpkit/net';
+import { parseAllowHost } from '@mcpkit/net/policy';
 import { defineOptions, parse } from '@mcpkit/protocol-core';
 import { PROFILES } from './context.js';
 
@@ -49,8 +49,22 @@ export const options = defineOptions({
     description: 'printEnv / get-env show the values of secret-looking variables (KEY, TOKEN, SECRET, PASSWORD, …) instead of [redacted]',
     default: false,
   },
-  // The SSRF policy of `zip` (legacy) and `gzip-file-as-resource` (current), shared with mcp-server-fetch (@mcpkit/net).
-  ...networkOptions({ allowPrivateNetwork: 'EVERYTHING_ALLOW_PRIVATE_NETWORK', allowHosts: 'EVERYTHING_ALLOW_HOSTS' }),
+  // The SSRF policy of `zip` (legacy) and `gzip-file-as-resource` (current), shared with mcp-server-fetch: @mcpkit/net's
+  // `networkOptions(…)`, written out so that a start loads only the policy, not the HTTP client (loaded by the first
+  // download). test/download.test.ts holds the two equal.
+  'allow-private-network': {
+    type: 'boolean',
+    env: 'EVERYTHING_ALLOW_PRIVATE_NETWORK',
+    description: 'Allow loopback, private, link-local and other non-public destinations (cloud metadata stays blocked)',
+  },
+  'allow-host': {
+    type: 'string',
+    multiple: true,
+    env: 'EVERYTHING_ALLOW_HOSTS',
+    valueName: 'host[:port]',
+    description: 'Allow this host (or host and port) whatever it resolves to, e.g. localhost:8080',
+    parse: parseAllowHost,
+  },
   'gzip-max-fetch-size': {
     type: 'string',
     env: 'GZIP_MAX_FETCH_SIZE',

@@ -1,6 +1,6 @@
 import type { Logger } from '@mcpkit/protocol-core';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
-import type { RequestStateKey } from './shared/clientInput.js';
+import type { RequestStateKeySource } from './shared/clientInput.js';
 import type { Download } from './shared/download.js';
 
 export const PROFILES = ['legacy', 'current', 'conformance'] as const;
@@ -50,9 +50,10 @@ export interface EverythingOptions {
    * The HMAC key (at least 32 bytes) sealing the `requestState` of 2026-07-28 `input_required` rounds. Every server
    * that may see a retry needs the same key: a 2026-07-28 request gets a fresh server, so the CLI makes one per process
    * (or takes `--request-state-key`, for several processes behind one address). Default: a random key per server,
-   * which is enough only when one server sees every round (a 2025-era session, an in-process test).
+   * which is enough only when one server sees every round (a 2025-era session, an in-process test). A function is
+   * called for the key when the server first seals or checks a state (the CLI's key is made then, not at start).
    */
-  requestStateKey?: RequestStateKey;
+  requestStateKey?: RequestStateKeySource;
   /**
    * Announces list changes to the process's 2026-07-28 `subscriptions/listen` streams over HTTP, where each request
    * gets a fresh server (the `notify` of protocol-core's `createListenBus`, whose `bus` the runner serves). The

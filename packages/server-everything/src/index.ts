@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { createDownloader } from '@mcpkit/net';
 import { createListenBus, runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
+import { loadProfile } from './profiles/load.js';
 import { EVERYTHING_SCOPES } from './scopes.js';
-import { createEverythingServer, VERSION } from './server.js';
-import { randomStateKey } from './shared/clientInput.js';
+import { randomStateKeyOnce } from './shared/clientInput.js';
+import { lazyDownloader } from './shared/lazyDownloader.js';
+import { VERSION } from './version.js';
 
 await runCli({
   bin: 'mcp-server-everything',
@@ -14,24 +15,26 @@ await runCli({
   options,
   // The reference's `mcp-server-everything [stdio|sse|streamableHttp]` keeps working.
   transportAliases: { stdio: 'stdio', sse: 'sse', streamableHttp: 'http' },
-  create: (config, logger) => {
+  create: async (config, logger) => {
+    // Only the chosen profile is loaded: a start evaluates one profile, not three.
+    const createProfileServer = await loadProfile(config.profile);
     // One guarded downloader per process (its connection pools outlive sessions): `zip` and
-    // `gzip-file-as-resource` fetch http(s) URLs only through the SSRF policy. undici loads on first use.
-    const downloader = createDownloader({
+    // `gzip-file-as-resource` fetch http(s) URLs only through the SSRF policy. It loads on the first download.
+    const downloader = lazyDownloader({
       name: 'mcp-server-everything',
       allowPrivateNetwork: config.allowPrivateNetwork,
       allowHosts: config.allowHost,
     });
     // One key per process: a 2026-07-28 retry reaches a fresh server, which must verify what another one sealed.
-    const requestStateKey = config.requestStateKey ?? randomStateKey();
+    // Made when the first state is sealed, so a start loads no crypto.
+    const requestStateKey = config.requestStateKey ?? randomStateKeyOnce();
     // One listen bus per process: 2026-07-28 `subscriptions/listen` streams over HTTP hear what any server announces.
     const listen = createListenBus({ logger });
     return {
       bus: listen.bus,
       createServer: (context) =>
-        createEverythingServer(
+        createProfileServer(
           {
-            profile: config.profile,
             showEnvSecrets: config.showEnvSecrets,
             logger,
             download: downloader.download,

@@ -1,16 +1,19 @@
 /**
- * The guarded downloader the CLI injects (`createDownloader` from @mcpkit/net, as src/index.ts builds it):
- * refusals before any connection, the opt-ins, the size limit and the signal; then `zip` (legacy) and
- * `gzip-file-as-resource` (current) against a real HTTP server on 127.0.0.1.
+ * The guarded downloader the CLI injects (`createDownloader` from @mcpkit/net, loaded on the first download by
+ * `lazyDownloader`, as src/index.ts builds it): refusals before any connection, the opt-ins, the size limit and the
+ * signal; then `zip` (legacy) and `gzip-file-as-resource` (current) against a real HTTP server on 127.0.0.1; and
+ * the CLI's network flags, which are @mcpkit/net's.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { createDownloader, type DownloaderOptions } from '@mcpkit/net';
+import { createDownloader, type DownloaderOptions, networkOptions } from '@mcpkit/net';
 import { connectInMemory } from '@mcpkit/protocol-core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { options } from '../src/config.js';
 import { createEverythingServer } from '../src/server.js';
+import { lazyDownloader } from '../src/shared/lazyDownloader.js';
 
 const BODY = 'Hello from the loopback server!\n'.repeat(64); // 2048 bytes
 const NAME = 'mcp-server-everything';
@@ -96,12 +99,20 @@ describe('guarded downloader', () => {
 });
 
 describe('zip and gzip-file-as-resource fetch through the injected downloader', () => {
+  /** A tool call through the CLI's downloader, loaded and built by the call's first download. */
   async function call(profile: 'legacy' | 'current', allow: boolean, name: string, args: Record<string, unknown>) {
-    return withDownloader(allow ? { allowHosts: [`127.0.0.1:${port}`] } : {}, async (downloader) => {
+    const downloader = lazyDownloader({ name: NAME, ...(allow ? { allowHosts: [`127.0.0.1:${port}`] } : {}) });
+    try {
       await using pair = await connectInMemory(createEverythingServer({ profile, download: downloader.download }));
       return (await pair.client.callTool({ name, arguments: args })) as CallToolResult;
-    });
+    } finally {
+      await downloader.close();
+    }
   }
+
+  it('the lazy downloader closes without having loaded anything when nothing was downloaded', async () => {
+    await expect(lazyDownloader({ name: NAME }).close()).resolves.toBeUndefined();
+  });
 
   it('legacy zip: succeeds when allowed, refused otherwise', async () => {
     const ok = await call('legacy', true, 'zip', { files: { 'a.txt': `${origin}/zip-ok` } });
@@ -129,5 +140,14 @@ describe('zip and gzip-file-as-resource fetch through the injected downloader', 
     expect(refused.isError).toBe(true);
     expect(text(refused)).toContain(`Error processing file ${origin}/gz-refused: refused to connect: 127.0.0.1 is a loopback address`);
     expect(requests).not.toContain('/gz-refused');
+  });
+});
+
+describe('the network flags', () => {
+  it("are @mcpkit/net's networkOptions, written out in config.ts so that a start does not load the HTTP client", () => {
+    const { 'allow-private-network': privateNetwork, 'allow-host': allowHost } = options;
+    expect({ 'allow-private-network': privateNetwork, 'allow-host': allowHost }).toEqual(
+      networkOptions({ allowPrivateNetwork: 'EVERYTHING_ALLOW_PRIVATE_NETWORK', allowHosts: 'EVERYTHING_ALLOW_HOSTS' }),
+    );
   });
 });

@@ -2,13 +2,13 @@
 import { homedir } from 'node:os';
 import { type CliApp, ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
-import { listenToGraph } from './listen.js';
+import { listenToGraph, listenToUserGraphs } from './listen.js';
 import { resolveMemoryPath, userMemoryPath } from './paths.js';
 import { MEMORY_SCOPES } from './scopes.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
 import { checkGraphName, DEFAULT_GRAPH, userGraphName } from './store/postgres/graphName.js';
 import { isTransferCommand } from './transfer/commands.js';
-import { createUserGraphs } from './userGraphs.js';
+import { createUserGraphs, type UserGraphs } from './userGraphs.js';
 
 const cli: CliApp<typeof options> = {
   bin: 'mcp-server-memory',
@@ -21,6 +21,19 @@ const cli: CliApp<typeof options> = {
       maxNameLength: config.maxNameLength,
       maxObservationLength: config.maxObservationLength,
       maxItemsPerCall: config.maxItemsPerCall,
+    };
+    // `--graph-per-user`: a 2026 listen stream over HTTP hears its own user's graph (the runner's `listenBus`).
+    const perUserApp = (users: UserGraphs) => {
+      const listen = listenToUserGraphs(users, logger);
+      return {
+        createServer: () => createMemoryServer({ users, limits, logger }),
+        listenBus: listen.busFor,
+        close: () => {
+          listen.close();
+          return users.close();
+        },
+        scopes: MEMORY_SCOPES,
+      };
     };
     if (config.graphPerUser && config.oauthIssuer === undefined)
       throw new ConfigError('--graph-per-user needs --oauth-issuer: without OAuth there is no user to keep a graph for', 'graph-per-user');
@@ -44,7 +57,7 @@ const cli: CliApp<typeof options> = {
             }),
         });
         logger.info(`one knowledge graph per user in PostgreSQL: graphs "${config.graph}/user:<hash of the subject>"`);
-        return { createServer: () => createMemoryServer({ users, limits, logger }), close: () => users.close(), scopes: MEMORY_SCOPES };
+        return perUserApp(users);
       }
       const pgStore = openPostgresStore({
         url: config.databaseUrl,
@@ -91,7 +104,7 @@ const cli: CliApp<typeof options> = {
           }),
       });
       logger.info(`one knowledge graph file per user, next to ${path} (named after the hash of the user's subject)`);
-      return { createServer: () => createMemoryServer({ users, limits, logger }), close: () => users.close(), scopes: MEMORY_SCOPES };
+      return perUserApp(users);
     }
     logger.info(
       `knowledge graph file: ${path} (from ${source === 'flag' ? '--memory-path' : source === 'env' ? 'MEMORY_FILE_PATH' : 'the default location'})`,

@@ -23,7 +23,8 @@ export interface MemoryServerOptions {
   store?: GraphStore;
   /**
    * Instead of `store`: one graph per user (`--graph-per-user`), picked per call by the access token's subject.
-   * Subscriptions follow the subscribing user's graph.
+   * 2025 subscriptions follow the subscribing user's graph; 2026 listen streams over HTTP are fed by
+   * `listenToUserGraphs` (the runner's `listenBus`), each with its own user's graph.
    */
   users?: UserGraphs;
   /** Caps on one call's input; defaults: names 1000 chars, observations 10000 chars, 1000 items per call. */
@@ -143,7 +144,7 @@ export type {
   PageRequest,
   Relation,
 } from './graph.js';
-export { type GraphListenBus, listenToGraph } from './listen.js';
+export { type GraphListenBus, listenToGraph, listenToUserGraphs, type UserGraphsListen } from './listen.js';
 export { defaultMemoryPath, migrateLegacyFile, platformDataDir, type ResolvedMemoryPath, resolveMemoryPath } from './paths.js';
 export { KNOWLEDGE_GRAPH_URI } from './resources/knowledgeGraph.js';
 export { type FileStoreOptions, ForeignFileError, openFileStore } from './store/fileStore.js';

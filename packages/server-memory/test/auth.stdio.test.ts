@@ -137,6 +137,30 @@ function describePerUser(label: string, start: () => Promise<{ args: string[]; g
       }
     });
 
+    it("a 2026 subscriptions/listen stream hears its own user's writes, not another user's", async (t) => {
+      if (!server) return t.skip('no PostgreSQL to test with');
+      const scope = 'memory:read memory:write';
+      const alice = await as.authorizationCodeToken({ resource: BIN_RESOURCE, scope, login: 'alice' });
+      const bob = await as.authorizationCodeToken({ resource: BIN_RESOURCE, scope, login: 'bob' });
+      const listener = new V2Client({ name: 'listener', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await listener.connect(
+        new StreamableHTTPClientTransport(new URL(server.endpoint), { requestInit: { headers: { Authorization: `Bearer ${alice}` } } }),
+      );
+      try {
+        const heard: string[] = [];
+        listener.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
+        const sub = await listener.listen({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI] });
+        await using b = await connectWithToken('v2 2026-07-28', server.endpoint, bob);
+        // bob's write is announced (or not) before its call returns, so ahead of alice's on alice's stream.
+        await b.callTool(entity('Bob listened?'));
+        await listener.callTool(entity('Alice listened'));
+        await expect.poll(() => heard, { timeout: 5000 }).toEqual([KNOWLEDGE_GRAPH_URI]);
+        await sub.close();
+      } finally {
+        await listener.close();
+      }
+    });
+
     it('refuses a token that names no user (client credentials) with a tool error, never a shared graph', async (t) => {
       if (!server) return t.skip('no PostgreSQL to test with');
       const service = await as.clientCredentialsToken({ resource: BIN_RESOURCE, scope: 'memory:read memory:write' });

@@ -1,10 +1,23 @@
 /**
  * The 2026-07-28 era: `subscriptions/listen` on the graph resource over loopback HTTP (fed by `listenToGraph`, as
- * the runner wires it over HTTP), cache hints, and an unknown resource as -32602 in both eras.
+ * the runner wires it over HTTP; with `--graph-per-user`, by `listenToUserGraphs`, each user hearing their own graph
+ * under real OAuth tokens), cache hints, and an unknown resource as -32602 in both eras.
  */
 import { connectV2InMemory, startHttp } from '@mcpkit/protocol-core/testing';
-import { describe, expect, it } from 'vitest';
-import { createMemoryServer, createMemoryStore, type GraphStore, KNOWLEDGE_GRAPH_URI, listenToGraph } from '../src/server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthGuard } from '../../protocol-core/src/auth/guard.ts';
+import { parseAuthConfig } from '../../protocol-core/src/auth/options.ts';
+import { startAuthServer, type TestAuthServer } from '../../protocol-core/test/auth/provider.ts';
+import { MEMORY_SCOPES } from '../src/scopes.js';
+import {
+  createMemoryServer,
+  createMemoryStore,
+  createUserGraphs,
+  type GraphStore,
+  KNOWLEDGE_GRAPH_URI,
+  listenToGraph,
+  listenToUserGraphs,
+} from '../src/server.js';
 
 /** `store`, counting the watches open on it. */
 function countingWatches(store: GraphStore): { store: GraphStore; open(): number } {
@@ -82,6 +95,109 @@ describe('subscriptions/listen (2026-07-28)', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(heard).toEqual([]);
     await other.close();
+  });
+});
+
+describe('subscriptions/listen with --graph-per-user (2026-07-28, OAuth)', () => {
+  const RESOURCE = 'https://mcp.example.com/mcp';
+  let as: TestAuthServer;
+  beforeAll(async () => {
+    as = await startAuthServer({ resources: { [RESOURCE]: { scopes: ['memory:read', 'memory:write'] } } });
+  });
+  afterAll(async () => {
+    await as?.close();
+  });
+
+  /** The runner with the auth guard in front of a per-user memory app, wired as the bin wires it. */
+  async function perUser() {
+    const config = parseAuthConfig(['--oauth-issuer', as.issuer, '--oauth-audience', RESOURCE], {});
+    if (!config) throw new Error('OAuth config expected');
+    const guard = createAuthGuard(config, { scopes: MEMORY_SCOPES });
+    const watchCounts = new Map<string, () => number>();
+    const users = createUserGraphs({
+      open: async (key) => {
+        const { store, open } = countingWatches(createMemoryStore());
+        watchCounts.set(key, open);
+        return store;
+      },
+    });
+    const listen = listenToUserGraphs(users);
+    const http = await startHttp(
+      { createServer: () => createMemoryServer({ users }), listenBus: listen.busFor, scopes: MEMORY_SCOPES },
+      { auth: guard },
+    );
+    return {
+      http,
+      listen,
+      /** Open watches on each user's graph, in the order the graphs were opened. */
+      watches: () => [...watchCounts.values()].map((open) => open()),
+      async [Symbol.asyncDispose]() {
+        await http[Symbol.asyncDispose]();
+        listen.close();
+        await users.close();
+        await guard.close();
+      },
+    };
+  }
+
+  async function signIn(s: Awaited<ReturnType<typeof perUser>>, login: string) {
+    const token = await as.authorizationCodeToken({ resource: RESOURCE, scope: 'memory:read memory:write', login });
+    const client = await s.http.connectV2({ mode: '2026-07-28', headers: { Authorization: `Bearer ${token}` } });
+    const heard: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
+    return { client, heard };
+  }
+
+  it("each user's listener hears that user's writes and never another user's", async () => {
+    await using s = await perUser();
+    const alice = await signIn(s, 'alice');
+    const bob = await signIn(s, 'bob');
+    expect(alice.client.getProtocolEra()).toBe('modern');
+    const aliceSub = await alice.client.listen({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI] });
+    const bobSub = await bob.client.listen({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI] });
+    expect(aliceSub.honoredFilter).toEqual({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI] });
+    expect(s.listen.listeningUsers()).toBe(2);
+
+    // Each write is published on the bus before its call returns, and a stream delivers in order: when a
+    // listener hears its own user's later write, an earlier write of the other user would have come first.
+    expect((await bob.client.callTool(create('Bob 1'))).isError).toBeFalsy();
+    expect((await alice.client.callTool(create('Alice 1'))).isError).toBeFalsy();
+    await expect.poll(() => alice.heard, { timeout: 10_000 }).toEqual([KNOWLEDGE_GRAPH_URI]);
+    await expect.poll(() => bob.heard, { timeout: 10_000 }).toEqual([KNOWLEDGE_GRAPH_URI]);
+    expect((await bob.client.callTool(create('Bob 2'))).isError).toBeFalsy();
+    await expect.poll(() => bob.heard, { timeout: 10_000 }).toHaveLength(2);
+    expect((await alice.client.callTool(create('Alice 2'))).isError).toBeFalsy();
+    await expect.poll(() => alice.heard, { timeout: 10_000 }).toHaveLength(2);
+    expect(bob.heard).toHaveLength(2);
+
+    // What a listener re-reads is its own graph.
+    const read = await alice.client.readResource({ uri: KNOWLEDGE_GRAPH_URI });
+    expect((read.contents[0] as { text: string }).text).toContain('"Alice 2"');
+    expect((read.contents[0] as { text: string }).text).not.toContain('Bob');
+
+    // Each listening user's graph is watched (for other processes' writes) until their stream closes.
+    expect(s.watches()).toEqual([1, 1]);
+    await aliceSub.close();
+    await expect.poll(() => s.listen.listeningUsers(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => s.watches().sort(), { timeout: 10_000 }).toEqual([0, 1]);
+    await bobSub.close();
+    await expect.poll(() => s.watches(), { timeout: 10_000 }).toEqual([0, 0]);
+  });
+
+  it('a listener whose token names no user (client credentials) hears no graph', async () => {
+    await using s = await perUser();
+    const token = await as.clientCredentialsToken({ resource: RESOURCE, scope: 'memory:read memory:write' });
+    const service = await s.http.connectV2({ mode: '2026-07-28', headers: { Authorization: `Bearer ${token}` } });
+    const heard: string[] = [];
+    service.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
+    const sub = await service.listen({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI] });
+    const alice = await signIn(s, 'alice');
+    const aliceSub = await alice.client.listen({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI] });
+    await alice.client.callTool(create('Alice'));
+    await expect.poll(() => alice.heard, { timeout: 10_000 }).toEqual([KNOWLEDGE_GRAPH_URI]);
+    expect(heard).toEqual([]);
+    expect(s.listen.listeningUsers()).toBe(1);
+    await Promise.all([sub.close(), aliceSub.close()]);
   });
 });
 

@@ -35,9 +35,12 @@ export interface AuthGuardOptions {
   timeoutMs?: number;
 }
 
-/** An OAuth error response body (RFC 6750 §3.1); never contains the token. */
+/**
+ * An OAuth error response body (RFC 6750 §3.1); never contains the token. A request that carried no
+ * bearer credentials gets no `error` code (§3.1: it is not an invalid token), only the description.
+ */
 export interface AuthErrorBody {
-  error: 'invalid_token' | 'insufficient_scope' | 'temporarily_unavailable';
+  error?: 'invalid_token' | 'insufficient_scope' | 'temporarily_unavailable';
   error_description: string;
 }
 
@@ -144,8 +147,8 @@ export function createAuthGuard(config: AuthConfig, options: AuthGuardOptions = 
       const required = policy.required(parsedBody);
       const raw = header(headers, 'authorization');
       if (raw === undefined || !/^Bearer(\s|$)/i.test(raw)) {
+        // No credentials: the challenge and the body name no error (RFC 6750 §3.1), only where to get a token.
         return refuse(401, bearerChallenge({ resourceMetadata, scopes: required }), {
-          error: 'invalid_token',
           error_description: 'this server needs an OAuth bearer token; its metadata names the authorization server',
         });
       }

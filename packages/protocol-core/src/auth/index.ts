@@ -27,7 +27,8 @@
  *
  * `check` never throws and never puts the token in a response or a log. Its statuses: 401 (no,
  * malformed or refused token; `WWW-Authenticate: Bearer resource_metadata="…"`, with
- * `error="invalid_token"` when a token was sent), 403 (`error="insufficient_scope", scope="…"`), 503
+ * `error="invalid_token"` only when a token was sent: without one, neither the challenge nor the body
+ * names an error, RFC 6750 §3.1), 403 (`error="insufficient_scope", scope="…"`), 503
  * (the authorization server could not be asked: the client should retry, not re-authorize).
  *
  * The resource identifier (`--oauth-audience`) is the public URL of the MCP endpoint (behind a

@@ -48,7 +48,7 @@ export function createAuthGate(guard: AuthGuard, logger: Logger): AuthGate {
         (req as IncomingMessage & { auth?: AuthInfo }).auth = result.authInfo;
         return true;
       }
-      logger.debug(`refused ${req.method} ${req.url}: ${result.status} ${result.body.error}`);
+      logger.debug(`refused ${req.method} ${req.url}: ${result.status} ${result.body.error ?? 'no bearer token'}`);
       res.writeHead(result.status, {
         ...result.headers,
         'content-type': 'application/json',

@@ -6,10 +6,14 @@
  * serve here unless the runner is `--stateless`: then the SDK serves it per request too (its
  * `legacy: 'stateless'` posture, JSON responses), which is what our own stateless branch used to do.
  * Sessionful 2025 traffic stays with the runner's session table (`http.ts`).
+ *
+ * `subscriptions/listen` streams hear the app's `bus`, or, when the app picks a bus per listener
+ * (`ServerApp.listenBus`, e.g. one per user), the bus it picks for the context of the listen request.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import type { ServerApp } from './types.js';
 
@@ -36,11 +40,47 @@ function headersOnly(req: IncomingMessage): Request {
   return new Request('http://localhost/', { method: req.method ?? 'POST', headers });
 }
 
+/** The request being served: what the SDK said of the instance it built for it (set by the factory). */
+interface Served {
+  context?: McpRequestContext;
+}
+
+/**
+ * The bus handed to the SDK when the app picks one per listener. The SDK builds the listen request's instance
+ * (our factory records its context) and then subscribes the stream, both within that request's async context,
+ * so `subscribe` knows whose stream it is. Without a context it subscribes nowhere: never a bus meant for another.
+ */
+function perListenerBus(
+  listenBus: (context: McpRequestContext) => ServerEventBus,
+  requests: AsyncLocalStorage<Served>,
+  shared: ServerEventBus | undefined,
+  logger: Logger,
+): ServerEventBus {
+  return {
+    publish: (event) => shared?.publish(event),
+    subscribe(listener) {
+      const context = requests.getStore()?.context;
+      if (context) return listenBus(context).subscribe(listener);
+      logger.warn('a subscriptions/listen stream opened outside of its request; it will hear no changes');
+      return () => {};
+    },
+  };
+}
+
 export function createEraRouter(app: ServerApp, { stateless, logger }: { stateless: boolean; logger: Logger }): EraRouter {
   const onerror = (error: Error) => logger.error('MCP handler error:', error);
-  const handler = createMcpHandler((context) => app.createServer(context), {
+  // Only an app that picks a bus per listener pays for tracking the request through the SDK.
+  const listenBus = app.listenBus?.bind(app);
+  const requests = listenBus ? new AsyncLocalStorage<Served>() : undefined;
+  const bus = listenBus && requests ? perListenerBus(listenBus, requests, app.bus, logger) : app.bus;
+  const factory = (context: McpRequestContext) => {
+    const served = requests?.getStore();
+    if (served) served.context = context;
+    return app.createServer(context);
+  };
+  const handler = createMcpHandler(factory, {
     legacy: stateless ? 'stateless' : 'reject',
-    ...(app.bus ? { bus: app.bus } : {}),
+    ...(bus ? { bus } : {}),
     ...(stateless ? { responseMode: 'json' as const } : {}),
     onerror,
   });
@@ -51,7 +91,7 @@ export function createEraRouter(app: ServerApp, { stateless, logger }: { statele
       // carries the headers only (no JSON re-serialised, cloned and parsed again on every request).
       return !(await isLegacyRequest(headersOnly(req), body));
     },
-    serve: (req, res, body) => node(req, res, body),
+    serve: (req, res, body) => (requests ? requests.run({}, () => node(req, res, body)) : node(req, res, body)),
     close: () => handler.close(),
   };
 }

@@ -121,7 +121,15 @@ export function checkRequest(req: IncomingMessage, { hosts, origins, authToken }
   if (authToken !== undefined) {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (!match?.[1] || !timingSafeEqual(digest(match[1].trim()), digest(authToken))) {
+    // RFC 6750 §3.1: no error code when the request carried no bearer token at all.
+    if (!match?.[1]) {
+      return {
+        status: 401,
+        message: 'Unauthorized: a valid bearer token is required',
+        headers: { 'WWW-Authenticate': 'Bearer realm="mcp"' },
+      };
+    }
+    if (!timingSafeEqual(digest(match[1].trim()), digest(authToken))) {
       return {
         status: 401,
         message: 'Unauthorized: a valid bearer token is required',

@@ -16,6 +16,12 @@ export interface ServerApp {
    */
   bus?: ServerEventBus;
   /**
+   * Instead of `bus`, when what a stream may hear depends on who asks (memory's `--graph-per-user`: each user
+   * hears their own graph): the bus for the `subscriptions/listen` request the SDK built `context` for
+   * (`context.authInfo` is the caller's checked token). Called once per stream, when it opens; over HTTP only.
+   */
+  listenBus?(context: McpRequestContext): ServerEventBus;
+  /**
    * The OAuth scopes its tools need when the server runs with `--oauth-issuer` (e.g. memory: reading tools
    * `memory:read`, writing tools `memory:write`); the operator may rename them (`--oauth-scope-map`).
    */

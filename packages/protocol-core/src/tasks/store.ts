@@ -6,7 +6,6 @@
  * Same semantics as the v1 SDK's `InMemoryTaskStore` (ids, `ttl` from creation and again from the
  * terminal status, `tasks/list` pages whose cursor is the last id of the previous page), plus the bounds.
  */
-import { randomBytes } from 'node:crypto';
 import type { Result, Task, TaskStatus } from '@modelcontextprotocol/server';
 
 export type { Task, TaskStatus };
@@ -73,6 +72,14 @@ const DEFAULT_MAX_TASKS = 1000;
 const DEFAULT_MAX_QUEUED_INPUTS = 100;
 const DEFAULT_PAGE_SIZE = 10;
 
+/**
+ * 128 random bits in hex. `node:crypto` is loaded on the first task, not when the server starts: most sessions
+ * never create one, and loading it costs every cold start a few milliseconds.
+ */
+function randomTaskId(): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
+}
+
 export class TaskNotFoundError extends Error {
   constructor(readonly taskId: string) {
     super(`Task with ID ${taskId} not found`);
@@ -84,7 +91,7 @@ export function createTaskStore({
   maxTasks = DEFAULT_MAX_TASKS,
   maxQueuedInputs = DEFAULT_MAX_QUEUED_INPUTS,
   pageSize = DEFAULT_PAGE_SIZE,
-  createTaskId = () => randomBytes(16).toString('hex'),
+  createTaskId = randomTaskId,
 }: TaskStoreOptions = {}): TaskStore {
   const entries = new Map<string, Entry>();
 

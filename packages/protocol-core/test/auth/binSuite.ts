@@ -86,7 +86,8 @@ export function describeOAuthBin(suite: OAuthBinSuite): void {
       expect(response.headers.get('www-authenticate')).toBe(
         'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
       );
-      await response.body?.cancel();
+      // RFC 6750 §3.1: a request without credentials is not told its token is invalid.
+      expect(((await response.json()) as { error?: string }).error).toBeUndefined();
     });
 
     for (const kind of CLIENT_KINDS) {

@@ -95,13 +95,18 @@ describe('auth guard with JWT access tokens', () => {
     expect(none.headers['www-authenticate']).toBe(
       'Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp"',
     );
+    // RFC 6750 §3.1: no credentials is not an invalid token; neither the challenge nor the body names an error.
+    expect(none.body).toEqual({ error_description: expect.stringMatching(/needs an OAuth bearer token/) });
     const write = refused(await h.guard.check({ authorization: 'Basic dXNlcjpwYXNz' }, call('create_entities')), undefined);
     expect(write.status).toBe(401);
     expect(write.headers['www-authenticate']).toBe(
       'Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", scope="memory:write"',
     );
+    expect(write.body.error).toBeUndefined();
     const malformed = refused(await h.guard.check({ authorization: 'Bearer a b c' }, undefined), undefined);
+    expect(malformed.status).toBe(401);
     expect(malformed.headers['www-authenticate']).toContain('error="invalid_token"');
+    expect(malformed.body.error).toBe('invalid_token');
   });
 
   it('accepts a valid token and gives the SDK AuthInfo', async () => {

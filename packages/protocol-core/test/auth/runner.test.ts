@@ -142,9 +142,20 @@ describe('protected resource metadata and the 401 challenge', () => {
   it('answers a request without a token 401 with WWW-Authenticate naming the metadata, before any session exists', async () => {
     const response = await raw(jwtServer.http.url, { body: INIT });
     expect(response.status).toBe(401);
-    expect(String(response.headers['www-authenticate'])).toMatch(
-      new RegExp(`^Bearer .*resource_metadata="${jwtServer.http.url}/\\.well-known/oauth-protected-resource/mcp"`),
+    // RFC 6750 §3.1: no credentials is not an invalid token: no error code in the challenge or the body.
+    expect(response.headers['www-authenticate']).toBe(
+      `Bearer resource_metadata="${jwtServer.http.url}/.well-known/oauth-protected-resource/mcp"`,
     );
+    expect(response.headers['access-control-expose-headers']).toBe('WWW-Authenticate');
+    expect(JSON.parse(response.body)).toEqual({ error_description: expect.stringMatching(/needs an OAuth bearer token/) });
+    // A tools/call without a token is told the scope it will need, still without an error code.
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'note', arguments: { text: 'x' } } };
+    const scoped = await raw(jwtServer.http.url, { body: call });
+    expect(scoped.status).toBe(401);
+    expect(scoped.headers['www-authenticate']).toBe(
+      `Bearer resource_metadata="${jwtServer.http.url}/.well-known/oauth-protected-resource/mcp", scope="test:write"`,
+    );
+    expect(JSON.parse(scoped.body).error).toBeUndefined();
     expect(jwtServer.http.running.sessionCount()).toBe(0);
     // The v2 client without credentials cannot connect in either era.
     for (const mode of ['legacy', '2026-07-28'] as const) {
@@ -231,6 +242,11 @@ describe('refused tokens', () => {
     try {
       const expired = await raw(jwtServer.http.url, { headers: bearer(token), body: INIT });
       expect(expired.status).toBe(401);
+      expect(String(expired.headers['www-authenticate'])).toMatch(
+        new RegExp(
+          `^Bearer resource_metadata="${jwtServer.http.url}/\\.well-known/oauth-protected-resource/mcp", error="invalid_token", error_description="[^"]*expired`,
+        ),
+      );
       expect(JSON.parse(expired.body)).toMatchObject({ error: 'invalid_token', error_description: expect.stringMatching(/expired/) });
     } finally {
       jwtServer.clock.offsetMs = 0;

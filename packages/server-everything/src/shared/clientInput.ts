@@ -10,7 +10,6 @@
  *   handler: a tampered or expired state is a -32602 error) and names this very call; otherwise the questions
  *   are asked again, so a client cannot feed a tool answers to questions it was never asked.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { RequestExtra } from '@mcpkit/protocol-core';
 import {
   CreateMessageResultSchema,
@@ -69,6 +68,9 @@ export interface AskedState {
 /** The key of `requestState`'s HMAC: at least 32 bytes, shared by every process that may see a retry. */
 export type RequestStateKey = Uint8Array | string;
 
+/** A key, or how to get it when the first state is sealed or checked (the CLI's one key per process). */
+export type RequestStateKeySource = RequestStateKey | (() => RequestStateKey);
+
 export interface ClientInputChannel {
   /**
    * Asks `asks` for the call of `tool` with `args` (the arguments bind the sealed state to this call). `options` go
@@ -118,22 +120,40 @@ function requestOf(ask: ClientAsk): { method: string; params?: Record<string, un
 /** Sealed state lives 10 minutes: long enough for a person to answer a form. */
 const STATE_TTL_SECONDS = 600;
 
-/** The codec for one key; state is bound to the method and the authenticated client, if any. */
-export function createStateCodec(key: RequestStateKey): RequestStateCodec<unknown> {
-  return createRequestStateCodec<unknown>({
-    key,
-    ttlSeconds: STATE_TTL_SECONDS,
-    bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
-  });
+/**
+ * The codec for one key (a random one of its own without `key`); state is bound to the method and the
+ * authenticated client, if any. The SDK's codec takes Web Crypto when it is made, so it is made on the first
+ * sealed or checked state: a server that never asks its client anything, and so every cold start, loads no crypto.
+ */
+export function createStateCodec(key?: RequestStateKeySource): RequestStateCodec<unknown> {
+  let codec: RequestStateCodec<unknown> | undefined;
+  const made = () =>
+    (codec ??= createRequestStateCodec<unknown>({
+      key: typeof key === 'function' ? key() : (key ?? randomStateKey()),
+      ttlSeconds: STATE_TTL_SECONDS,
+      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+    }));
+  return {
+    mint: async (payload, ctx) => made().mint(payload, ctx),
+    verify: async (state, ctx) => made().verify(state, ctx),
+  };
 }
 
 /** A random key for one process (or one server, when nothing else can see its retries). */
 export function randomStateKey(): Uint8Array {
-  return new Uint8Array(randomBytes(32));
+  return new Uint8Array(process.getBuiltinModule('node:crypto').randomBytes(32));
+}
+
+/** One random key, made on first use: the CLI's key for every server of the process. */
+export function randomStateKeyOnce(): () => Uint8Array {
+  let key: Uint8Array | undefined;
+  return () => (key ??= randomStateKey());
 }
 
 function digest(args: unknown): string {
-  return createHash('sha256')
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
     .update(JSON.stringify(args ?? {}))
     .digest('base64url')
     .slice(0, 22);

@@ -8,6 +8,7 @@ import { ToolError } from '@mcpkit/protocol-core';
 import { type RepoLocation, resolveRepository } from './confine.js';
 import type { GitContext } from './context.js';
 import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
+import { createObjectStore, type ObjectStore } from './git/objectStore.js';
 import { createWorkTree, type WorkTree } from './git/workTree.js';
 
 export { createRepoCache, type RepoCache } from './repoCache.js';
@@ -19,6 +20,8 @@ export interface Repo extends RepoLocation {
   git: { fs: ConfinedFs; dir: string; gitdir: string; cache: object };
   /** Per-repository memo for this server's own derived data (flattened trees, parsed index, …). */
   memo: Map<string, unknown>;
+  /** The repository's objects, read as git reads them (packs first, then loose), kept per repository. */
+  objects: ObjectStore;
   /** The work tree as git sees it (symlinks never followed), for this call: every work-tree read goes through it or `git.fs`. */
   work: WorkTree;
 }
@@ -33,7 +36,13 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
     );
   }
   const { cache, memo } = ctx.repoCache.get(location.gitdir);
+  let objects = memo.get('objects:store') as ObjectStore | undefined;
+  if (objects) objects.refresh();
+  else {
+    objects = createObjectStore(location.gitdir);
+    memo.set('objects:store', objects);
+  }
   const work = createWorkTree(location.dir);
   const fs = createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir });
-  return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo, work };
+  return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo, objects, work };
 }

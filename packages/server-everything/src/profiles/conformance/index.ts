@@ -1,7 +1,7 @@
 import { createMcpServer, enableSubscriptions, registerPrompts, registerResources, registerTools } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
-import { createClientInput, createStateCodec, randomStateKey } from '../../shared/clientInput.js';
+import { createClientInput, createStateCodec } from '../../shared/clientInput.js';
 import { VERSION } from '../../version.js';
 import { prompts } from './prompts.js';
 import { resources, watchedResourceUpdates } from './resources.js';
@@ -21,7 +21,7 @@ export const INSTRUCTIONS = [
  * state (log level, subscriptions, the watched resource's revision, timers) lives in it and stops with it.
  */
 export function createConformanceServer(options: EverythingOptions): McpServer {
-  const codec = createStateCodec(options.requestStateKey ?? randomStateKey());
+  const codec = createStateCodec(options.requestStateKey);
   const server = createMcpServer(
     { name: 'everything-server', version: VERSION, title: 'Everything (conformance)', instructions: INSTRUCTIONS },
     { requestState: { verify: codec.verify } },

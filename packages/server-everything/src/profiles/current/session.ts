@@ -1,7 +1,7 @@
 import type { Logger, Subscriptions } from '@mcpkit/protocol-core';
 import type { ClientCapabilities, McpServer, RequestStateCodec } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
-import { type ClientInputChannel, createClientInput, createStateCodec, randomStateKey } from '../../shared/clientInput.js';
+import { type ClientInputChannel, createClientInput, createStateCodec } from '../../shared/clientInput.js';
 import type { Download } from '../../shared/download.js';
 import type { SessionResources } from './resources/session.js';
 import type { RootsCache } from './roots.js';
@@ -43,7 +43,7 @@ export function resolveConfig(options: EverythingOptions): CurrentConfig {
     researchStageMs: intervals.researchStageMs ?? 1000,
     taskPollMs: intervals.taskPollMs ?? 1000,
     rootsSyncDelayMs: intervals.rootsSyncDelayMs ?? 350,
-    stateCodec: createStateCodec(options.requestStateKey ?? randomStateKey()),
+    stateCodec: createStateCodec(options.requestStateKey),
   };
 }
 

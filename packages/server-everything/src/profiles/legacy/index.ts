@@ -1,7 +1,7 @@
 import { createMcpServer, enableSubscriptions, registerTools } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
-import { createClientInput, createStateCodec, randomStateKey } from '../../shared/clientInput.js';
+import { createClientInput, createStateCodec } from '../../shared/clientInput.js';
 import { setCompletionHandler } from './completions.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { setPromptHandlers } from './prompts.js';
@@ -31,7 +31,7 @@ export const LEGACY_CAPABILITIES = { prompts: {}, resources: { subscribe: true }
 export function createLegacyServer(options: EverythingOptions): McpServer {
   const config = resolveConfig(options);
   const { tools, resources, prompts, ...rest } = LEGACY_CAPABILITIES;
-  const codec = createStateCodec(options.requestStateKey ?? randomStateKey());
+  const codec = createStateCodec(options.requestStateKey);
   const server = createMcpServer(
     { ...LEGACY_SERVER_INFO, instructions: INSTRUCTIONS },
     { capabilities: rest, requestState: { verify: codec.verify } },

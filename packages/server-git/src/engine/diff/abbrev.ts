@@ -3,6 +3,7 @@
  * grows with the number of packed objects (7 below 2^14 objects, 8 up to 2^16, …), then grows further
  * until no other object in the repository (packed or loose) shares the prefix.
  */
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import type { Repo } from '../repo.js';
@@ -82,6 +83,40 @@ function packNeighbourPrefix(idx: PackIndex, oid: string, raw: Buffer): number {
   return best;
 }
 
+/** A folder modified within this long may change again within the same mtime: not remembered (git's racy rule). */
+const RACY_MS = 3000;
+
+/**
+ * The names in a loose-object folder (`objects/ab`), remembered per repository until the folder's mtime
+ * changes (an object added or removed changes it), so a call costs one stat per folder, not a listing.
+ */
+function looseListing(repo: Repo, dir: string): string[] {
+  const abs = join(repo.gitdir, 'objects', dir);
+  let memo = repo.memo.get('diff:loose') as Map<string, { mtime: number; names: string[] }> | undefined;
+  if (!memo) {
+    memo = new Map();
+    repo.memo.set('diff:loose', memo);
+  }
+  let mtime: number;
+  try {
+    mtime = statSync(abs).mtimeMs;
+  } catch {
+    memo.delete(dir);
+    return [];
+  }
+  const known = memo.get(dir);
+  if (known?.mtime === mtime) return known.names;
+  let names: string[];
+  try {
+    names = readdirSync(abs);
+  } catch {
+    names = [];
+  }
+  if (Date.now() - mtime > RACY_MS) memo.set(dir, { mtime, names });
+  else memo.delete(dir);
+  return names;
+}
+
 export interface Abbreviator {
   /** Works out the abbreviations of `oids` (reads loose-object folders as needed). */
   prefetch(oids: Iterable<string>): Promise<void>;
@@ -110,14 +145,10 @@ export async function createAbbreviator(repo: Repo): Promise<Abbreviator> {
     minLen = Math.max(7, Math.ceil(bits / 2));
   }
   const loose = new Map<string, string[]>();
-  const looseIn = async (dir: string): Promise<string[]> => {
+  const looseIn = (dir: string): string[] => {
     let names = loose.get(dir);
     if (!names) {
-      try {
-        names = (await repo.git.fs.promises.readdir(join(repo.gitdir, 'objects', dir))) as string[];
-      } catch {
-        names = [];
-      }
+      names = looseListing(repo, dir);
       loose.set(dir, names);
     }
     return names;
@@ -131,7 +162,7 @@ export async function createAbbreviator(repo: Repo): Promise<Abbreviator> {
       const common = packNeighbourPrefix(p, oid, raw);
       if (common < 32 && common >= len) len = common + 1;
     }
-    for (const name of await looseIn(oid.slice(0, 2))) {
+    for (const name of looseIn(oid.slice(0, 2))) {
       const other = oid.slice(0, 2) + name;
       if (other === oid || other.length !== 40) continue;
       const common = commonHexPrefix(oid, other);

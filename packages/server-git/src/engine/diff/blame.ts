@@ -5,7 +5,8 @@
  * reaching the same commit by different merge paths are handled together; renames are followed when the
  * path is missing in a parent. What no parent has is blamed on the commit. Nothing is written.
  */
-import * as git from 'isomorphic-git';
+
+import { findTreeEntry, readCommit, readTree } from '../git/objectRead.js';
 import { readBlob } from '../git/objects.js';
 import type { Repo } from '../repo.js';
 import { comparePairs, treeSnapshot } from './changes.js';
@@ -83,7 +84,7 @@ export async function commitMeta(repo: Repo, oid: string): Promise<CommitMeta> {
   const memo = memoMap<CommitMeta>(repo, 'blame:commits');
   const hit = memo.get(oid);
   if (hit) return hit;
-  const { commit } = await git.readCommit({ ...repo.git, oid });
+  const { commit } = await readCommit(repo, oid);
   const meta: CommitMeta = {
     oid,
     tree: commit.tree,
@@ -96,19 +97,39 @@ export async function commitMeta(repo: Repo, oid: string): Promise<CommitMeta> {
   return meta;
 }
 
+type TreeLookups = Map<string, { oid: string; mode: number; type: string } | undefined>;
+
+/** An entry of a tree by name, remembered per tree (only the names looked up, found or not). */
+async function treeEntry(repo: Repo, tree: string, name: string) {
+  const memo = memoMap<TreeLookups>(repo, 'blame:trees');
+  let entries = memo.get(tree);
+  // '\0' (no name has it) marks a tree read whole: a name it lacks is absent.
+  if (entries?.has(name) || entries?.has('\0')) return entries.get(name);
+  const raw = repo.objects.read(tree);
+  const e = raw?.type === 'tree' ? findTreeEntry(raw.data, name) : null;
+  if (e === null) {
+    // Not a plain tree: read it as isomorphic-git does (its order, its checks and errors), every name at once.
+    const { tree: list } = await readTree(repo, tree);
+    entries = new Map(list.map((t) => [t.path, { oid: t.oid, mode: Number.parseInt(t.mode, 8), type: t.type }]));
+    entries.set('\0', undefined);
+    memo.set(tree, entries);
+    return entries.get(name);
+  }
+  if (!entries) {
+    entries = new Map();
+    memo.set(tree, entries);
+  }
+  const entry = e && { oid: e.oid, mode: Number.parseInt(e.mode, 8), type: e.type };
+  entries.set(name, entry);
+  return entry;
+}
+
 /** The blob at `path` in a tree (walking only the trees on the way), or null. */
 export async function blobAt(repo: Repo, tree: string, path: string): Promise<{ oid: string; mode: number } | null> {
-  const memo = memoMap<Map<string, { oid: string; mode: number; type: string }>>(repo, 'blame:trees');
   let current = tree;
   const parts = path.split('/');
   for (let i = 0; i < parts.length; i++) {
-    let entries = memo.get(current);
-    if (!entries) {
-      const { tree: list } = await git.readTree({ ...repo.git, oid: current });
-      entries = new Map(list.map((e) => [e.path, { oid: e.oid, mode: Number.parseInt(e.mode, 8), type: e.type }]));
-      memo.set(current, entries);
-    }
-    const e = entries.get(parts[i]!);
+    const e = await treeEntry(repo, current, parts[i]!);
     if (!e) return null;
     if (i === parts.length - 1) return e.type === 'blob' ? { oid: e.oid, mode: e.mode } : null;
     if (e.type !== 'tree') return null;

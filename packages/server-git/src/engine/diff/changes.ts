@@ -3,8 +3,8 @@
  * pairs `git diff` would print: path filter, rename detection, a type change (file ↔ symlink ↔
  * submodule) split into a deletion and an addition, in git's path order. Content is read lazily.
  */
-import * as git from 'isomorphic-git';
 import { indexFiles } from '../git/indexSnapshot.js';
+import { readObjectParsed, readTree } from '../git/objectRead.js';
 import { type FileEntry, readBlob, treeFiles } from '../git/objects.js';
 import { readWorktreeFile, worktreeState } from '../git/worktreeState.js';
 import type { Repo } from '../repo.js';
@@ -45,7 +45,7 @@ async function rootTree(repo: Repo, oid: string): Promise<string> {
   }
   const hit = memo.get(oid);
   if (hit) return hit;
-  const { type, object } = await git.readObject({ ...repo.git, oid, format: 'parsed' });
+  const { type, object } = await readObjectParsed(repo, oid);
   const tree = type === 'commit' ? (object as { tree: string }).tree : oid;
   if (memo.size > 4000) memo.clear();
   memo.set(oid, tree);
@@ -80,7 +80,7 @@ async function treeEntries(repo: Repo, oid: string): Promise<TreeEntries> {
   }
   const hit = memo.get(oid);
   if (hit) return hit;
-  const { tree } = await git.readTree({ ...repo.git, oid });
+  const { tree } = await readTree(repo, oid);
   const entries: TreeEntries = new Map(tree.map((e) => [e.path, { oid: e.oid, mode: e.mode, type: e.type }]));
   if (memo.size > 20000) memo.clear();
   memo.set(oid, entries);
@@ -112,9 +112,14 @@ async function changedTreePaths(repo: Repo, a: string | null, b: string | null, 
   await Promise.all(subs);
 }
 
-/** The index (stage 0). */
+/** The index (stage 0): a fresh map (callers may change it) of entries wrapped once per parsed index. */
 export async function indexSnapshot(repo: Repo): Promise<Snapshot> {
-  return fromObjects(repo, await indexFiles(repo));
+  const files = await indexFiles(repo);
+  const memo = repo.memo.get('changes:index') as { files: Map<string, FileEntry>; snap: Snapshot } | undefined;
+  if (memo?.files === files) return new Map(memo.snap);
+  const snap = fromObjects(repo, files);
+  repo.memo.set('changes:index', { files, snap });
+  return new Map(snap);
 }
 
 /** The work tree as git diff sees it: the tracked files (index entries), with their work-tree content. */

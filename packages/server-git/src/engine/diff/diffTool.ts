@@ -49,9 +49,12 @@ function stateKey(from: Snapshot, to: Snapshot): string {
 
 export async function diffResult(repo: Repo, title: string, from: Snapshot, to: Snapshot, args: DiffArgs, cache?: PatchCache) {
   const paths = await confinePaths(repo, args.paths);
-  const key = JSON.stringify(['diff', repo.gitdir, title, args.context_lines, paths ?? null, cache ? stateKey(from, to) : '']);
+  // The key hashes both sides' every file: worked out only when the cache is asked (a cursor) or filled (a large patch).
+  let key: string | undefined;
+  const keyOf = () =>
+    (key ??= JSON.stringify(['diff', repo.gitdir, title, args.context_lines, paths ?? null, cache ? stateKey(from, to) : '']));
   const wanted = args.cursor === undefined ? undefined : cursorFingerprint(args.cursor);
-  let patch: CachedPatch | undefined = wanted === undefined ? undefined : cache?.get(key, wanted);
+  let patch: CachedPatch | undefined = wanted === undefined || !cache ? undefined : cache.get(keyOf(), wanted);
   let fp = wanted;
   if (!patch) {
     const [pairs, abbreviator] = await Promise.all([comparePairs(from, to, { paths, renames: true }), createAbbreviator(repo)]);
@@ -65,7 +68,7 @@ export async function diffResult(repo: Repo, title: string, from: Snapshot, to: 
     if (whole.endsWith('\n')) whole = whole.slice(0, -1);
     patch = { whole, starts, files: patches.map(fileData) };
     fp = fingerprint(whole);
-    if (whole.length > (args.max_bytes ?? DEFAULT_MAX_BYTES)) cache?.set(key, fp, patch);
+    if (cache && whole.length > (args.max_bytes ?? DEFAULT_MAX_BYTES)) cache.set(keyOf(), fp, patch);
   }
   const { whole, starts } = patch;
   const page = pageBytes(whole, args.max_bytes, args.cursor, fp);

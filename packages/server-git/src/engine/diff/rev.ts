@@ -6,6 +6,7 @@
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import * as git from 'isomorphic-git';
+import { hasObject, readObjectParsed } from '../git/objectRead.js';
 import { cachedCommit, readCommitInfo } from '../log/commits.js';
 import type { Repo } from '../repo.js';
 
@@ -35,7 +36,7 @@ async function readType(repo: Repo, oid: string): Promise<{ type: string; object
   // A commit already parsed for this repository needs no read.
   const known = cachedCommit(repo, oid);
   if (known) return { type: 'commit', object: { tree: known.tree } };
-  const { type, object } = await git.readObject({ ...repo.git, oid, format: 'parsed' });
+  const { type, object } = await readObjectParsed(repo, oid);
   return { type, object };
 }
 
@@ -58,8 +59,7 @@ async function lookupSha(repo: Repo, hex: string): Promise<string | null> {
   const lower = hex.toLowerCase();
   try {
     if (lower.length === 40) {
-      await git.readObject({ ...repo.git, oid: lower, format: 'deflated' });
-      return lower;
+      return (await hasObject(repo, lower)) ? lower : null;
     }
     return await git.expandOid({ ...repo.git, oid: lower });
   } catch {

@@ -8,6 +8,7 @@ import * as git from 'isomorphic-git';
 import type { Repo } from '../repo.js';
 import { abbreviate } from './abbrev.js';
 import { repoConfig } from './gitConfig.js';
+import { readCommit, readObjectParsed } from './objectRead.js';
 
 export interface Upstream {
   /** As git shows it: `origin/main`, or a local branch name. */
@@ -43,7 +44,7 @@ async function resolveOrNull(repo: Repo, ref: string): Promise<string | null> {
 async function peelToCommit(repo: Repo, oid: string): Promise<string | null> {
   for (let i = 0; i < 10; i++) {
     try {
-      const { type, object } = await git.readObject({ ...repo.git, oid, format: 'parsed' });
+      const { type, object } = await readObjectParsed(repo, oid);
       if (type === 'commit') return oid;
       if (type !== 'tag') return null;
       oid = (object as { object: string }).object;
@@ -132,7 +133,7 @@ export async function aheadBehind(repo: Repo, ours: string, theirs: string): Pro
   const load = async (oid: string) => {
     let c = info.get(oid);
     if (!c) {
-      const { commit } = await git.readCommit({ ...repo.git, oid });
+      const { commit } = await readCommit(repo, oid);
       c = { time: commit.committer.timestamp, parents: commit.parent };
       info.set(oid, c);
     }

@@ -1,15 +1,13 @@
 /**
  * Objects of the repository, memoized on it (objects never change): HEAD's commit, a commit's or tree's
- * files flattened, and blobs. isomorphic-git is used for refs, trees and packed objects, with the
- * repository's cache; a loose blob is read and inflated directly.
+ * files flattened, and blobs. isomorphic-git resolves refs; objects come from the repository's object
+ * store (objectStore.ts, through objectRead.ts).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { ToolError } from '@mcpkit/protocol-core';
 import * as git from 'isomorphic-git';
 import type { Repo } from '../repo.js';
+import { readBlobBytes, readObjectParsed, readTree } from './objectRead.js';
 import { comparePaths } from './paths.js';
 
 export interface FileEntry {
@@ -46,7 +44,7 @@ export async function treeFiles(repo: Repo, commitOrTreeOid: string): Promise<Ma
     lru.set(commitOrTreeOid, hit);
     return hit;
   }
-  const { type, object } = await git.readObject({ ...repo.git, oid: commitOrTreeOid, format: 'parsed' });
+  const { type, object } = await readObjectParsed(repo, commitOrTreeOid);
   let treeOid = commitOrTreeOid;
   if (type === 'commit') treeOid = (object as { tree: string }).tree;
   else if (type !== 'tree') throw new ToolError(`${commitOrTreeOid} is a ${type}, not a commit or tree`);
@@ -62,7 +60,7 @@ export async function treeFiles(repo: Repo, commitOrTreeOid: string): Promise<Ma
 }
 
 async function flatten(repo: Repo, treeOid: string, prefix: string, out: Map<string, FileEntry>): Promise<void> {
-  const { tree } = await git.readTree({ ...repo.git, oid: treeOid });
+  const { tree } = await readTree(repo, treeOid);
   // Tree order puts `a.txt` before `a/`; git's path order wants `a/…` before `a0`, so collect and sort.
   const subtrees: Promise<Map<string, FileEntry>>[] = [];
   for (const entry of tree) {
@@ -94,7 +92,6 @@ interface BlobCache {
 }
 
 const BLOB_CACHE_BYTES = 64 * 1024 * 1024;
-const OID_RE = /^[0-9a-f]{40}$/;
 
 function blobCache(repo: Repo): BlobCache {
   let c = repo.memo.get('snapshot:blobs') as BlobCache | undefined;
@@ -105,33 +102,8 @@ function blobCache(repo: Repo): BlobCache {
   return c;
 }
 
-/** A loose blob read straight from `objects/xx/yyyy…`, or null when it is not a loose blob. */
-function readLooseBlob(repo: Repo, oid: string): Uint8Array | null {
-  if (!OID_RE.test(oid)) return null;
-  let raw: Buffer;
-  try {
-    raw = readFileSync(join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2)));
-  } catch {
-    return null;
-  }
-  let data: Buffer;
-  try {
-    data = inflateSync(raw);
-  } catch {
-    return null;
-  }
-  const nul = data.indexOf(0);
-  if (nul < 0 || nul > 32) return null;
-  const header = data.toString('latin1', 0, nul);
-  if (!header.startsWith('blob ')) return null;
-  const len = Number(header.slice(5));
-  if (!Number.isInteger(len) || len !== data.length - nul - 1) return null;
-  return data.subarray(nul + 1);
-}
-
 /**
- * A blob's bytes: a loose object is read and inflated directly, anything else (packed objects) goes
- * through isomorphic-git and the repository's cache. Memoized by oid (blobs never change); the bytes
+ * A blob's bytes, from the repository's object store (objectRead.ts). Memoized by oid (blobs never change); the bytes
  * returned are shared, so callers must not modify them.
  */
 export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
@@ -142,8 +114,7 @@ export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
     cache.map.set(oid, hit);
     return hit;
   }
-  let blob = readLooseBlob(repo, oid);
-  if (!blob) blob = (await git.readBlob({ ...repo.git, oid })).blob;
+  const blob = await readBlobBytes(repo, oid);
   if (blob.length <= BLOB_CACHE_BYTES / 4 && !cache.map.has(oid)) {
     cache.map.set(oid, blob);
     cache.bytes += blob.length;

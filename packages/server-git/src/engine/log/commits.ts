@@ -3,7 +3,7 @@
  * `git rev-list` walk over them: newest committer date first, every parent followed, ties in the
  * order the commits were reached (git's date-ordered queue).
  */
-import git from 'isomorphic-git';
+import { readObjectContent } from '../git/objectRead.js';
 import type { Repo } from '../repo.js';
 
 export interface Person {
@@ -83,7 +83,7 @@ export async function readCommitInfo(repo: Repo, oid: string): Promise<CommitInf
   const map = memo(repo);
   const hit = map.get(oid);
   if (hit) return hit;
-  const { type, object } = await git.readObject({ ...repo.git, oid, format: 'content' });
+  const { type, object } = await readObjectContent(repo, oid);
   if (type !== 'commit') throw new Error(`${oid} is a ${type}, not a commit`);
   const info = parseCommitText(oid, Buffer.from(object as Uint8Array).toString('utf8'));
   map.set(oid, info);

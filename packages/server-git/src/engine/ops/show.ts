@@ -1,7 +1,6 @@
 /** `git_show` (its definition: ../../tools/gitShow.ts). */
 
 import { structuredResult } from '@mcpkit/protocol-core';
-import * as git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { createAbbreviator } from '../diff/abbrev.js';
 import { comparePairs, renderPatches, treeSnapshot } from '../diff/changes.js';
@@ -12,6 +11,7 @@ import type { CachedPatch } from '../diff/patchCache.js';
 import { guardDash, resolveObject } from '../diff/rev.js';
 import { gitPythonFile } from '../diff/show.js';
 import { actorRepr, eastOffset, isoOffset, pyDatetimeRepr, pyRepr } from '../format/python.js';
+import { readCommit, readObjectContent } from '../git/objectRead.js';
 import { openRepo, type Repo } from '../repo.js';
 
 interface Who {
@@ -32,7 +32,7 @@ function isoDate(p: Who): string {
  * final newline when the message has none (common for commits made on GitHub).
  */
 async function rawMessage(repo: Repo, oid: string): Promise<string> {
-  const { object } = await git.readObject({ ...repo.git, oid, format: 'content' });
+  const { object } = await readObjectContent(repo, oid);
   const raw = Buffer.from(object as Uint8Array);
   const at = raw.indexOf('\n\n');
   return at < 0 ? '' : raw.subarray(at + 2).toString('utf8');
@@ -52,7 +52,7 @@ export async function show({ repo_path, revision, max_bytes, cursor }: ShowArgs,
   guardDash(revision, 'revision');
   // GitPython's repo.commit(): an abbreviated sha is tried before refs.
   const oid = await resolveObject(repo, revision, { shaFirst: true, kind: 'commit' });
-  const { commit } = await git.readCommit({ ...repo.git, oid });
+  const { commit } = await readCommit(repo, oid);
   const message = await rawMessage(repo, oid);
   const header =
     `Commit: ${pyRepr(oid)}\n` +

@@ -4,6 +4,7 @@ import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import { ANSWER_CAP, capText, fitItems } from '../../limits.js';
 import type { GitContext } from '../context.js';
+import { readObjectParsed } from '../git/objectRead.js';
 import { listRefNames } from '../refs/branches.js';
 import { identityFor } from '../refs/identity.js';
 import { assertTagName, badName, guardDash } from '../refs/names.js';
@@ -34,7 +35,7 @@ export function globToRegExp(pattern: string): RegExp {
 
 async function tagInfo(repo: Repo, name: string) {
   const oid = await git.resolveRef({ ...repo.git, ref: `refs/tags/${name}` });
-  const { type, object } = await git.readObject({ ...repo.git, oid, format: 'parsed' });
+  const { type, object } = await readObjectParsed(repo, oid);
   if (type === 'tag') {
     const tag = object as { object: string; type: string; message: string };
     return { name, oid, annotated: true, target: tag.object, message: tag.message };

@@ -7,6 +7,7 @@
 import { ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import { resolveObject } from '../diff/rev.js';
+import { readObjectParsed } from '../git/objectRead.js';
 import type { Repo } from '../repo.js';
 import { refNameProblem } from './names.js';
 
@@ -26,7 +27,7 @@ async function isNotFound(error: unknown): Promise<boolean> {
 export async function peelToCommit(repo: Repo, oid: string): Promise<string | null> {
   let current = oid;
   for (let depth = 0; depth < 16; depth++) {
-    const { type, object } = await git.readObject({ ...repo.git, oid: current, format: 'parsed' });
+    const { type, object } = await readObjectParsed(repo, current);
     if (type === 'commit') return current;
     if (type !== 'tag') return null;
     current = (object as { object: string }).object;

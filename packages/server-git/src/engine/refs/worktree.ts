@@ -3,6 +3,7 @@
  * back as trees. Built on isomorphic-git's statusMatrix and walk.
  */
 import git from 'isomorphic-git';
+import { readBlobBytes } from '../git/objectRead.js';
 import type { Repo } from '../repo.js';
 
 export interface LocalChanges {
@@ -156,7 +157,7 @@ export async function writeWorkFile(repo: Repo, path: string, entry: FlatEntry |
       if (e.code !== 'EEXIST') throw e;
     });
   }
-  const { blob } = await git.readBlob({ ...repo.git, oid: entry.oid });
+  const { blob } = { blob: await readBlobBytes(repo, entry.oid) };
   if (entry.mode === 0o120000) await fsp.symlink(Buffer.from(blob).toString(), full);
   else await fsp.writeFile(full, blob, { mode: entry.mode === 0o100755 ? 0o755 : 0o644 });
 }

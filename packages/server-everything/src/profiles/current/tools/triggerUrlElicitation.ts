@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { defineTool } from '@mcpkit/protocol-core';
 import { type CallToolResult, UrlElicitationRequiredError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -41,7 +40,7 @@ export const triggerUrlElicitation = defineTool({
     const { url, message, elicitationId: requested, errorPath } = args;
     const { urlElicitationPrerequisites: pending } = session;
     const input = clientInputOf(session);
-    const elicitationId = requested ?? randomUUID();
+    const elicitationId = requested ?? crypto.randomUUID();
     // A retry resends the same arguments (not the prerequisite's generated id), so the one-shot marker
     // is keyed on them. The markers live in this session only.
     const key = `${extra.sessionId ?? 'default'}\u0000${url}\u0000${requested ?? ''}`;
@@ -56,7 +55,7 @@ export const triggerUrlElicitation = defineTool({
             mode: 'url',
             url: 'https://modelcontextprotocol.io',
             message: 'Open this link to satisfy the prerequisite, then retry the request.',
-            elicitationId: randomUUID(),
+            elicitationId: crypto.randomUUID(),
           },
         ],
         'This request requires browser-based authorization.',

@@ -1,0 +1,27 @@
+/**
+ * The CLI's way to a profile: only the chosen one is loaded (a dynamic import: its own chunks of the bin), so a
+ * start evaluates one profile's tools, prompts and resources instead of all three. The library entry
+ * (`server.ts`, `createEverythingServer`) keeps importing all three; both build the same servers.
+ */
+import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
+import type { EverythingOptions, Profile } from '../context.js';
+
+/** Builds one server of a profile, as `createEverythingServer(options, context)` does for it. */
+export type ProfileFactory = (options: EverythingOptions, context?: McpRequestContext) => McpServer;
+
+export async function loadProfile(profile: Profile): Promise<ProfileFactory> {
+  switch (profile) {
+    case 'legacy': {
+      const { createLegacyServer } = await import('./legacy/index.js');
+      return (options) => createLegacyServer(options);
+    }
+    case 'current': {
+      const { createCurrentServer } = await import('./current/index.js');
+      return (options, context) => createCurrentServer(options, context);
+    }
+    case 'conformance': {
+      const { createConformanceServer } = await import('./conformance/index.js');
+      return (options) => createConformanceServer(options);
+    }
+  }
+}
