@@ -57,52 +57,110 @@ export async function startProtectedMemory(): Promise<ProtectedMemory> {
     registration: true,
     refreshTokens: true,
   });
-  const server = await spawnHttpBin(MEMORY_BIN, {
-    // Next to no clock skew allowed: a token past its `exp` is refused at once (the refresh test).
-    args: [
-      '--memory-path',
-      join(tempDir(), 'memory.jsonl'),
-      '--port',
-      String(port),
-      '--oauth-issuer',
-      as.issuer,
-      '--oauth-audience',
-      endpoint,
-      '--oauth-clock-skew',
-      '1ms',
-    ],
-  });
+  const server = await spawnMemory(port, as.issuer, join(tempDir(), 'memory.jsonl'));
   const close = async () => {
     await server.close();
     await as.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   };
+  return { as, server, endpoint, resource, config: memoryConfig(endpoint), tempDir, close, [Symbol.asyncDispose]: close };
+}
+
+/** The built memory server on `port`, accepting the tokens of `issuer` for its own URL. */
+function spawnMemory(port: number, issuer: string, memoryPath: string): Promise<HttpBin> {
+  return spawnHttpBin(MEMORY_BIN, {
+    // Next to no clock skew allowed: a token past its `exp` is refused at once (the refresh test).
+    args: [
+      '--memory-path',
+      memoryPath,
+      '--port',
+      String(port),
+      '--oauth-issuer',
+      issuer,
+      '--oauth-audience',
+      `http://127.0.0.1:${port}/mcp`,
+      '--oauth-clock-skew',
+      '1ms',
+    ],
+  });
+}
+
+function memoryConfig(endpoint: string) {
+  return (extra: Partial<HttpServerConfig> = {}): HttpServerConfig => ({
+    kind: 'http',
+    name: 'memory',
+    url: endpoint,
+    headers: {},
+    transport: 'streamable-http',
+    approval: { tools: {} },
+    ...extra,
+  });
+}
+
+export interface MovingMemory extends AsyncDisposable {
+  /** Two authorization servers that both know the endpoint; the server starts with `first`. */
+  first: TestAuthServer;
+  second: TestAuthServer;
+  endpoint: string;
+  config(extra?: Partial<HttpServerConfig>): HttpServerConfig;
+  /** Restart the server on the same port (same data) behind `as` (its metadata then names `as`). */
+  moveTo(as: TestAuthServer): Promise<void>;
+  /** A fresh directory (removed at the end). */
+  tempDir(): string;
+  close(): Promise<void>;
+}
+
+/** The memory server behind one authorization server, then moved to another one (SEP-2352). */
+export async function startMovingMemory(): Promise<MovingMemory> {
+  const root = mkdtempSync(join(tmpdir(), 'mcpkit-agent-moving-'));
+  let count = 0;
+  const tempDir = () => mkdtempSync(join(root, `d${count++}-`));
+  const port = await freePort();
+  const endpoint = `http://127.0.0.1:${port}/mcp`;
+  const options = { resources: { [endpoint]: { scopes: ['memory:read', 'memory:write'] } }, registration: true, refreshTokens: true };
+  const first = await startAuthServer(options);
+  const second = await startAuthServer(options);
+  const memoryPath = join(root, 'memory.jsonl');
+  let server = await spawnMemory(port, first.issuer, memoryPath);
+  const close = async () => {
+    await server.close();
+    await first.close();
+    await second.close();
+    rmSync(root, { recursive: true, force: true });
+  };
   return {
-    as,
-    server,
+    first,
+    second,
     endpoint,
-    resource,
-    config: (extra = {}) => ({
-      kind: 'http',
-      name: 'memory',
-      url: endpoint,
-      headers: {},
-      transport: 'streamable-http',
-      approval: { tools: {} },
-      ...extra,
-    }),
+    config: memoryConfig(endpoint),
+    async moveTo(as) {
+      await server.close();
+      server = await spawnMemory(port, as.issuer, memoryPath);
+    },
     tempDir,
     close,
     [Symbol.asyncDispose]: close,
   };
 }
 
-/** A browser that logs in as `login` and records every URL it was sent to. */
-export function testBrowser(as: TestAuthServer, login = 'alice') {
+/**
+ * A browser that logs in as `login` and records every URL it was sent to. With several
+ * authorization servers it logs in at the one the URL names; `beforeRedirect` runs between the
+ * authorization server's answer and the redirect back to the agent.
+ */
+export function testBrowser(
+  as: TestAuthServer | readonly TestAuthServer[],
+  login = 'alice',
+  beforeRedirect?: (url: string) => Promise<void>,
+) {
   const opened: string[] = [];
+  const servers = Array.isArray(as) ? as : [as as TestAuthServer];
   const openUrl = async (url: string) => {
     opened.push(url);
-    const params = await as.authorize(url, login);
+    const target = servers.find((one) => new URL(url).origin === new URL(one.issuer).origin);
+    if (!target) throw new Error(`the browser was sent to an unknown authorization server: ${new URL(url).origin}`);
+    const params = await target.authorize(url, login);
+    await beforeRedirect?.(url);
     const redirect = new URL(url).searchParams.get('redirect_uri');
     if (!redirect) throw new Error('the authorization URL has no redirect_uri');
     const response = await fetch(`${redirect}?${params}`);

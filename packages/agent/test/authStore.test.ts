@@ -116,6 +116,23 @@ describe('loopback callback', () => {
     await expect(fetch(listener.redirectUrl)).rejects.toThrow();
   });
 
+  it('with rounds: hands over one callback per round at the same address, refuses a state already used', async () => {
+    let state = 's1';
+    const listener = await startCallbackListener({ expectedState: () => state, rounds: 2 });
+    try {
+      expect((await call(listener.redirectUrl, 'code=c1&state=s1')).status).toBe(200);
+      expect((await listener.wait()).get('code')).toBe('c1');
+      // The same answer again (a reloaded page) is refused but does not end the login.
+      expect((await call(listener.redirectUrl, 'code=c1&state=s1')).status).toBe(400);
+      state = 's2';
+      expect((await call(listener.redirectUrl, 'code=c2&state=s2')).status).toBe(200);
+      expect((await listener.wait()).get('code')).toBe('c2');
+      await expect(fetch(listener.redirectUrl)).rejects.toThrow();
+    } finally {
+      await listener.close();
+    }
+  });
+
   it('fails the login on a wrong state or an error redirect, without echoing what the sender wrote', async () => {
     const wrong = await startCallbackListener({ expectedState: () => 'st' });
     const waitingWrong = wrong.wait();

@@ -1,8 +1,10 @@
 /**
- * The loopback redirect of the authorization code flow (RFC 8252 §7.3): a one-shot HTTP listener on
- * `http://127.0.0.1:<port>/callback`. The first request to `/callback` ends it: with the right
- * `state` its query is handed over, with another `state` (or an `error`) the login fails. Anything
- * else gets a 404 and is ignored. It closes itself after the callback or the timeout.
+ * The loopback redirect of the authorization code flow (RFC 8252 §7.3): an HTTP listener on
+ * `http://127.0.0.1:<port>/callback` for one authorization (or, with `rounds`, a few in a row at the
+ * same redirect URI). A request to `/callback` with the right `state` hands its query over; another
+ * `state` (or an `error`) fails the login. A `state` already handed over is refused without ending
+ * the login (a reloaded page); anything else gets a 404 and is ignored. It closes itself after the
+ * last round's callback, a failure or the timeout (each round has the whole timeout).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,26 +53,35 @@ export interface CallbackListenerOptions {
   preferredPort?: number;
   /** Default 5 min. */
   timeoutMs?: number;
+  /** Callbacks to hand over before closing (a login that must authorize again). Default 1. */
+  rounds?: number;
 }
 
-/** Listen on 127.0.0.1 for one authorization callback. */
+/** Listen on 127.0.0.1 for `options.rounds` (default one) authorization callbacks. */
 export async function startCallbackListener(options: CallbackListenerOptions): Promise<CallbackListener> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
+  const rounds = options.rounds ?? 1;
   let settle: { resolve: (params: URLSearchParams) => void; reject: (error: Error) => void } | undefined;
-  /** What came back before `wait` was called (a fast browser). */
-  let early: { params?: URLSearchParams; error?: Error } | undefined;
+  /** What came back before `wait` was called (a fast browser), oldest first. */
+  const early: { params?: URLSearchParams; error?: Error }[] = [];
   let done = false;
+  let received = 0;
+  /** The `state` of every callback handed over: each is good for one round. */
+  const usedStates = new Set<string>();
 
   const finish = (outcome: { params?: URLSearchParams; error?: Error }) => {
     if (done) return;
-    done = true;
+    received += 1;
+    done = outcome.error !== undefined || received >= rounds;
     if (settle) {
       if (outcome.error) settle.reject(outcome.error);
       else settle.resolve(outcome.params as URLSearchParams);
+      settle = undefined;
     } else {
-      early = outcome;
+      early.push(outcome);
     }
-    void close();
+    if (done) void close();
+    else armTimer();
   };
 
   const server = createServer((req, res) => {
@@ -85,6 +96,10 @@ export async function startCallbackListener(options: CallbackListenerOptions): P
         .writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' })
         .end(PAGE(title, text));
     const state = options.expectedState();
+    if (state !== undefined && usedStates.has(state) && params.get('state') === state) {
+      reply(400, 'Already used', 'This answer was already received. You can close this window.');
+      return;
+    }
     if (state === undefined || params.get('state') !== state) {
       reply(400, 'Login failed', 'The answer did not belong to this login (state mismatch). Run the login again.');
       finish({ error: new Error('the browser came back with a state that does not belong to this login (rejected)') });
@@ -101,6 +116,7 @@ export async function startCallbackListener(options: CallbackListenerOptions): P
       finish({ error: new Error('the browser came back without an authorization code') });
       return;
     }
+    usedStates.add(state);
     reply(200, 'Logged in', 'mcp-agent received the authorization. You can close this window.');
     finish({ params });
   });
@@ -112,8 +128,13 @@ export async function startCallbackListener(options: CallbackListenerOptions): P
     if (options.preferredPort === undefined || options.preferredPort === 0) throw error;
     port = await listenOn(server, 0);
   }
-  const timer = setTimeout(() => finish({ error: new Error(`no answer from the browser within ${formatSeconds(timeoutMs)}`) }), timeoutMs);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  function armTimer(): void {
+    clearTimeout(timer);
+    timer = setTimeout(() => finish({ error: new Error(`no answer from the browser within ${formatSeconds(timeoutMs)}`) }), timeoutMs);
+    timer.unref();
+  }
+  armTimer();
 
   let closing: Promise<void> | undefined;
   function close(): Promise<void> {
@@ -129,9 +150,10 @@ export async function startCallbackListener(options: CallbackListenerOptions): P
     redirectUrl: `http://127.0.0.1:${port}${CALLBACK_PATH}`,
     wait() {
       return new Promise<URLSearchParams>((resolve, reject) => {
-        if (early) {
-          if (early.error) reject(early.error);
-          else resolve(early.params as URLSearchParams);
+        const outcome = early.shift();
+        if (outcome) {
+          if (outcome.error) reject(outcome.error);
+          else resolve(outcome.params as URLSearchParams);
           return;
         }
         if (done) {

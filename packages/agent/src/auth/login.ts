@@ -5,7 +5,9 @@
  *
  *   login: connect with no token → 401 → SDK `auth()` (discovery, registration, PKCE) → the URL is
  *     printed and opened → callback (`state` checked) → `finishAuth` (`iss` checked, code
- *     exchanged, tokens saved) → connect again with the token.
+ *     exchanged, tokens saved) → connect again with the token. When that token is refused at once
+ *     (401: the server moved to another authorization server, SEP-2352), the SDK starts over with
+ *     fresh discovery (see rejectedToken.ts) and the login runs one more authorization round.
  *   step-up: a 403 `insufficient_scope` → SDK `auth()` with the union of the scopes, forcing a new
  *     authorization when a refresh cannot widen the grant → callback → code exchanged. Once.
  */
@@ -54,6 +56,12 @@ export interface ScopeChallenge {
   resourceMetadataUrl?: URL;
 }
 
+/**
+ * Authorization rounds one login runs: the first, and one more when the server refuses the token it
+ * just issued and sends the agent to (another) authorization server.
+ */
+const MAX_LOGIN_ROUNDS = 2;
+
 function portOf(url: string | undefined): number | undefined {
   if (url === undefined) return undefined;
   try {
@@ -69,6 +77,7 @@ async function interactiveProvider(
   server: HttpServerConfig,
   options: LoginOptions,
   freshLogin: boolean,
+  rounds: number,
 ): Promise<{ provider: AgentOAuthProvider; listener: CallbackListener }> {
   const stored = await options.store.read({ name: server.name, url: server.url });
   let provider: AgentOAuthProvider | undefined;
@@ -76,6 +85,7 @@ async function interactiveProvider(
     expectedState: () => provider?.expectedState,
     preferredPort: portOf(stored?.redirectUrl),
     timeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
+    rounds,
   });
   const base = providerOptionsFor(server, options.store);
   const extra = options.scope?.split(/\s+/).filter(Boolean) ?? [];
@@ -118,7 +128,7 @@ async function tryConnect(
  * The caller calls it once per challenge; it never retries by itself.
  */
 export async function stepUp(server: HttpServerConfig, challenge: ScopeChallenge, options: LoginOptions): Promise<void> {
-  const { provider, listener } = await interactiveProvider(server, options, false);
+  const { provider, listener } = await interactiveProvider(server, options, false, 1);
   try {
     const stored = await options.store.read({ name: server.name, url: server.url });
     const granted = stored?.tokens?.scope;
@@ -155,11 +165,16 @@ export async function stepUp(server: HttpServerConfig, challenge: ScopeChallenge
  */
 export async function login(server: HttpServerConfig, options: LoginOptions): Promise<LoginResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
-  const { provider, listener } = await interactiveProvider(server, options, true);
+  const { provider, listener } = await interactiveProvider(server, options, true, MAX_LOGIN_ROUNDS);
   let askedForLogin = false;
   try {
     let attempt = await tryConnect(server, provider, timeoutMs);
-    if ('error' in attempt && UnauthorizedError.isInstance(attempt.error) && provider.authorizationUrl !== undefined) {
+    /** The authorization URL of the last round: a round runs only for a redirect the SDK made since. */
+    let answered: URL | undefined;
+    for (let round = 0; round < MAX_LOGIN_ROUNDS; round++) {
+      const redirected = provider.authorizationUrl !== undefined && provider.authorizationUrl !== answered;
+      if (!('error' in attempt) || !UnauthorizedError.isInstance(attempt.error) || !redirected) break;
+      answered = provider.authorizationUrl;
       askedForLogin = true;
       const params = await listener.wait();
       await attempt.transport.finishAuth(params);

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   computeScopeUnion,
+  type OAuthClientInformationContext,
   type OAuthClientInformationMixed,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -67,6 +68,13 @@ function isSafeBrowserUrl(url: URL): boolean {
   if (url.protocol === 'https:') return true;
   const host = url.hostname;
   return url.protocol === 'http:' && (host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host));
+}
+
+/** Whether a registration stamped with `stamp` belongs to `issuer` (unstamped, or no issuer known: yes; one trailing `/` aside, as the SDK compares). */
+function sameIssuer(stamp: string | undefined, issuer: string | undefined): boolean {
+  if (stamp === undefined || issuer === undefined) return true;
+  const trim = (value: string) => value.replace(/\/$/, '');
+  return trim(stamp) === trim(issuer);
 }
 
 function portOf(url: string | undefined): string | undefined {
@@ -131,16 +139,18 @@ export function createOAuthProvider(options: OAuthProviderOptions): AgentOAuthPr
       lastState = randomBytes(24).toString('base64url');
       return lastState;
     },
-    async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
+    async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
       const stored = await record();
       const info = stored?.clientInformation;
       if (preRegistered) {
-        // The config's client, with the issuer stamp the SDK gave it once it was used (SEP-2352).
+        // The config's client, with the issuer stamp the SDK gave it once it was used (SEP-2352); for
+        // another authorization server (the server moved) unstamped again, not replaced by a registration.
         const same = info?.client_id === preRegistered.client_id && info.client_secret === preRegistered.client_secret;
-        return same ? info : preRegistered;
+        return same && sameIssuer(info.issuer, ctx?.issuer) ? info : preRegistered;
       }
-      if (info === undefined) {
-        // Registering is the start of a login; a plain connect does not start one.
+      // Registering is the start of a login; a plain connect does not start one (nor does it register
+      // at an authorization server the server moved to: the SDK would drop this one by its issuer).
+      if (info === undefined || (!openUrl && !sameIssuer(info.issuer, ctx?.issuer))) {
         if (!openUrl) throw new LoginRequiredError(serverName);
         return undefined;
       }
@@ -208,6 +218,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): AgentOAuthPr
     },
     async invalidateCredentials(which: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
       if (which === 'all' || which === 'verifier') verifier = undefined;
+      if (which === 'all' || which === 'discovery') discoveredHere = undefined;
       if (which === 'verifier') return;
       if ((await record()) === undefined) return;
       await store.update(key, (r) => {

@@ -6,6 +6,7 @@ import type { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { type OAuthClientProvider, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { forgetDiscoveryOnRejectedToken } from '../auth/rejectedToken.js';
 import { createStderrTail, type StderrSummary } from './stderrSummary.js';
 import type { HttpServerConfig, StdioServerConfig } from './types.js';
 
@@ -73,18 +74,22 @@ function requestInit(config: HttpServerConfig): RequestInit {
 
 /**
  * A Streamable HTTP transport to `config.url`, sending `config.headers` on every request; with
- * `authProvider`, OAuth tokens too (refreshed by the SDK on a 401). A 403 `insufficient_scope`
+ * `authProvider`, OAuth tokens too (refreshed by the SDK on a 401, after the stored discovery was
+ * dropped: the server may name another authorization server now). A 403 `insufficient_scope`
  * is thrown (`InsufficientScopeError`), not re-authorized by the transport: the agent asks the
  * user for the wider scope itself, once.
  */
 export function streamableHttpTransport(config: HttpServerConfig, authProvider?: OAuthClientProvider): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: requestInit(config),
-    ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
+    ...(authProvider ? { authProvider, fetch: forgetDiscoveryOnRejectedToken(authProvider), onInsufficientScope: 'throw' as const } : {}),
   });
 }
 
 /** A legacy HTTP+SSE transport to `config.url` (the SSE endpoint), sending `config.headers` (and OAuth tokens) on every request. */
 export function sseTransport(config: HttpServerConfig, authProvider?: OAuthClientProvider): SSEClientTransport {
-  return new SSEClientTransport(new URL(config.url), { requestInit: requestInit(config), ...(authProvider ? { authProvider } : {}) });
+  return new SSEClientTransport(new URL(config.url), {
+    requestInit: requestInit(config),
+    ...(authProvider ? { authProvider, fetch: forgetDiscoveryOnRejectedToken(authProvider) } : {}),
+  });
 }
