@@ -31,6 +31,16 @@ async function loggedIn(extra: Parameters<ProtectedMemory['config']>[0] = {}) {
   return { dir, store, browser, lines, result };
 }
 
+/** Logged in while the server grants only `memory:read` (a later write asks for `memory:write`: step-up). */
+async function loggedInReadOnly(): Promise<TokenStore> {
+  setup.resource.scopes.splice(0, setup.resource.scopes.length, 'memory:read');
+  try {
+    return (await loggedIn()).store;
+  } finally {
+    setup.resource.scopes.splice(0, setup.resource.scopes.length, 'memory:read', 'memory:write');
+  }
+}
+
 async function storedTokens(store: TokenStore) {
   return (await store.read({ name: 'memory', url: setup.endpoint }))?.tokens;
 }
@@ -235,13 +245,7 @@ describe('step-up (403 insufficient_scope)', () => {
   });
 
   it('re-authorizes with the union of the scopes and retries the call once', async () => {
-    setup.resource.scopes.splice(0, setup.resource.scopes.length, 'memory:read');
-    let store: TokenStore;
-    try {
-      ({ store } = await loggedIn());
-    } finally {
-      setup.resource.scopes.splice(0, setup.resource.scopes.length, 'memory:read', 'memory:write');
-    }
+    const store = await loggedInReadOnly();
     const browser = testBrowser(setup.as);
     await withRegistry(
       store,
@@ -258,13 +262,7 @@ describe('step-up (403 insufficient_scope)', () => {
   });
 
   it('without a way to open a browser, says which command to run', async () => {
-    setup.resource.scopes.splice(0, setup.resource.scopes.length, 'memory:read');
-    let store: TokenStore;
-    try {
-      ({ store } = await loggedIn());
-    } finally {
-      setup.resource.scopes.splice(0, setup.resource.scopes.length, 'memory:read', 'memory:write');
-    }
+    const store = await loggedInReadOnly();
     await withRegistry(store, async (registry) => {
       const error = await registry.callTool('memory__create_entities', { entities: [] }).catch((e: unknown) => e);
       expect((error as Error).message).toBe(

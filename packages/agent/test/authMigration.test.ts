@@ -34,6 +34,16 @@ async function connectAndRead(store: TokenStore) {
   }
 }
 
+/** After a login that went first to the old authorization server, then to the new one: all is the new one's, and it works. */
+async function expectMovedLogin(store: TokenStore, opened: readonly string[]) {
+  const { first, second } = setup;
+  expect(opened.map((url) => new URL(url).origin)).toEqual([first.issuer, second.issuer]);
+  const record = await stored(store);
+  expect(record?.clientInformation?.issuer).toBe(second.issuer);
+  expect(record?.tokens?.issuer).toBe(second.issuer);
+  expect(await connectAndRead(store)).toMatchObject({ report: { status: 'connected', auth: 'oauth' }, called: true });
+}
+
 describe('a server that moved to another authorization server', () => {
   it('a plain connect with the old token reports "needs login" without registering anywhere; login then uses the new one', async () => {
     const { first, second } = setup;
@@ -49,11 +59,7 @@ describe('a server that moved to another authorization server', () => {
       expect((await stored(store))?.clientInformation?.issuer).toBe(first.issuer);
 
       expect(await login(setup.config(), { store, openUrl: browser.openUrl, log: () => {} })).toMatchObject({ status: 'logged-in' });
-      expect(browser.opened.map((url) => new URL(url).origin)).toEqual([first.issuer, second.issuer]);
-      const record = await stored(store);
-      expect(record?.clientInformation?.issuer).toBe(second.issuer);
-      expect(record?.tokens?.issuer).toBe(second.issuer);
-      expect(await connectAndRead(store)).toMatchObject({ report: { status: 'connected', auth: 'oauth' }, called: true });
+      await expectMovedLogin(store, browser.opened);
     } finally {
       await setup.moveTo(first);
     }
@@ -68,11 +74,7 @@ describe('a server that moved to another authorization server', () => {
     });
     try {
       expect(await login(setup.config(), { store, openUrl: browser.openUrl, log: () => {} })).toMatchObject({ status: 'logged-in' });
-      expect(browser.opened.map((url) => new URL(url).origin)).toEqual([first.issuer, second.issuer]);
-      const record = await stored(store);
-      expect(record?.clientInformation?.issuer).toBe(second.issuer);
-      expect(record?.tokens?.issuer).toBe(second.issuer);
-      expect(await connectAndRead(store)).toMatchObject({ report: { status: 'connected', auth: 'oauth' }, called: true });
+      await expectMovedLogin(store, browser.opened);
     } finally {
       await setup.moveTo(first);
     }
