@@ -1,43 +1,44 @@
 /**
- * The memory acceptance tests that are not about the file: the real SDK client against the real
- * server in-process (`connectInMemory`), over any `GraphStore`. Call `testAcceptance(name, open)`
- * from a store's own test file; `open` gives a fresh, empty graph each time.
+ * The memory acceptance tests that are not about the file: real clients against the real server. Call
+ * `testAcceptance(name, open)` from a store's own test file to run them in-process (`connectInMemory`, the v1
+ * SDK client) over any `GraphStore`, `open` giving a fresh, empty graph each time; or
+ * `testAcceptanceOn(name, target)` to run them through connections of another kind (`acceptanceTarget.ts`).
  */
-import { connectInMemory, startHttp } from '@mcpkit/protocol-core/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startHttp } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { createMemoryServer, KNOWLEDGE_GRAPH_URI, type Limits } from '../src/server.js';
+import { type AcceptanceTarget, inProcessTarget, type McpClient, updates } from './acceptanceTarget.js';
 import type { StoreFixture } from './storeSuite.js';
 
-export type TextResult = { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
-export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<TextResult> {
-  return (await client.callTool({ name, arguments: args })) as TextResult;
+export { tick, updates } from './acceptanceTarget.js';
+
+export type TextResult = {
+  content: { type: string; text: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
+/** The tool's result; without the server info a 2026-07-28 server adds to every result's `_meta` (the envelope, not the tool's answer). */
+export async function call(client: McpClient, name: string, args: Record<string, unknown>): Promise<TextResult> {
+  const result = (await client.callTool({ name, arguments: args })) as TextResult;
+  if (!result._meta || !('io.modelcontextprotocol/serverInfo' in result._meta)) return result;
+  const { 'io.modelcontextprotocol/serverInfo': _serverInfo, ...meta } = result._meta;
+  const { _meta, ...rest } = result;
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }
 export const text = (r: TextResult) => r.content[0]!.text;
 
-export function updates(client: Client): string[] {
-  const seen: string[] = [];
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
-    seen.push(n.params.uri);
-  });
-  return seen;
-}
-export const tick = () => new Promise((r) => setTimeout(r, 20));
+/** The limits the input-caps test runs with (a target of built bins starts a server with these flags). */
+export const CAPS: Limits = { maxNameLength: 5, maxObservationLength: 8, maxItemsPerCall: 3 };
 
+/** The suite in-process, over the stores `open` gives. */
 export function testAcceptance(name: string, open: () => Promise<StoreFixture>): void {
-  async function session(limits?: Partial<Limits>) {
-    const f = await open();
-    const pair = await connectInMemory(createMemoryServer({ store: f.store, ...(limits ? { limits } : {}) }));
-    return {
-      client: pair.client,
-      store: f.store,
-      [Symbol.asyncDispose]: async () => {
-        await pair[Symbol.asyncDispose]();
-        await f[Symbol.asyncDispose]();
-      },
-    };
-  }
+  testAcceptanceOn(name, inProcessTarget(open));
+}
+
+export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
+  const session = (limits?: Partial<Limits>) => target.session(limits);
+  const { open } = target;
 
   describe(`acceptance: ${name}`, () => {
     describe('tool results (reference texts)', () => {
@@ -115,7 +116,7 @@ export function testAcceptance(name: string, open: () => Promise<StoreFixture>):
 
     describe('input caps', () => {
       it('refuse over-long names, types, observations and too many items, naming the field; nothing is saved', async () => {
-        await using s = await session({ maxNameLength: 5, maxObservationLength: 8, maxItemsPerCall: 3 });
+        await using s = await session(CAPS);
         const cases: [string, Record<string, unknown>, string][] = [
           [
             'create_entities',
@@ -261,57 +262,75 @@ export function testAcceptance(name: string, open: () => Promise<StoreFixture>):
         });
       });
 
-      it('3-5. declares subscribe, and subscribe/unsubscribe answer {} for any URI', async () => {
-        await using s = await session();
-        expect(s.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
-        expect(await s.client.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI })).toEqual({});
-        expect(await s.client.unsubscribeResource({ uri: KNOWLEDGE_GRAPH_URI })).toEqual({});
-        expect(await s.client.subscribeResource({ uri: 'memory://other' })).toEqual({});
-      });
+      // A 2025 client subscribes on its session; a 2026 client listens (`resources/subscribe` is not in that era).
+      if (target.era === '2025-11-25')
+        it('3-5. declares subscribe, and subscribe/unsubscribe answer {} for any URI', async () => {
+          await using s = await session();
+          expect(s.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
+          const client = s.client as McpClient & {
+            subscribeResource(p: { uri: string }): Promise<unknown>;
+            unsubscribeResource(p: { uri: string }): Promise<unknown>;
+          };
+          expect(await client.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI })).toEqual({});
+          expect(await client.unsubscribeResource({ uri: KNOWLEDGE_GRAPH_URI })).toEqual({});
+          expect(await client.subscribeResource({ uri: 'memory://other' })).toEqual({});
+        });
 
-      it('notifies subscribers after each mutation that changed the graph, not after reads, failures or no-ops', async () => {
-        await using s = await session();
-        const seen = updates(s.client);
-        const e = { name: 'A', entityType: 't', observations: [] };
-        await call(s.client, 'create_entities', { entities: [e] });
-        await tick();
-        expect(seen).toEqual([]); // not subscribed yet
-        await s.client.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI });
-        await call(s.client, 'create_relations', { relations: [{ from: 'A', to: 'B', relationType: 'r' }] });
-        await call(s.client, 'add_observations', { observations: [{ entityName: 'A', contents: ['x'] }] });
-        await call(s.client, 'delete_observations', { deletions: [{ entityName: 'A', observations: ['x'] }] });
-        await call(s.client, 'delete_relations', { relations: [{ from: 'A', to: 'B', relationType: 'r' }] });
-        await tick();
-        expect(seen).toHaveLength(4);
-        await call(s.client, 'create_entities', { entities: [e] }); // exists: nothing changed
-        await call(s.client, 'add_observations', { observations: [{ entityName: 'Nope', contents: ['x'] }] }); // fails
-        await call(s.client, 'read_graph', {});
-        await tick();
-        expect(seen).toHaveLength(4);
-        await call(s.client, 'delete_entities', { entityNames: ['A'] });
-        await tick();
-        expect(seen).toEqual(Array(5).fill(KNOWLEDGE_GRAPH_URI));
-        await s.client.unsubscribeResource({ uri: KNOWLEDGE_GRAPH_URI });
-        await call(s.client, 'create_entities', { entities: [e] });
-        await tick();
-        expect(seen).toHaveLength(5);
-      });
+      if (target.era === '2026-07-28')
+        it('declares subscribe, and a listen stream on the graph is honored', async () => {
+          await using s = await session();
+          expect(s.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
+          const feed = s.updates!();
+          await feed.subscribe(); // fails unless the server honours the filter as asked
+          await feed.unsubscribe();
+        });
 
-      it('over HTTP, sessions share the store and only subscribed sessions are notified', async () => {
-        await using f = await open();
-        const store = f.store;
-        await using http = await startHttp({ createServer: () => createMemoryServer({ store }) });
-        const a = await http.connect();
-        const b = await http.connect();
-        const seenA = updates(a);
-        const seenB = updates(b);
-        await a.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI });
-        await call(b, 'create_entities', { entities: [{ name: 'FromB', entityType: 't', observations: [] }] });
-        await new Promise((r) => setTimeout(r, 100));
-        expect(seenA).toEqual([KNOWLEDGE_GRAPH_URI]);
-        expect(seenB).toEqual([]);
-        expect((await call(a, 'open_nodes', { names: ['FromB'] })).structuredContent).toMatchObject({ entities: [{ name: 'FromB' }] });
-      });
+      // Needs a client that can hear updates: not a 2025 client of stateless replicas (no session, no stream).
+      if (target.hearsUpdates)
+        it('notifies subscribers after each mutation that changed the graph, not after reads, failures or no-ops', async () => {
+          await using s = await session();
+          const feed = s.updates!();
+          const { seen } = feed;
+          const e = { name: 'A', entityType: 't', observations: [] };
+          await call(s.client, 'create_entities', { entities: [e] });
+          await target.settle();
+          expect(seen).toEqual([]); // not subscribed yet
+          await feed.subscribe();
+          await call(s.client, 'create_relations', { relations: [{ from: 'A', to: 'B', relationType: 'r' }] });
+          await call(s.client, 'add_observations', { observations: [{ entityName: 'A', contents: ['x'] }] });
+          await call(s.client, 'delete_observations', { deletions: [{ entityName: 'A', observations: ['x'] }] });
+          await call(s.client, 'delete_relations', { relations: [{ from: 'A', to: 'B', relationType: 'r' }] });
+          await target.arrived(() => expect(seen).toHaveLength(4));
+          await call(s.client, 'create_entities', { entities: [e] }); // exists: nothing changed
+          await call(s.client, 'add_observations', { observations: [{ entityName: 'Nope', contents: ['x'] }] }); // fails
+          await call(s.client, 'read_graph', {});
+          await target.settle();
+          expect(seen).toHaveLength(4);
+          await call(s.client, 'delete_entities', { entityNames: ['A'] });
+          await target.arrived(() => expect(seen).toEqual(Array(5).fill(KNOWLEDGE_GRAPH_URI)));
+          await feed.unsubscribe();
+          await call(s.client, 'create_entities', { entities: [e] });
+          await target.settle();
+          expect(seen).toHaveLength(5);
+        });
+
+      // Wires its own HTTP server around a store: in-process targets only.
+      if (open)
+        it('over HTTP, sessions share the store and only subscribed sessions are notified', async () => {
+          await using f = await open();
+          const store = f.store;
+          await using http = await startHttp({ createServer: () => createMemoryServer({ store }) });
+          const a = await http.connect();
+          const b = await http.connect();
+          const seenA = updates(a);
+          const seenB = updates(b);
+          await a.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI });
+          await call(b, 'create_entities', { entities: [{ name: 'FromB', entityType: 't', observations: [] }] });
+          await new Promise((r) => setTimeout(r, 100));
+          expect(seenA).toEqual([KNOWLEDGE_GRAPH_URI]);
+          expect(seenB).toEqual([]);
+          expect((await call(a, 'open_nodes', { names: ['FromB'] })).structuredContent).toMatchObject({ entities: [{ name: 'FromB' }] });
+        });
     });
   });
 }

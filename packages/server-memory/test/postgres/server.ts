@@ -45,8 +45,17 @@ export interface RunningPostgres extends AsyncDisposable {
   binaries: PostgresBinaries;
   /** The OS user the server runs as. */
   user: string;
+  /** Stops the server as a crash would (immediate shutdown: no checkpoint, WAL replay at the next start); keeps the data. */
+  crash(): Promise<void>;
+  /** Starts the server again after `crash()`, on the same port and data directory. */
+  restart(): Promise<void>;
   /** Stops the server (fast shutdown, then SIGKILL after 5 s) and removes the data directory. */
   stop(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** Server settings (`-c name=value`) over the test defaults, e.g. `{ synchronous_commit: 'on' }` for a crash test. */
+  settings?: Record<string, string>;
 }
 
 const START_TIMEOUT_MS = 30_000;
@@ -184,7 +193,7 @@ function sweepLeftovers(): void {
 }
 
 /** Starts a cluster with `binaries`; rejects (leaving nothing behind) when it cannot within 30 s. */
-export async function startPostgres(binaries: PostgresBinaries): Promise<RunningPostgres> {
+export async function startPostgres(binaries: PostgresBinaries, { settings = {} }: PostgresOptions = {}): Promise<RunningPostgres> {
   const asRoot = process.getuid?.() === 0;
   const setpriv = process.platform === 'linux' ? onPath('setpriv', ['/usr/bin', '/bin', '/usr/sbin']) : undefined;
   sweepLeftovers();
@@ -210,67 +219,68 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Running
     );
     await run(spawn(initCmd, initArgs, { ...initIds, env, stdio: ['ignore', 'pipe', 'pipe'] }), 'initdb', START_TIMEOUT_MS);
     const port = await freePort();
+    // Loopback TCP only, no socket file; fsync off: a test cluster need not survive a power cut.
+    const config: Record<string, string> = {
+      fsync: 'off',
+      synchronous_commit: 'off',
+      full_page_writes: 'off',
+      max_connections: '200',
+      ...settings,
+    };
     const [cmd, args, ids] = command(
       binaries.postgres,
-      // Loopback TCP only, no socket file; fsync off: a test cluster need not survive a power cut.
-      [
-        '-D',
-        data,
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(port),
-        '-k',
-        '',
-        '-c',
-        'fsync=off',
-        '-c',
-        'synchronous_commit=off',
-        '-c',
-        'full_page_writes=off',
-        '-c',
-        'max_connections=200',
-      ],
+      ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', '', ...Object.entries(config).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
       asRoot,
       setpriv,
     );
-    const child = spawn(cmd, args, { ...ids, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    server = child;
-    await new Promise<void>((resolve, reject) => {
-      let log = '';
-      const timer = setTimeout(
-        () => reject(new Error(`postgres did not accept connections within ${START_TIMEOUT_MS} ms: ${log.slice(-2000)}`)),
-        START_TIMEOUT_MS,
-      );
-      child.stderr!.on('data', (d) => {
-        log += d;
-        if (log.includes('ready to accept connections')) {
+    /** Starts the server on the data directory and waits until it accepts connections. */
+    const launch = async (): Promise<ChildProcess> => {
+      const child = spawn(cmd, args, { ...ids, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      server = child;
+      await new Promise<void>((resolve, reject) => {
+        let log = '';
+        const timer = setTimeout(
+          () => reject(new Error(`postgres did not accept connections within ${START_TIMEOUT_MS} ms: ${log.slice(-2000)}`)),
+          START_TIMEOUT_MS,
+        );
+        child.stderr!.on('data', (d) => {
+          log += d;
+          if (log.includes('ready to accept connections')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.once('exit', (code) => {
           clearTimeout(timer);
-          resolve();
-        }
+          reject(new Error(`postgres exited with ${code} at start: ${log.trim().slice(-2000)}`));
+        });
       });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`postgres exited with ${code} at start: ${log.trim().slice(-2000)}`));
-      });
-    });
-    child.stderr!.resume();
+      child.stderr!.resume();
+      return child;
+    };
+    let child = await launch();
+    const halt = async (signal: NodeJS.Signals) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    };
     let stopped: Promise<void> | undefined;
     const stop = () =>
       (stopped ??= (async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          const exited = new Promise((r) => child.once('exit', r));
-          child.kill('SIGINT'); // fast shutdown
-          const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-          await exited;
-          clearTimeout(timer);
-        }
+        await halt('SIGINT'); // fast shutdown
         removeDir();
       })());
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       binaries,
       user: asRoot ? 'nobody' : (process.env.USER ?? 'the current user'),
+      crash: () => halt('SIGQUIT'),
+      async restart() {
+        child = await launch();
+      },
       stop,
       [Symbol.asyncDispose]: stop,
     };

@@ -17,7 +17,18 @@ import { createGraphListener, encodeNotice, graphChannel } from './listener.js';
 import { openNodes, readGraph, searchNodes } from './reads.js';
 import { passwordRedactor, redactUrl } from './redact.js';
 import { migrate } from './schema.js';
+import { createTrigramSampler, indexPattern, sampleTrigrams } from './searchPattern.js';
 import * as writes from './writes.js';
+
+
+/**
+ * A write transaction that is durable once acknowledged: on a database (or a role) set to
+ * `synchronous_commit = off`, a crash loses the last commits it already confirmed, so such a write
+ * waits for its commit to reach the disk (`on`, for this transaction only). Any other setting
+ * (`on`, `local`, `remote_write`, `remote_apply`) is kept. One simple query: no extra round trip.
+ */
+const BEGIN_DURABLE =
+  "BEGIN; SELECT set_config('synchronous_commit', 'on', true) WHERE current_setting('synchronous_commit') = 'off'";
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database?sslmode=…`; its password is never logged. */
@@ -143,7 +154,7 @@ export function openPostgresStore({
       await ensureSchema();
       client = await pool.connect();
       client.on('error', onLost);
-      await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+      await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : BEGIN_DURABLE);
       const value = await run(client);
       committing = true;
       await client.query('COMMIT');
@@ -174,12 +185,20 @@ export function openPostgresStore({
     const { value, changed } = await transaction(false, async (db) => {
       const written = await run(db);
       // Delivered to the other processes' listeners only if this transaction commits.
-      if (written.changed) await db.query('SELECT pg_notify($1, $2)', [channel, encodeNotice({ graph, origin, seq: ++seq })]);
+      if (written.changed)
+        await db.query({
+          name: 'memory_notify',
+          text: 'SELECT pg_notify($1, $2)',
+          values: [channel, encodeNotice({ graph, origin, seq: ++seq })],
+        });
       return written;
     });
     if (changed) for (const l of listeners) l({ source: 'local' });
     return value;
   };
+
+  // The graph's common trigrams, so a search asks the index for the query's rarest word (`searchPattern.ts`).
+  const trigrams = createTrigramSampler(() => transaction(true, (db) => sampleTrigrams(db, graph)));
 
   ensureSchema().catch((error: unknown) =>
     logger.warn(`cannot prepare ${location} yet: ${redact(String((error as Error)?.message ?? error))}`),
@@ -194,7 +213,10 @@ export function openPostgresStore({
     deleteObservations: (deletions) => write((db) => writes.deleteObservations(db, graph, deletions)),
     deleteRelations: (relations) => write((db) => writes.deleteRelations(db, graph, relations)),
     readGraph: (page) => transaction(true, (db) => readGraph(db, graph, page)),
-    searchNodes: (query, page) => transaction(true, (db) => searchNodes(db, graph, query, page)),
+    searchNodes: (query, page) => {
+      const pattern = indexPattern(query, trigrams.current());
+      return transaction(true, (db) => searchNodes(db, graph, query, page, pattern));
+    },
     openNodes: (names, page) => transaction(true, (db) => openNodes(db, graph, names, page)),
     onChange(listener) {
       listeners.add(listener);

@@ -91,13 +91,14 @@ async function matchedPage(db: PoolClient, graph: string, matched: EntityRow[], 
     matched.length === 0
       ? []
       : (
-          await db.query<RelationRow>(
-            `SELECT from_name, to_name, relation_type FROM memory_relations
+          await db.query<RelationRow>({
+            name: 'memory_relations_of',
+            text: `SELECT from_name, to_name, relation_type FROM memory_relations
               WHERE graph = $1 AND (from_key = ANY (ARRAY(SELECT memory_key(n) FROM unnest($2::text[]) AS n))
                                  OR to_key = ANY (ARRAY(SELECT memory_key(n) FROM unnest($2::text[]) AS n)))
               ORDER BY seq`,
-            [graph, matched.map((e) => e.name)],
-          )
+            values: [graph, matched.map((e) => e.name)],
+          })
         ).rows;
   const b = bounds(page, matched.length, relations.length);
   return result(
@@ -109,17 +110,28 @@ async function matchedPage(db: PoolClient, graph: string, matched: EntityRow[], 
   );
 }
 
-/** Entities whose name, type or one observation contains `query`, case-insensitively, and the relations touching them. */
-export async function searchNodes(db: PoolClient, graph: string, query: string, page?: PageRequest): Promise<GraphPage> {
+/**
+ * Entities whose name, type or one observation contains `query`, case-insensitively, and the relations touching them.
+ * `indexPattern` (from `searchPattern.ts`: the query's own `%query%`, or a part of it) finds the candidates through the
+ * trigram index; the whole query then decides, field by field. A named statement: parsed once per connection.
+ */
+export async function searchNodes(
+  db: PoolClient,
+  graph: string,
+  query: string,
+  page?: PageRequest,
+  indexPattern = containsPattern(query),
+): Promise<GraphPage> {
   // Stored text never holds NUL, so a query with one matches nothing (as in the file store, where no field holds one).
   if (hasNul(query)) return matchedPage(db, graph, [], page);
-  const { rows } = await db.query<EntityRow>(
-    `SELECT ${entityColumns(page)} FROM memory_entities
-      WHERE graph = $1 AND memory_search_text(name, entity_type, observations) ILIKE $2
+  const { rows } = await db.query<EntityRow>({
+    name: page?.namesOnly ? 'memory_search_names' : 'memory_search',
+    text: `SELECT ${entityColumns(page)} FROM memory_entities
+      WHERE graph = $1 AND memory_search_text(name, entity_type, observations) ILIKE $3
         AND (name ILIKE $2 OR entity_type ILIKE $2 OR EXISTS (SELECT 1 FROM unnest(observations) AS o WHERE o ILIKE $2))
       ORDER BY seq`,
-    [graph, containsPattern(query)],
-  );
+    values: [graph, containsPattern(query), indexPattern],
+  });
   return matchedPage(db, graph, rows, page);
 }
 
@@ -130,11 +142,12 @@ export async function openNodes(db: PoolClient, graph: string, names: readonly s
     wanted.length === 0
       ? []
       : (
-          await db.query<EntityRow>(
-            `SELECT ${entityColumns(page)} FROM memory_entities
+          await db.query<EntityRow>({
+            name: page?.namesOnly ? 'memory_open_names' : 'memory_open',
+            text: `SELECT ${entityColumns(page)} FROM memory_entities
               WHERE graph = $1 AND name_key = ANY (ARRAY(SELECT memory_key(n) FROM unnest($2::text[]) AS n)) ORDER BY seq`,
-            [graph, wanted],
-          )
+            values: [graph, wanted],
+          })
         ).rows;
   return matchedPage(db, graph, rows, page);
 }

@@ -26,13 +26,14 @@ export async function createEntities(db: PoolClient, graph: string, input: reado
   for (const e of input)
     if (!unique.has(e.name)) unique.set(e.name, { name: e.name, entityType: e.entityType, observations: [...e.observations] });
   if (unique.size === 0) return { value: [], changed: false };
-  const { rows } = await db.query<{ name: string }>(
-    `INSERT INTO memory_entities (graph, name, entity_type, observations)
+  const { rows } = await db.query<{ name: string }>({
+    name: 'memory_create_entities',
+    text: `INSERT INTO memory_entities (graph, name, entity_type, observations)
      SELECT $1, e.v->>'name', e.v->>'entityType', ARRAY(SELECT jsonb_array_elements_text(e.v->'observations'))
        FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, i) ORDER BY e.i
      ON CONFLICT (graph, name_key) DO NOTHING RETURNING name`,
-    [graph, JSON.stringify([...unique.values()])],
-  );
+    values: [graph, JSON.stringify([...unique.values()])],
+  });
   const inserted = new Set(rows.map((r) => r.name));
   const created = [...unique.values()].filter((e) => inserted.has(e.name));
   return { value: created, changed: created.length > 0 };
@@ -49,13 +50,14 @@ export async function createRelations(db: PoolClient, graph: string, input: read
   for (const r of input)
     if (!unique.has(relationKey(r))) unique.set(relationKey(r), { from: r.from, to: r.to, relationType: r.relationType });
   if (unique.size === 0) return { value: [], changed: false };
-  const { rows } = await db.query<{ from_name: string; to_name: string; relation_type: string }>(
-    `INSERT INTO memory_relations (graph, from_name, to_name, relation_type)
+  const { rows } = await db.query<{ from_name: string; to_name: string; relation_type: string }>({
+    name: 'memory_create_relations',
+    text: `INSERT INTO memory_relations (graph, from_name, to_name, relation_type)
      SELECT $1, r.v->>'from', r.v->>'to', r.v->>'relationType'
        FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS r(v, i) ORDER BY r.i
      ON CONFLICT (graph, relation_key) DO NOTHING RETURNING from_name, to_name, relation_type`,
-    [graph, JSON.stringify([...unique.values()])],
-  );
+    values: [graph, JSON.stringify([...unique.values()])],
+  });
   const inserted = new Set(rows.map((r) => relationKey({ from: r.from_name, to: r.to_name, relationType: r.relation_type })));
   const created = [...unique.values()].filter((r) => inserted.has(relationKey(r)));
   return { value: created, changed: created.length > 0 };
@@ -65,23 +67,25 @@ export async function createRelations(db: PoolClient, graph: string, input: read
 async function lockObservations(db: PoolClient, graph: string, names: readonly string[]): Promise<Map<string, string[]>> {
   const wanted = [...new Set(names.filter((n) => !hasNul(n)))];
   if (wanted.length === 0) return new Map();
-  const { rows } = await db.query<{ name: string; observations: string[] }>(
-    `SELECT name, observations FROM memory_entities
+  const { rows } = await db.query<{ name: string; observations: string[] }>({
+    name: 'memory_lock_observations',
+    text: `SELECT name, observations FROM memory_entities
       WHERE graph = $1 AND name_key = ANY (ARRAY(SELECT memory_key(n) FROM unnest($2::text[]) AS n))
       ORDER BY name_key FOR UPDATE`,
-    [graph, wanted],
-  );
+    values: [graph, wanted],
+  });
   return new Map(rows.map((r) => [r.name, r.observations]));
 }
 
 async function writeObservations(db: PoolClient, graph: string, changed: Map<string, string[]>): Promise<void> {
   if (changed.size === 0) return;
-  await db.query(
-    `UPDATE memory_entities AS e SET observations = ARRAY(SELECT jsonb_array_elements_text(c.v->'observations'))
+  await db.query({
+    name: 'memory_write_observations',
+    text: `UPDATE memory_entities AS e SET observations = ARRAY(SELECT jsonb_array_elements_text(c.v->'observations'))
        FROM jsonb_array_elements($2::jsonb) AS c(v)
       WHERE e.graph = $1 AND e.name_key = memory_key(c.v->>'name')`,
-    [graph, JSON.stringify([...changed].map(([name, observations]) => ({ name, observations })))],
-  );
+    values: [graph, JSON.stringify([...changed].map(([name, observations]) => ({ name, observations })))],
+  });
 }
 
 /** Adds what each entity lacks; an unknown entity fails the whole call before anything changes. */
