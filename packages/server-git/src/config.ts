@@ -30,6 +30,12 @@ export const options = defineOptions({
     env: 'GIT_ALLOW_REMOTE',
     description: 'Offer git_fetch, git_pull and git_push (https remotes, through the network policy below)',
   },
+  'no-warmup': {
+    type: 'boolean',
+    env: 'GIT_NO_WARMUP',
+    description:
+      'Do not read ahead in the background once the client has connected (engine, schemas, each --repository), which makes the first tool call fast',
+  },
   ...networkOptions({ allowPrivateNetwork: 'GIT_ALLOW_PRIVATE_NETWORK', allowHosts: 'GIT_ALLOW_HOSTS' }),
   ...proxyOption('GIT_PROXY_URL'),
 });

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
+import { homedir } from 'node:os';
 import { runCli } from '@mcpkit/protocol-core';
 import { options, verbosityToLogLevel } from './config.js';
+import { createPatchCache } from './engine/diff/patchCache.js';
+import { fixedRoots } from './engine/roots.js';
 import { resolveStartupRepositories } from './engine/startup.js';
 import { GIT_SCOPES } from './scopes.js';
 import { createGitServer, createRepoCache, VERSION } from './server.js';
+import { createWarmup } from './warmup.js';
 
 await runCli(
   {
@@ -21,9 +25,30 @@ await runCli(
         ? (await import('./engine/remote/http.js')).createRemoteAccess(config, process.env, logger)
         : undefined;
       const repoCache = createRepoCache();
+      // Reads ahead once the client has connected and gone quiet (./warmup.ts), through the cache the sessions share.
+      const serverOptions = { repositories, allowInit: config.allowInit, remote, repoCache, logger };
+      const warmup = config.noWarmup
+        ? undefined
+        : createWarmup({
+            ctx: {
+              roots: fixedRoots(repositories),
+              repoCache,
+              remote: undefined,
+              env: process.env,
+              home: homedir(),
+              logger,
+              patchCache: createPatchCache(),
+            },
+            logger,
+            createServer: () => createGitServer(serverOptions),
+          });
+      if (!warmup) logger.debug('warm-up: off (--no-warmup)');
       return {
-        createServer: () => createGitServer({ repositories, allowInit: config.allowInit, remote, repoCache, logger }),
-        close: () => remote?.close(),
+        createServer: () => createGitServer({ ...serverOptions, activity: warmup }),
+        close: () => {
+          warmup?.stop();
+          return remote?.close();
+        },
         scopes: GIT_SCOPES,
       };
     },

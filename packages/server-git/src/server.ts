@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { reportActivity, type ServerActivity } from './activity.js';
 import type { GitContext } from './engine/context.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
 import type { RemoteAccess } from './engine/remote/access.js';
@@ -30,6 +31,8 @@ export interface GitServerOptions {
   home?: string;
   /** Where unexpected tool failures are logged (stderr in the CLI); silent by default. */
   logger?: Logger;
+  /** Told of the session's traffic (opened, messages, tool calls): the CLI's background warm-up. Default: nobody. */
+  activity?: ServerActivity;
 }
 
 /**
@@ -53,10 +56,12 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
   };
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
   const served = repositories.length > 0 ? tools : tools.map((tool) => withRootsRound(tool, logger));
-  registerTools(server, ctx, withReferenceListing(served), { logger });
+  const listed = withReferenceListing(served);
+  registerTools(server, ctx, options.activity ? reportActivity(server, listed, options.activity) : listed, { logger });
   return server;
 }
 
+export type { ServerActivity } from './activity.js';
 export type { GitContext } from './engine/context.js';
 export type { RemoteAccess } from './engine/remote/access.js';
 export type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';

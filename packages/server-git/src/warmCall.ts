@@ -1,0 +1,47 @@
+/**
+ * One `tools/call` through a throwaway server instance over the SDK's in-memory transport, for the warm-up
+ * (./warmup.ts): the SDK's request path, the call's validation and result encoding and our tool wrappers run
+ * once, so V8 has compiled them before a client's first call. Nothing leaves the process; the instance is
+ * closed afterwards. Loaded on demand, by the warm-up only.
+ */
+import { InMemoryTransport, type JSONRPCMessage, type McpServer } from '@modelcontextprotocol/server';
+
+/** How long one message of it may take before it is given up (the warm-up then just goes on). */
+const ANSWER_TIMEOUT_MS = 10_000;
+
+export interface WarmCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Initializes `server` as a 2025-11-25 client would, makes `call`, closes it. Resolves with the JSON-RPC answer. */
+export async function callInMemory(server: McpServer, call: WarmCall): Promise<unknown> {
+  const [client, transport] = InMemoryTransport.createLinkedPair();
+  const waiting = new Map<number, (message: JSONRPCMessage) => void>();
+  client.onmessage = (message) => {
+    const id = (message as { id?: unknown }).id;
+    if (typeof id === 'number') waiting.get(id)?.(message);
+  };
+  const request = (id: number, method: string, params: Record<string, unknown>) =>
+    new Promise<JSONRPCMessage>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer to ${method} in ${ANSWER_TIMEOUT_MS} ms`)), ANSWER_TIMEOUT_MS);
+      timer.unref();
+      waiting.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      client.send({ jsonrpc: '2.0', id, method, params }).catch(reject);
+    });
+  await server.connect(transport);
+  try {
+    await request(1, 'initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'mcp-server-git warm-up', version: '0' },
+    });
+    await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return await request(2, 'tools/call', { name: call.name, arguments: call.arguments });
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,125 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type StdioProcess, spawnStdio } from '@mcpkit/protocol-core/testing';
+import { describe, expect, it } from 'vitest';
+import { git, gitEnv, hasGit, tempDir, text, write } from './helpers.js';
+
+const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+/** Waits until the server's stderr matches `pattern` (pinging meanwhile, so a dead server fails the test). */
+async function stderrMatch(proc: StdioProcess, pattern: RegExp, what: string): Promise<string> {
+  for (let i = 0; i < 3000; i++) {
+    const m = pattern.exec(proc.stderr());
+    if (m) return m[0];
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (i % 50 === 0) await proc.client.ping();
+  }
+  throw new Error(`no ${what} on stderr:\n${proc.stderr()}`);
+}
+
+/** Every file under `dir` with its size and mtime: what a reader must leave as it was. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const ent of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const file = join(ent.parentPath, ent.name);
+    const st = statSync(file);
+    out[relative(dir, file)] = ent.isDirectory() ? `dir ${st.mtimeMs}` : `${st.size} ${st.mtimeMs}`;
+  }
+  return out;
+}
+
+/** A folder of three repositories, each with history, a staged, a modified and an untracked file. */
+function repositories() {
+  const dir = tempDir();
+  const repos = ['alpha', 'beta', 'gamma'].map((name) => join(dir.path, name));
+  for (const repo of repos) {
+    git(dir.path, ['init', '-q', '-b', 'main', repo]);
+    for (let i = 0; i < 5; i++) {
+      write(repo, { [`src/f${i}.txt`]: `file ${i}\n`.repeat(50 + i), 'README.md': `revision ${i}\n` });
+      git(repo, ['add', '-A']);
+      git(repo, ['commit', '-q', '-m', `commit ${i}`]);
+    }
+    write(repo, { 'src/f0.txt': 'changed\n', 'new/untracked.txt': 'u\n', 'staged.txt': 's\n' });
+    git(repo, ['add', 'staged.txt']);
+  }
+  return { ...dir, repos };
+}
+
+const CALLS = (repo: string) => [
+  { name: 'git_status', arguments: { repo_path: repo } },
+  { name: 'git_log', arguments: { repo_path: repo, max_count: 3 } },
+  { name: 'git_branch', arguments: { repo_path: repo, branch_type: 'local' } },
+  { name: 'git_diff_unstaged', arguments: { repo_path: repo } },
+];
+
+/** The answers of a server started with --no-warmup: what every warmed server must answer too. */
+async function coldAnswers(root: string, repo: string): Promise<unknown[]> {
+  await using proc = await spawnStdio(bin, { args: ['-r', root, '--no-warmup'], env: gitEnv() });
+  const out: unknown[] = [];
+  for (const call of CALLS(repo)) out.push(await proc.client.callTool(call));
+  return out;
+}
+
+describe.skipIf(!hasGit)('background warm-up (built bin over stdio)', () => {
+  it('reads each repository of a --repository folder once the client is quiet, writes nothing, changes no answer', async () => {
+    using fx = repositories();
+    const expected = await coldAnswers(fx.path, fx.repos[1]!);
+    const before = snapshot(fx.path);
+    await using proc = await spawnStdio(bin, { args: ['-r', fx.path, '--log-level', 'debug'], env: gitEnv() });
+    await proc.client.listTools();
+    const done = await stderrMatch(proc, /warm-up: (done|stopped)[^\n]*/, 'end of the warm-up');
+    expect(done).toMatch(
+      /^warm-up: done in \d+ ms \(engine loaded; 3 repositories read \([^)]*alpha, [^)]*beta, [^)]*gamma\); a call through the SDK; schemas\)$/,
+    );
+    expect(snapshot(fx.path)).toEqual(before);
+    const answers: unknown[] = [];
+    for (const call of CALLS(fx.repos[1]!)) answers.push(await proc.client.callTool(call));
+    expect(answers).toEqual(expected);
+    expect(text(answers[0])).toContain('Changes to be committed');
+  });
+
+  it('gives way to a call that arrives while it runs: the call gets the same answer, and the warm-up stops', async () => {
+    using fx = repositories();
+    const expected = await coldAnswers(fx.path, fx.repos[2]!);
+    await using proc = await spawnStdio(bin, { args: ['-r', fx.path, '--log-level', 'debug'], env: gitEnv() });
+    await proc.client.listTools();
+    await stderrMatch(proc, /warm-up: started/, 'start of the warm-up');
+    const answers: unknown[] = [];
+    for (const call of CALLS(fx.repos[2]!)) answers.push(await proc.client.callTool(call));
+    expect(answers).toEqual(expected);
+    // Whether the call came before the warm-up had finished depends on the machine: either way it ends, and
+    // a call always stops what is left of it.
+    const end = await stderrMatch(proc, /warm-up: (done|stopped)[^\n]*/, 'end of the warm-up');
+    if (end.startsWith('warm-up: stopped')) expect(end).toMatch(/^warm-up: stopped by a tool call after \d+ ms/);
+  });
+
+  it('does not start when the first call comes before the client went quiet', async () => {
+    using fx = repositories();
+    await using proc = await spawnStdio(bin, { args: ['-r', fx.path, '--log-level', 'debug'], env: gitEnv() });
+    const res = await proc.client.callTool(CALLS(fx.repos[0]!)[0]!);
+    expect(text(res)).toMatch(/^Repository status:\nOn branch main\n/);
+    const line = await stderrMatch(proc, /warm-up: (not started|stopped by)[^\n]*/, 'the warm-up giving way');
+    expect(line).toMatch(/a tool call/);
+  });
+
+  it('is off with --no-warmup and with GIT_NO_WARMUP', async () => {
+    using fx = repositories();
+    for (const spawn of [
+      { args: ['-r', fx.path, '--log-level', 'debug', '--no-warmup'], env: gitEnv() },
+      { args: ['-r', fx.path, '--log-level', 'debug'], env: gitEnv({ GIT_NO_WARMUP: '1' }) },
+    ]) {
+      await using proc = await spawnStdio(bin, spawn);
+      await proc.client.listTools();
+      await stderrMatch(proc, /warm-up: off \(--no-warmup\)/, 'the warm-up being off');
+      // Long past the idle delay (75 ms): a warm-up would have started by now.
+      for (let i = 0; i < 10; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await proc.client.ping();
+      }
+      expect(proc.stderr()).not.toContain('warm-up: started');
+      const res = await proc.client.callTool(CALLS(fx.repos[0]!)[0]!);
+      expect(text(res)).toMatch(/^Repository status:\nOn branch main\n/);
+    }
+  });
+});
