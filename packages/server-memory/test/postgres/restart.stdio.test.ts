@@ -48,7 +48,7 @@ describe.skipIf(postgresUrl() === undefined)('a database crash with writes in fl
     const notSaved = new Set<string>(); // "Nothing was changed"
     const maybe = new Set<string>(); // "may or may not have been saved": a COMMIT without an answer
     const odd: string[] = []; // anything else: a thrown error (a hang ends at the client's time-out), another text
-    let inFlight = 0; // calls begun while the database was up that failed: writes cut by the crash
+    let inFlight = 0; // calls begun before the crash had finished that failed: writes cut by the crash
     const failedWhileDown = new Set<number>();
     const recovered = new Set<number>();
 
@@ -83,8 +83,9 @@ describe.skipIf(postgresUrl() === undefined)('a database crash with writes in fl
     const writing = Promise.all(conns.map(writer));
     try {
       await expect.poll(() => acked.size, { timeout: 30_000 }).toBeGreaterThanOrEqual(100);
-      phase = 'down';
+      // Writers keep calling while the crash happens: a call begun before the database is gone and failed was cut by it.
       await db.crash();
+      phase = 'down';
       await expect.poll(() => failedWhileDown.size, { timeout: 30_000 }).toBe(WRITERS);
       await db.restart();
       phase = 'back';

@@ -1,12 +1,13 @@
 /**
  * A `GraphStore` on PostgreSQL: many processes (and machines) share one database, each graph a
- * `graph` key on every row. Each call is one transaction on a pooled connection; writes are
- * durable when the transaction commits. The schema is created or migrated at start (`schema.ts`),
+ * `graph` key on every row. Each call is one transaction on a pooled connection: a read, a
+ * read-only transaction; a write, one statement that commits by itself (one round trip), durable
+ * once acknowledged. The schema is created or migrated at start (`schema.ts`),
  * in the background: with the database down the server still starts, each call fails with a clear
  * error, and the next call after the database is back migrates (if needed) and succeeds. No call
  * waits on the database longer than `timeoutMs` (`statement_timeout` on the server, pg's
  * `query_timeout` for a database that stops answering). Each write that changed the graph NOTIFYs
- * the graph's channel in its transaction; `watch()` LISTENs for other processes' (`listener.ts`).
+ * the graph's channel in that statement; `watch()` LISTENs for other processes' (`listener.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
@@ -20,15 +21,6 @@ import { migrate } from './schema.js';
 import { createTrigramSampler, indexPattern, sampleTrigrams } from './searchPattern.js';
 import * as writes from './writes.js';
 
-
-/**
- * A write transaction that is durable once acknowledged: on a database (or a role) set to
- * `synchronous_commit = off`, a crash loses the last commits it already confirmed, so such a write
- * waits for its commit to reach the disk (`on`, for this transaction only). Any other setting
- * (`on`, `local`, `remote_write`, `remote_apply`) is kept. One simple query: no extra round trip.
- */
-const BEGIN_DURABLE =
-  "BEGIN; SELECT set_config('synchronous_commit', 'on', true) WHERE current_setting('synchronous_commit') = 'off'";
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database?sslmode=…`; its password is never logged. */
@@ -54,6 +46,15 @@ function isTimeout(error: unknown): boolean {
     code === '57014' ||
     (typeof message === 'string' && /^Query read timeout$|timeout exceeded when trying to connect|due to connection timeout/.test(message))
   );
+}
+
+/**
+ * Whether a failed write statement surely rolled back: the server answered with an error that ends the statement,
+ * not the session. A session ended by the server (shutdown or crash, 57P01/57P02; a connection failure, class 08; an
+ * internal error, class XX) may have ended after its commit reached the disk.
+ */
+function rolledBack(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && !/^(57P|08|XX)/.test(error.code ?? '');
 }
 
 /** Opens a store on the database at `url` (no connection is made before the first need). */
@@ -101,7 +102,7 @@ export function openPostgresStore({
 
   /**
    * A tool-facing error for a database failure: what failed, redacted, and whether anything changed (unknown only
-   * when a write's COMMIT got no answer).
+   * when a write got no answer: it may have committed).
    */
   const failure = (error: unknown, commitUnanswered: boolean): Error => {
     if (error instanceof ToolError) return error;
@@ -141,7 +142,11 @@ export function openPostgresStore({
     return schema;
   };
 
-  const transaction = async <T>(readOnly: boolean, run: (db: pg.PoolClient) => Promise<T>): Promise<T> => {
+  /**
+   * One call on a pooled connection: `read`, a read-only transaction; `write`, one statement that commits on its
+   * own (no BEGIN/COMMIT: one round trip), so its answer is its commit's.
+   */
+  const transaction = async <T>(mode: 'read' | 'write', run: (db: pg.PoolClient) => Promise<T>): Promise<T> => {
     if (closed) throw new ToolError('the memory store is closed');
     let client: pg.PoolClient | undefined;
     // A connection that breaks while checked out emits `error` (the pool listens only to idle ones): the query fails instead.
@@ -154,51 +159,51 @@ export function openPostgresStore({
       await ensureSchema();
       client = await pool.connect();
       client.on('error', onLost);
-      await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : BEGIN_DURABLE);
+      if (mode === 'read') await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      else committing = true;
       const value = await run(client);
-      committing = true;
-      await client.query('COMMIT');
+      if (mode === 'read') await client.query('COMMIT');
       client.off('error', onLost);
       client.release(lost);
       return value;
     } catch (error) {
       if (client) {
         // A query pg gave up on is still running on that connection, and a failed ROLLBACK means it is broken:
-        // either way, drop it from the pool (the server rolls back when the connection closes).
+        // either way, drop it from the pool (the server rolls back when the connection closes). A write's failed
+        // statement left no transaction open.
         if (!lost && error instanceof Error && error.message === 'Query read timeout') lost = error;
         const broken =
           lost ??
-          (await client.query('ROLLBACK').then(
-            () => undefined,
-            (e: unknown) => e as Error,
-          ));
+          (mode === 'write'
+            ? undefined
+            : await client.query('ROLLBACK').then(
+                () => undefined,
+                (e: unknown) => e as Error,
+              ));
         client.off('error', onLost);
         client.release(broken);
       }
-      // A COMMIT that failed with an answer (a constraint, a serialization failure) rolled back; one without did not say.
-      const unanswered = committing && !readOnly && (lost !== undefined || isTimeout(error) || !(error instanceof pg.DatabaseError));
+      // A write that failed with an answer (a constraint, its cancellation by `statement_timeout`) rolled back; one
+      // without an answer (the connection broke, pg gave up waiting, the server went down) may have committed.
+      const unanswered = committing && (lost !== undefined || !rolledBack(error));
       throw failure(error, unanswered);
     }
   };
 
-  const write = async <T>(run: (db: pg.PoolClient) => Promise<writes.Written<T>>): Promise<T> => {
-    const { value, changed } = await transaction(false, async (db) => {
-      const written = await run(db);
-      // Delivered to the other processes' listeners only if this transaction commits.
-      if (written.changed)
-        await db.query({
-          name: 'memory_notify',
-          text: 'SELECT pg_notify($1, $2)',
-          values: [channel, encodeNotice({ graph, origin, seq: ++seq })],
-        });
-      return written;
-    });
+  /**
+   * A write: one statement (`writes.ts`) that, if it changes the graph, also NOTIFYs the graph's channel (delivered
+   * to the other processes' listeners only if it commits) and waits for its commit to reach the disk; this
+   * process's listeners are told once it has committed.
+   */
+  const write = async <T>(run: (db: pg.PoolClient, notice: writes.Notice) => Promise<writes.Written<T>>): Promise<T> => {
+    const notice = { channel, payload: encodeNotice({ graph, origin, seq: ++seq }) };
+    const { value, changed } = await transaction('write', (db) => run(db, notice));
     if (changed) for (const l of listeners) l({ source: 'local' });
     return value;
   };
 
   // The graph's common trigrams, so a search asks the index for the query's rarest word (`searchPattern.ts`).
-  const trigrams = createTrigramSampler(() => transaction(true, (db) => sampleTrigrams(db, graph)));
+  const trigrams = createTrigramSampler(() => transaction('read', (db) => sampleTrigrams(db, graph)));
 
   ensureSchema().catch((error: unknown) =>
     logger.warn(`cannot prepare ${location} yet: ${redact(String((error as Error)?.message ?? error))}`),
@@ -206,18 +211,18 @@ export function openPostgresStore({
 
   return {
     location,
-    createEntities: (entities) => write((db) => writes.createEntities(db, graph, entities)),
-    createRelations: (relations) => write((db) => writes.createRelations(db, graph, relations)),
-    addObservations: (additions) => write((db) => writes.addObservations(db, graph, additions)),
-    deleteEntities: (names) => write((db) => writes.deleteEntities(db, graph, names)),
-    deleteObservations: (deletions) => write((db) => writes.deleteObservations(db, graph, deletions)),
-    deleteRelations: (relations) => write((db) => writes.deleteRelations(db, graph, relations)),
-    readGraph: (page) => transaction(true, (db) => readGraph(db, graph, page)),
+    createEntities: (entities) => write((db, notice) => writes.createEntities(db, graph, entities, notice)),
+    createRelations: (relations) => write((db, notice) => writes.createRelations(db, graph, relations, notice)),
+    addObservations: (additions) => write((db, notice) => writes.addObservations(db, graph, additions, notice)),
+    deleteEntities: (names) => write((db, notice) => writes.deleteEntities(db, graph, names, notice)),
+    deleteObservations: (deletions) => write((db, notice) => writes.deleteObservations(db, graph, deletions, notice)),
+    deleteRelations: (relations) => write((db, notice) => writes.deleteRelations(db, graph, relations, notice)),
+    readGraph: (page) => transaction('read', (db) => readGraph(db, graph, page)),
     searchNodes: (query, page) => {
       const pattern = indexPattern(query, trigrams.current());
-      return transaction(true, (db) => searchNodes(db, graph, query, page, pattern));
+      return transaction('read', (db) => searchNodes(db, graph, query, page, pattern));
     },
-    openNodes: (names, page) => transaction(true, (db) => openNodes(db, graph, names, page)),
+    openNodes: (names, page) => transaction('read', (db) => openNodes(db, graph, names, page)),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
