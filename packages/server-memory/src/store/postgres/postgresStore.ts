@@ -21,7 +21,6 @@ import { migrate } from './schema.js';
 import { createTrigramSampler, indexPattern, sampleTrigrams } from './searchPattern.js';
 import * as writes from './writes.js';
 
-
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database?sslmode=…`; its password is never logged. */
   url: string;

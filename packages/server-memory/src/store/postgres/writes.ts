@@ -42,12 +42,7 @@ const NOTIFIED = '(SELECT count(*) FROM notified)::int AS notified';
 const relationKey = (r: Relation) => JSON.stringify([r.from, r.to, r.relationType]);
 
 /** Adds the entities whose name is new in the graph; a name repeated in the batch is added once (first wins). */
-export async function createEntities(
-  db: PoolClient,
-  graph: string,
-  input: readonly Entity[],
-  notice: Notice,
-): Promise<Written<Entity[]>> {
+export async function createEntities(db: PoolClient, graph: string, input: readonly Entity[], notice: Notice): Promise<Written<Entity[]>> {
   input.forEach((e, i) => {
     checkStorable(e.name, `entities[${i}].name`);
     checkStorable(e.entityType, `entities[${i}].entityType`);
@@ -159,7 +154,8 @@ export async function addObservations(
     ],
   });
   const found = new Set(rows[0]!.found);
-  for (const o of input) if (hasNul(o.entityName) || !found.has(o.entityName)) throw new ToolError(`Entity with name ${o.entityName} not found`);
+  for (const o of input)
+    if (hasNul(o.entityName) || !found.has(o.entityName)) throw new ToolError(`Entity with name ${o.entityName} not found`);
   const added = rows[0]!.added ?? {};
   const results = input.map((o, i) => ({ entityName: o.entityName, addedObservations: added[String(i + 1)] ?? [] }));
   return { value: results, changed: results.some((r) => r.addedObservations.length > 0) };
