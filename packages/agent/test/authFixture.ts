@@ -7,10 +7,9 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type HttpBin, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
+import { freePort, type HttpBin, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
 import { startAuthServer, type TestAuthServer, type TestResource } from '../../protocol-core/test/auth/provider.ts';
 import type { HttpServerConfig } from '../src/index.js';
 
@@ -31,15 +30,6 @@ export interface ProtectedMemory extends AsyncDisposable {
   /** A fresh directory (removed at the end). */
   tempDir(): string;
   close(): Promise<void>;
-}
-
-/** A free loopback port (the server's audience must be its own URL, known before it starts). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 export async function startProtectedMemory(): Promise<ProtectedMemory> {

@@ -5,8 +5,6 @@
  * by the provider, checked against its JWKS or by introspection.
  */
 
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import {
   type AuthProvider,
   type OAuthClientProvider,
@@ -24,6 +22,7 @@ import { textResult } from '../../src/results.ts';
 import type { ServerApp } from '../../src/runner/types.ts';
 import { type HttpFixture, newV2Client, startHttp } from '../../src/testing/index.ts';
 import { INIT, INITIALIZED, raw, sessionHeaders } from '../fixtures/rawHttp.ts';
+import { freePort } from './bin.ts';
 import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 const SCOPES = { tools: { whoami: 'test:read', note: 'test:write' } };
@@ -56,15 +55,6 @@ function testApp(): ServerApp {
       return server;
     },
   };
-}
-
-/** A port free now, so the resource identifier (the public URL of /mcp) can be known before the server listens. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 interface Protected {

@@ -153,13 +153,13 @@ export function openPostgresStore({
     const onLost = (error: Error) => {
       lost = error;
     };
-    let committing = false;
+    let writeSent = false;
     try {
       await ensureSchema();
       client = await pool.connect();
       client.on('error', onLost);
       if (mode === 'read') await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      else committing = true;
+      else writeSent = true;
       const value = await run(client);
       if (mode === 'read') await client.query('COMMIT');
       client.off('error', onLost);
@@ -184,7 +184,7 @@ export function openPostgresStore({
       }
       // A write that failed with an answer (a constraint, its cancellation by `statement_timeout`) rolled back; one
       // without an answer (the connection broke, pg gave up waiting, the server went down) may have committed.
-      const unanswered = committing && (lost !== undefined || !rolledBack(error));
+      const unanswered = writeSent && (lost !== undefined || !rolledBack(error));
       throw failure(error, unanswered);
     }
   };
