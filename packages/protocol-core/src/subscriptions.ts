@@ -21,8 +21,11 @@ import { type Logger, silentLogger } from './logger.js';
 import { type RequestExtra, toRequestExtra } from './requestExtra.js';
 
 export interface SubscriptionOptions {
-  /** Called when this session subscribes to `uri` (also on a repeated subscribe). */
-  onSubscribe?(uri: string): void;
+  /**
+   * Called when this session subscribes to `uri` (also on a repeated subscribe); awaited before the answer, so
+   * a server that needs time to start watching (a database LISTEN) answers once changes will be heard.
+   */
+  onSubscribe?(uri: string): void | Promise<void>;
   /** Called when this session unsubscribes from `uri`, and for every subscription left when the session closes. */
   onUnsubscribe?(uri: string): void;
   /**
@@ -83,7 +86,7 @@ export function enableSubscriptions(
   server.server.setRequestHandler('resources/subscribe', async ({ method, params }, ctx) => {
     await onRequest?.({ method, uri: params.uri }, toRequestExtra(ctx));
     uris.add(params.uri);
-    onSubscribe?.(params.uri);
+    await onSubscribe?.(params.uri);
     return {};
   });
   server.server.setRequestHandler('resources/unsubscribe', async ({ method, params }, ctx) => {

@@ -55,6 +55,27 @@ describe('enableSubscriptions', () => {
     expect(events).toEqual(['+demo://thing', '-demo://thing']);
   });
 
+  it('answers resources/subscribe only once an asynchronous onSubscribe has finished', async () => {
+    const server = createMcpServer({ name: 'subs', version: '0' });
+    const events: string[] = [];
+    let ready!: () => void;
+    enableSubscriptions(server, {
+      onSubscribe: async (uri) => {
+        events.push(`start ${uri}`);
+        await new Promise<void>((resolve) => (ready = resolve));
+        events.push(`ready ${uri}`);
+      },
+    });
+    await using pair = await connectInMemory(server);
+    const answered = pair.client.subscribeResource({ uri: 'demo://thing' }).then(() => events.push('answered'));
+    await expect.poll(() => events).toEqual(['start demo://thing']);
+    await settle();
+    expect(events).toEqual(['start demo://thing']);
+    ready();
+    await answered;
+    expect(events).toEqual(['start demo://thing', 'ready demo://thing', 'answered']);
+  });
+
   it('releases what is left subscribed when the session closes', async () => {
     const events: string[] = [];
     const { server } = subscribableServer(events);

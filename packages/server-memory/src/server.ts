@@ -62,8 +62,11 @@ export function createMemoryServer({ store, users, limits, logger = silentLogger
   const unwatchConnection = holdsListenStreams(context) ? store.watch() : undefined;
   let unwatch: (() => void) | undefined;
   const subscriptions = enableSubscriptions(server, {
-    onSubscribe: (uri) => {
-      if (uri === KNOWLEDGE_GRAPH_URI) unwatch ??= store.watch();
+    // Answered once other processes' changes will be heard (a PostgreSQL store's LISTEN is up).
+    onSubscribe: async (uri) => {
+      if (uri !== KNOWLEDGE_GRAPH_URI) return;
+      unwatch ??= store.watch();
+      await store.listening?.();
     },
     onUnsubscribe: (uri) => {
       if (uri !== KNOWLEDGE_GRAPH_URI) return;
@@ -118,6 +121,7 @@ function createPerUserServer(users: UserGraphs, limits: Partial<Limits> | undefi
           unwatch();
         },
       };
+      await store.listening?.();
     },
     onUnsubscribe: (uri) => {
       if (uri === KNOWLEDGE_GRAPH_URI) stopHolding();

@@ -43,6 +43,12 @@ export interface GraphStore {
    */
   watch(): () => void;
   /**
+   * Resolves once a held `watch()` handle hears every change other processes make from then on (PostgreSQL: once
+   * its notification connection listens, or failed to and will report a change when it is back). Stores that
+   * omit it hear them from the `watch()` call on.
+   */
+  listening?(): Promise<void>;
+  /**
    * Resolves once the graph is loaded (at once when it is). Every other method waits for the load
    * itself; a caller calls this first to hear the progress of a load running in the background, or
    * to stop waiting for it (`signal`). Rejects as the method would when the load fails (a clear

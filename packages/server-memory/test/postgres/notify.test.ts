@@ -75,6 +75,31 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
     }
   });
 
+  it('listening() resolves once the LISTEN is in effect, so a change made right after it is heard', async () => {
+    const graph = freshGraph();
+    const a = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const b = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const heard: GraphChange[] = [];
+    a.onChange((change) => heard.push(change));
+    try {
+      await Promise.all([a.readGraph(), b.readGraph()]); // b's pool is connected: its write is quicker than a new connection
+      await a.listening!(); // nothing watched: at once
+      expect(await listeners(graph)).toBe(0);
+      for (let round = 0; round < 3; round++) {
+        const unwatch = a.watch();
+        await a.listening!();
+        await b.createEntities([entity(`R${round}`)]); // at once: no time for a LISTEN still on its way
+        await until(() => heard.length === round + 1, `the notice of round ${round}`, 3000);
+        expect(await listeners(graph)).toBe(1);
+        unwatch();
+        await until(async () => (await listeners(graph)) === 0, 'the LISTEN connection to close');
+      }
+      expect(heard).toEqual([{ source: 'external' }, { source: 'external' }, { source: 'external' }]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('one LISTEN connection however many watch handles, closed with the store', async () => {
     const graph = freshGraph();
     const a = openPostgresStore({ url: url!, graph, poolSize: 2 });
@@ -108,6 +133,7 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
 
       await relay.down();
       await until(async () => (await listeners(graph)) === 0, 'the cut connection to be gone');
+      await a.listening!(); // does not wait for the database to come back: the reconnect reports the gap
       await b.createEntities([entity('while-down')]); // its notice reaches nobody
       await sleep(600); // a few failed reconnects
       expect(heard).toEqual([]);

@@ -11,6 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../src/store/postgres/postgresStore.js';
 import { postgresUrl } from './fixture.js';
 import { httpClient, type Replica, startBalancer, startReplica } from './replicas.js';
 
@@ -127,6 +128,28 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
     await listening.close();
     // 3000 stateless calls build 3000 server instances: past a minute on a loaded 2-core machine.
   }, 300_000);
+
+  it('a 2025 resources/subscribe is answered once its replica listens: a write by another process right after the answer is heard', async () => {
+    const watcher = await replica();
+    const subscriber = await connect(watcher.endpoint);
+    let updates = 0;
+    subscriber.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {
+      updates++;
+    });
+    // Another process's store, its pool connected: its write lands well before a LISTEN still on its way would.
+    const peer = openPostgresStore({ url: url!, graph: GRAPH, poolSize: 1 });
+    try {
+      await peer.readGraph();
+      for (let round = 0; round < 3; round++) {
+        await subscriber.subscribeResource({ uri: 'memory://knowledge-graph' });
+        await peer.createEntities([{ name: `subscribed-${round}`, entityType: 't', observations: [] }]);
+        await expect.poll(() => updates, { timeout: 3000 }).toBe(round + 1);
+        await subscriber.unsubscribeResource({ uri: 'memory://knowledge-graph' }); // its LISTEN connection closes
+      }
+    } finally {
+      await peer.close();
+    }
+  });
 
   it('sessionful replicas behind a proxy without affinity fail: a session lives in the replica that created it', async () => {
     await using balancer = await startBalancer();

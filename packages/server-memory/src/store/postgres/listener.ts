@@ -52,6 +52,11 @@ export interface GraphListenerOptions {
 export interface GraphListener {
   /** Listens while at least one handle is held; the returned function releases the handle. */
   watch(): () => void;
+  /**
+   * Resolves once the connection under way listens, or has failed to (its reconnect then reports one
+   * change): from then on no other store's change goes unheard. At once when nothing is watched or it already listens.
+   */
+  listening(): Promise<void>;
   /** Releases every handle and closes the connection. */
   close(): Promise<void>;
 }
@@ -73,14 +78,23 @@ export function createGraphListener({
   let delay = retryMs.first;
   /** The connection broke (or never came up) since the last LISTEN: changes may have been missed. */
   let missed = false;
+  /** Settles when the attempt under way listens or fails; undefined when no attempt is under way. */
+  let attempt: { settled: Promise<void>; settle: () => void } | undefined;
+  const settleAttempt = () => {
+    attempt?.settle();
+    attempt = undefined;
+  };
 
   const connect = () => {
     if (closed || handles === 0 || client || retry) return;
     const c = new pg.Client({ ...connection, keepAlive: true });
     client = c;
+    let settle!: () => void;
+    attempt = { settled: new Promise<void>((resolve) => (settle = resolve)), settle };
     const lost = (error: Error) => {
       if (client !== c) return; // stopped on purpose, or already handled
       client = undefined;
+      settleAttempt();
       c.end().catch(() => {});
       if (!missed) logger.warn(`change notifications interrupted: ${redact(error.message)}; reconnecting`);
       missed = true;
@@ -104,6 +118,7 @@ export function createGraphListener({
       .then(() => c.query(`LISTEN ${channel}`))
       .then(() => {
         if (client !== c) return;
+        settleAttempt();
         delay = retryMs.first;
         if (!missed) return;
         missed = false;
@@ -117,6 +132,7 @@ export function createGraphListener({
     retry = undefined;
     const c = client;
     client = undefined;
+    settleAttempt();
     missed = false;
     delay = retryMs.first;
     return c ? c.end().catch(() => {}) : Promise.resolve();
@@ -134,6 +150,7 @@ export function createGraphListener({
         if (handles === 0) void stop();
       };
     },
+    listening: () => attempt?.settled ?? Promise.resolve(),
     async close() {
       closed = true;
       handles = 0;

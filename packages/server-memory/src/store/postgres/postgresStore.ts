@@ -228,6 +228,7 @@ export function openPostgresStore({
     },
     // Every call reads the database; this only makes other processes' changes heard while a client is subscribed.
     watch: () => (closed ? () => {} : listener.watch()),
+    listening: () => listener.listening(),
     async close() {
       if (closed) return;
       closed = true;
