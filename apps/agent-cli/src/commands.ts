@@ -102,6 +102,7 @@ ${common}`;
 
 Connect to every server of the config and show, for each: its transport, whether it connected
 (or why not), its tools, and how it authenticates (none, token from "headers", oauth, needs login).
+Exits 1 when any server did not connect.
 
 ${common}      --json              the same as JSON on stdout (never with tokens)
 `;
@@ -222,11 +223,16 @@ export async function runCommand(io: CommandIo): Promise<number> {
   try {
     if (command === 'servers') {
       const registry = await createRegistry(servers, { clientVersion: VERSION, oauth: { store } });
+      let failed: number;
       try {
-        io.stdout.write(showServers(registry.serverReports(), options.json));
+        const reports = registry.serverReports();
+        io.stdout.write(showServers(reports, options.json));
+        failed = reports.filter((r) => r.status !== 'connected').length;
       } finally {
         await registry.close();
       }
+      // Exit 1 when any server is not connected, so a script or a health check can tell.
+      if (failed > 0) return fail(1, `servers: ${failed} of ${servers.length} did not connect`);
       return 0;
     }
     const server = loginTarget(servers, options.server as string, command);

@@ -69,7 +69,8 @@ async function storedSecrets(): Promise<string[]> {
 describe('mcp-agent login / servers / logout', () => {
   it('servers before a login: the OAuth server needs a login, the static-token one is "token"', async () => {
     const { code, stdout, stderr } = await run(['servers', '-c', configFile, '--json']);
-    expect(code).toBe(0);
+    expect(code).toBe(1);
+    expect(stderr).toBe('mcp-agent: servers: 2 of 2 did not connect\n');
     expect(JSON.parse(stdout)).toEqual([
       {
         name: 'memory',
@@ -102,7 +103,8 @@ describe('mcp-agent login / servers / logout', () => {
 
   it('servers after the login: connected over OAuth, as JSON and as a table, with no token anywhere', async () => {
     const json = await run(['servers', '-c', configFile, '--json']);
-    expect(json.code).toBe(0);
+    expect(json.code).toBe(1); // pinned's token is refused
+    expect(json.stderr).toBe('mcp-agent: servers: 1 of 2 did not connect\n');
     expect(JSON.parse(json.stdout)[0]).toEqual({
       name: 'memory',
       transport: 'streamable-http',
@@ -118,6 +120,12 @@ describe('mcp-agent login / servers / logout', () => {
     for (const secret of [...(await storedSecrets()), STATIC_TOKEN]) {
       expect(json.stdout + json.stderr + text.stdout + text.stderr).not.toContain(secret);
     }
+    // Every server connected: exit 0, nothing on stderr.
+    const onlyMemory = join(setup.tempDir(), 'memory-only.json');
+    await writeFile(onlyMemory, JSON.stringify({ mcpServers: { memory: { url: setup.endpoint, type: 'streamable-http' } } }));
+    const all = await run(['servers', '-c', onlyMemory]);
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    expect(all.stdout).toMatch(/^memory\s+streamable-http\s+9\s+oauth\s+connected$/m);
   });
 
   it('logout revokes and deletes; the server needs a login again', async () => {
