@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort, type HttpBin, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
+import { freePort } from '../../protocol-core/src/testing/freePort.ts';
+import { type HttpBin, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
 import { startAuthServer, type TestAuthServer, type TestResource } from '../../protocol-core/test/auth/provider.ts';
 import type { HttpServerConfig } from '../src/index.js';
 

@@ -18,7 +18,7 @@ function subscribableServer(events: string[]) {
     }),
   ]);
   const subs = enableSubscriptions(server, {
-    onSubscribe: (uri) => events.push(`+${uri}`),
+    onSubscribe: (uri) => void events.push(`+${uri}`),
     onUnsubscribe: (uri) => events.push(`-${uri}`),
   });
   return { server, subs };

@@ -7,11 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runBin } from '@mcpkit/protocol-core/testing';
+import { freePort, runBin } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.js';
 import { postgresUrl } from './postgres/fixture.js';
-import { freePort } from './postgres/server.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const entityLine = (i: number) => JSON.stringify({ type: 'entity', name: `E${i}`, entityType: 'thing', observations: [`o"${i}"`, 'ü'] });

@@ -5,22 +5,9 @@
  * the v1 client, raw HTTP where a client would hide the status).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { StreamableHTTPClientTransport, Client as V2Client } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-
-/**
- * A loopback port free now: for a server whose public URL (its OAuth audience, its resource identifier) must be
- * known before it listens.
- */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 export interface HttpBin extends AsyncDisposable {
   /** `http://127.0.0.1:<port>`. */

@@ -20,9 +20,9 @@ import { parseAuthConfig } from '../../src/auth/options.ts';
 import { createMcpServer, defineTool, registerTools } from '../../src/define.ts';
 import { textResult } from '../../src/results.ts';
 import type { ServerApp } from '../../src/runner/types.ts';
+import { freePort } from '../../src/testing/index.js';
 import { type HttpFixture, newV2Client, startHttp } from '../../src/testing/index.ts';
 import { INIT, INITIALIZED, raw, sessionHeaders } from '../fixtures/rawHttp.ts';
-import { freePort } from './bin.ts';
 import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 const SCOPES = { tools: { whoami: 'test:read', note: 'test:write' } };

@@ -1,10 +1,9 @@
 /** The built bin's PostgreSQL configuration: refusals (exit 2, one line, no password) and a start with the database down. */
 import { createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
+import { freePort, runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
-import { freePort } from './server.js';
 
 const bin = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 

@@ -23,10 +23,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { freePort } from '@mcpkit/protocol-core/testing';
 
 export interface PostgresBinaries {
   initdb: string;
@@ -119,18 +119,6 @@ export async function embeddedBinaries(): Promise<PostgresBinaries | undefined> 
   } catch {
     return undefined;
   }
-}
-
-/** A loopback port that was free a moment ago: nothing listens on it once this resolves. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** How to run a binary: through setpriv when there is one (parent-death signal; as `nobody` under root), else spawn's uid/gid under root. */

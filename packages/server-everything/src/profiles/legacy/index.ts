@@ -50,7 +50,7 @@ export function createLegacyServer(options: EverythingOptions): McpServer {
 
   const subscribed = new Set<string>();
   const subscriptions = enableSubscriptions(server, {
-    onSubscribe: (uri) => subscribed.add(uri),
+    onSubscribe: (uri) => void subscribed.add(uri),
     onUnsubscribe: (uri) => subscribed.delete(uri),
     logger: config.logger,
   });
