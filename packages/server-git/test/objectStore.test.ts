@@ -62,7 +62,10 @@ function expectStoreMatchesGit(fx: RepoFixture): number {
     expect(raw, oid).not.toBeNull();
     expect(raw!.type, oid).toBe(type);
     expect(raw!.data.equals(contents.get(oid)!), `${type} ${oid}`).toBe(true);
+    // The size from the object's header alone (a delta's result size from the delta's own header).
+    expect(store.size(oid), `size of ${type} ${oid}`).toBe(contents.get(oid)!.length);
   }
+  expect(store.size('0123456789012345678901234567890123456789')).toBeNull();
   return objects.size;
 }
 

@@ -2,19 +2,23 @@
  * Reading ahead for the background warm-up (../warmup.ts): for each allowed repository, what the first
  * call of a tool reads — HEAD, its branch and upstream, HEAD's tree (pack indexes and pack windows on the
  * way), the index, the work-tree listing for untracked files, the last commits, the branches, the patch of
- * the pending changes, and isomorphic-git's pack index map for abbreviated ids (within a bound) — read by
- * the very operations the tools run (status, log, branch, diff_unstaged, the revision lookup), so it stays
- * in the repository's caches and V8 has compiled those paths. Those operations only read: nothing is
- * written. Between operations it gives way to the event loop, and it stops as soon as `cancelled()` says so.
+ * the pending changes, the loose-object listings that abbreviate ids, and HEAD's own commit as git_show
+ * prints it (only when it is small: see WARM_SHOW_*) — read by the very
+ * operations the tools run (status, log, branch, diff_unstaged, show), so it stays in the
+ * repository's caches and V8 has compiled those paths. Those operations only read: nothing is written.
+ * Between operations it gives way to the event loop, and it stops as soon as `cancelled()` says so.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitContext } from './context.js';
-import { resolveObject } from './diff/rev.js';
+import { listLooseFolders } from './diff/abbrev.js';
+import { compareTrees } from './diff/changes.js';
+import { readCommit } from './git/objectRead.js';
 import { headCommit } from './git/objects.js';
 import { branches } from './ops/branches.js';
 import { diffUnstaged } from './ops/diff.js';
 import { log } from './ops/log.js';
+import { show } from './ops/show.js';
 import { status } from './ops/status.js';
 import { openRepo } from './repo.js';
 
@@ -28,24 +32,40 @@ export interface WarmedRepository {
 }
 
 /**
- * Abbreviated object ids (`git_show 28a9c12`, `git_diff 28a9c12`) are expanded by isomorphic-git, which loads
- * every pack index into a map of its own (about 150 bytes an object) on first use: primed only up to this much
- * pack index (about 300,000 objects, some 45 MB of map), past which the first such call pays for it itself.
+ * The loose-object folders are listed ahead up to this many names (about 80 bytes each): git packs loose
+ * objects once there are some 6,700 (gc.auto), so a repository in use rarely has more.
  */
-export const WARM_ABBREV_IDX_MAX = 8 * 1024 * 1024;
+export const WARM_LOOSE_NAMES_MAX = 50_000;
 
-/** Expands HEAD's abbreviated id once, when the pack indexes are small enough (see WARM_ABBREV_IDX_MAX). */
-async function primeAbbreviations(ctx: GitContext, path: string): Promise<undefined> {
+/** HEAD's commit is shown ahead only when it changes at most this many files… */
+export const WARM_SHOW_FILES_MAX = 64;
+/** …of at most this many bytes in all (both sides, sizes read from the objects' headers, nothing inflated). */
+export const WARM_SHOW_BYTES_MAX = 1024 * 1024;
+
+async function listLoose(ctx: GitContext, path: string): Promise<undefined> {
+  listLooseFolders(await openRepo(ctx, path), WARM_LOOSE_NAMES_MAX);
+  return undefined;
+}
+
+/** `git_show HEAD` when HEAD's commit is small (WARM_SHOW_*): the show path compiled, its patch read once. */
+async function showHead(ctx: GitContext, path: string) {
   const repo = await openRepo(ctx, path);
   const head = await headCommit(repo);
   if (!head) return undefined;
-  const dir = join(repo.gitdir, 'objects', 'pack');
+  const { commit } = await readCommit(repo, head);
+  const pairs = await compareTrees(repo, commit.parent[0] ?? null, head, { renames: false });
+  if (pairs.length > WARM_SHOW_FILES_MAX) return undefined;
   let bytes = 0;
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (name.endsWith('.idx')) bytes += (await stat(join(dir, name))).size;
+  for (const pair of pairs) {
+    for (const e of [pair.old, pair.new]) {
+      if (!e || (e.mode & 0o170000) === 0o160000) continue;
+      const size = repo.objects.size(e.oid);
+      if (size === null) return undefined;
+      bytes += size;
+    }
   }
-  if (bytes <= WARM_ABBREV_IDX_MAX) await resolveObject(repo, head.slice(0, 12), { kind: 'commit' });
-  return undefined;
+  if (bytes > WARM_SHOW_BYTES_MAX) return undefined;
+  return show({ repo_path: path, revision: 'HEAD' }, ctx);
 }
 
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -81,7 +101,8 @@ export async function warmRepositories(
         ['git_branch', () => branches({ repo_path: path, branch_type: 'local', contains: null, not_contains: null }, ctx)],
         // The patch code (line diff, hunks, blob reads), on the user's own pending changes: as large as they are.
         ['git_diff_unstaged', () => diffUnstaged({ repo_path: path, context_lines: 3 }, ctx)],
-        ['abbreviated ids', () => primeAbbreviations(ctx, path)],
+        ['loose objects', () => listLoose(ctx, path)],
+        ['git_show', () => showHead(ctx, path)],
       ];
       const warmed: WarmedRepository = { path, results: {} };
       for (const [tool, run] of steps) {

@@ -9,7 +9,7 @@
 import { findTreeEntry, readCommit, readTree } from '../git/objectRead.js';
 import { readBlob } from '../git/objects.js';
 import type { Repo } from '../repo.js';
-import { comparePairs, treeSnapshot } from './changes.js';
+import { compareTrees } from './changes.js';
 import { type Change, diffTables } from './lineDiff.js';
 import { type LineTable, lineAt, lineTable } from './lineTable.js';
 import { bytesToByteString, commonTailCut } from './patch.js';
@@ -184,7 +184,7 @@ async function renamedFrom(repo: Repo, parent: CommitMeta, child: CommitMeta, pa
   const memo = memoMap<string | null>(repo, 'blame:renames');
   const key = `${parent.oid}:${child.oid}:${path}`;
   if (memo.has(key)) return memo.get(key)!;
-  const pairs = await comparePairs(await treeSnapshot(repo, parent.oid), await treeSnapshot(repo, child.oid), { renames: true });
+  const pairs = await compareTrees(repo, parent.oid, child.oid, { renames: true });
   const pair = pairs.find((p) => p.new?.path === path && p.old !== null && p.old.path !== path);
   const found = pair?.old?.path ?? null;
   memo.set(key, found);

@@ -87,12 +87,22 @@ async function treeEntries(repo: Repo, oid: string): Promise<TreeEntries> {
   return entries;
 }
 
+/** A path the walk below found differing: its file entry on each side (null: none there, or a folder). */
+interface ChangedPath {
+  path: string;
+  a: FileEntry | null;
+  b: FileEntry | null;
+}
+
+const fileEntry = (path: string, e: { oid: string; mode: string; type: string } | undefined): FileEntry | null =>
+  e && e.type !== 'tree' ? { path, oid: e.oid, mode: Number.parseInt(e.mode, 8) } : null;
+
 /**
  * The paths that may differ between two trees, found folder by folder: a subtree whose oid is the
- * same on both sides is skipped. A path on one side only inside a differing subtree is listed through
- * the snapshots (`prefix` filter) rather than by reading more trees.
+ * same on both sides is skipped, so only the differing subtrees are read. Each path comes with its
+ * file entries as the flattened trees (../git/objects.ts treeFiles) hold them.
  */
-async function changedTreePaths(repo: Repo, a: string | null, b: string | null, prefix: string, out: string[]): Promise<void> {
+async function changedTreePaths(repo: Repo, a: string | null, b: string | null, prefix: string, out: ChangedPath[]): Promise<void> {
   if (a === b) return;
   const ea: TreeEntries = a === null ? new Map() : await treeEntries(repo, a);
   const eb: TreeEntries = b === null ? new Map() : await treeEntries(repo, b);
@@ -105,7 +115,7 @@ async function changedTreePaths(repo: Repo, a: string | null, b: string | null, 
     const xt = x?.type === 'tree' ? x.oid : null;
     const yt = y?.type === 'tree' ? y.oid : null;
     if (xt !== null || yt !== null) subs.push(changedTreePaths(repo, xt, yt, `${path}/`, out));
-    if ((x && x.type !== 'tree') || (y && y.type !== 'tree')) out.push(path);
+    if ((x && x.type !== 'tree') || (y && y.type !== 'tree')) out.push({ path, a: fileEntry(path, x), b: fileEntry(path, y) });
   };
   for (const name of ea.keys()) visit(name);
   for (const name of eb.keys()) if (!ea.has(name)) visit(name);
@@ -163,12 +173,49 @@ export async function comparePairs(
   const tb = treeOfSnapshot.get(to);
   let all: Iterable<string>;
   if (ta && tb && ta.repo === tb.repo) {
-    const paths: string[] = [];
-    await changedTreePaths(ta.repo, ta.tree, tb.tree, '', paths);
-    all = paths;
+    const changed: ChangedPath[] = [];
+    await changedTreePaths(ta.repo, ta.tree, tb.tree, '', changed);
+    all = changed.map((c) => c.path);
   } else {
     all = new Set<string>([...from.keys(), ...to.keys()]);
   }
+  return pairsOf(all, from, to, options);
+}
+
+/**
+ * comparePairs of two commits' or trees' snapshots (null: the empty tree), without flattening either:
+ * only the subtrees that differ are read (a first `git_show` of a commit in a large tree reads a few
+ * folders, not two whole trees).
+ */
+export async function compareTrees(
+  repo: Repo,
+  from: string | null,
+  to: string | null,
+  options: { paths?: readonly string[]; renames?: boolean } = {},
+): Promise<LazyPair[]> {
+  const changed: ChangedPath[] = [];
+  const [ta, tb] = await Promise.all([from === null ? null : rootTree(repo, from), to === null ? null : rootTree(repo, to)]);
+  await changedTreePaths(repo, ta, tb, '', changed);
+  const a = new Map<string, FileEntry>();
+  const b = new Map<string, FileEntry>();
+  for (const c of changed) {
+    if (c.a) a.set(c.path, c.a);
+    if (c.b) b.set(c.path, c.b);
+  }
+  return pairsOf(
+    changed.map((c) => c.path),
+    fromObjects(repo, a),
+    fromObjects(repo, b),
+    options,
+  );
+}
+
+async function pairsOf(
+  all: Iterable<string>,
+  from: Snapshot,
+  to: Snapshot,
+  options: { paths?: readonly string[]; renames?: boolean },
+): Promise<LazyPair[]> {
   type Keyed = LazyPair & { key: string; order: number };
   const pairs: Keyed[] = [];
   const deleted: Keyed[] = [];

@@ -61,7 +61,11 @@ async function lookupSha(repo: Repo, hex: string): Promise<string | null> {
     if (lower.length === 40) {
       return (await hasObject(repo, lower)) ? lower : null;
     }
-    return await git.expandOid({ ...repo.git, oid: lower });
+    // Packs and loose objects searched by the engine; isomorphic-git only where it cannot (an .idx of version 1).
+    const found = repo.objects.startingWith(lower, 2);
+    if (found === null) return await git.expandOid({ ...repo.git, oid: lower });
+    // None, or ambiguous (isomorphic-git's NotFoundError / AmbiguousError): not an object id.
+    return found.length === 1 ? found[0]! : null;
   } catch {
     return null;
   }

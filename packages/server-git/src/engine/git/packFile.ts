@@ -8,7 +8,7 @@
  * null, so the caller falls back to isomorphic-git and its errors.
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -31,8 +31,12 @@ export interface PackFile {
   readonly name: string;
   /** The object's offset in the pack, or -1 when the pack does not have it. */
   find(oid: Buffer): number;
+  /** Up to `limit` of the pack's object ids (hex) that start with the lowercase hex `prefix` (2 digits or more). */
+  startingWith(prefix: string, limit: number): string[];
   /** The object at `offset`, deltas applied, or null when it cannot be read here. */
   readAt(offset: number, host: PackHost): RawObject | null;
+  /** The size of the object at `offset` (a delta's result), from its header alone; null when not readable here. */
+  sizeAt(offset: number): number | null;
 }
 
 const TYPES: (ObjectType | undefined)[] = [undefined, 'commit', 'tree', 'blob', 'tag'];
@@ -64,6 +68,29 @@ function offsetOf(ix: Index, i: number): number {
   if ((small & 0x80000000) === 0) return small;
   const at = ix.largeAt + 8 * (small & 0x7fffffff);
   return ix.idx.readUInt32BE(at) * 0x1_0000_0000 + ix.idx.readUInt32BE(at + 4);
+}
+
+/** The delta's result size from the first bytes of its zlib stream (a delta starts with the base's size, then the result's). */
+export function deltaResultSize(zlibStart: Buffer): number | null {
+  let head: Buffer;
+  try {
+    head = inflateSync(zlibStart, { finishFlush: constants.Z_SYNC_FLUSH });
+  } catch {
+    return null;
+  }
+  let p = 0;
+  const varint = (): number | null => {
+    let value = 0;
+    let shift = 1;
+    for (;;) {
+      if (p >= head.length) return null;
+      const b = head[p++]!;
+      value += (b & 0x7f) * shift;
+      shift *= 128;
+      if (!(b & 0x80)) return value;
+    }
+  };
+  return varint() === null ? null : varint();
 }
 
 /** Reads git's delta format: copy and insert instructions over `base`. Throws on a malformed delta. */
@@ -236,6 +263,59 @@ export function openPack(idxFile: string, id: number): PackFile | null {
         else hi = mid;
       }
       return -1;
+    },
+    startingWith(prefix, limit) {
+      const idx = ix.idx;
+      const whole = prefix.length >> 1;
+      const key = Buffer.from(prefix.length % 2 === 0 ? prefix : `${prefix}0`, 'hex');
+      const keyEnd = key.length;
+      const first = key[0]!;
+      // The first id not below the prefix padded with zeros (the smallest id it could start), in its fan-out bucket.
+      let lo = first === 0 ? 0 : idx.readUInt32BE(8 + 4 * (first - 1));
+      const end = idx.readUInt32BE(8 + 4 * first);
+      let hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = ix.shaAt + 20 * mid;
+        if (idx.compare(key, 0, keyEnd, at, at + keyEnd) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      const out: string[] = [];
+      for (let i = lo; i < end && out.length < limit; i++) {
+        const at = ix.shaAt + 20 * i;
+        if (idx.compare(key, 0, whole, at, at + whole) !== 0) break;
+        if (whole < keyEnd && idx[at + whole]! >> 4 !== key[whole]! >> 4) break;
+        out.push(idx.toString('hex', at, at + 20));
+      }
+      return out;
+    },
+    sizeAt(offset) {
+      const length = checkPack();
+      if (length === null) return null;
+      try {
+        const end = endOf(offset, length);
+        // The header, and for a delta the start of its zlib stream: enough for the two sizes it begins with.
+        const head = bytes(offset, Math.min(end, offset + 512));
+        let p = 0;
+        let b = head[p++]!;
+        const kind = (b >> 4) & 7;
+        let size = b & 15;
+        let shift = 16;
+        while (b & 0x80) {
+          b = head[p++]!;
+          size += (b & 0x7f) * shift;
+          shift *= 128;
+        }
+        if (TYPES[kind]) return size;
+        if (kind === 6) {
+          do b = head[p++]!;
+          while (b & 0x80);
+        } else if (kind === 7) p += 20;
+        else return null;
+        return deltaResultSize(head.subarray(p));
+      } catch {
+        return null;
+      }
     },
     readAt(offset, host) {
       const length = checkPack();

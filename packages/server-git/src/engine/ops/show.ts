@@ -3,7 +3,7 @@
 import { structuredResult } from '@mcpkit/protocol-core';
 import type { GitContext } from '../context.js';
 import { createAbbreviator } from '../diff/abbrev.js';
-import { comparePairs, renderPatches, treeSnapshot } from '../diff/changes.js';
+import { compareTrees, renderPatches } from '../diff/changes.js';
 import { fileData } from '../diff/diffTool.js';
 import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, pageBytes, truncationNotice } from '../diff/paging.js';
 import { byteString } from '../diff/patch.js';
@@ -67,7 +67,7 @@ export async function show({ repo_path, revision, max_bytes, cursor }: ShowArgs,
   let fp = wanted;
   if (!patch) {
     const parent = commit.parent[0] ?? null;
-    const pairs = await comparePairs(await treeSnapshot(repo, parent), await treeSnapshot(repo, oid), { renames: true });
+    const pairs = await compareTrees(repo, parent, oid, { renames: true });
     const patches = await renderPatches(pairs, 3, await createAbbreviator(repo));
     let whole = byteString(header);
     const starts: number[] = [];
