@@ -32,6 +32,14 @@ describe('indexPattern: what the trigram index is asked with', () => {
     expect(indexPattern('a b', sharesOf(['a', 'b']))).toBe(containsPattern('a b'));
   });
 
+  it('keeps the whole query when its only long word is common: a short word (`7` in `type-7`) still narrows the candidates', () => {
+    // pg_trgm gives `%type-7%` the trigram `  7`, in about 1 row in 9 here; `%type%` alone would make every row a candidate.
+    const shares = new Map([...sharesOf(['type']), ['  7', 0.11]]);
+    expect(indexPattern('type-7', shares)).toBe(containsPattern('type-7'));
+    // A rare long word still wins over a common one.
+    expect(indexPattern('type-7 zebra', shares)).toBe('%zebra%');
+  });
+
   it('never asks with a word that would need escaping: %, _ and \\ stay in the whole query only', () => {
     const q = 'observation 100%_done\\x';
     const pattern = indexPattern(q, sharesOf(['observation']));
