@@ -70,6 +70,31 @@ function offsetOf(ix: Index, i: number): number {
   return ix.idx.readUInt32BE(at) * 0x1_0000_0000 + ix.idx.readUInt32BE(at + 4);
 }
 
+/** The entry at `offset` in its pack whose bytes (or their start) are `raw`, its header parsed: kind, size, where its zlib data starts, its base. */
+function parseHeader(raw: Buffer, offset: number): Entry {
+  let p = 0;
+  let b = raw[p++]!;
+  const kind = (b >> 4) & 7;
+  let size = b & 15;
+  let shift = 16;
+  while (b & 0x80) {
+    b = raw[p++]!;
+    size += (b & 0x7f) * shift;
+    shift *= 128;
+  }
+  if (kind === 6) {
+    b = raw[p++]!;
+    let rel = b & 0x7f;
+    while (b & 0x80) {
+      b = raw[p++]!;
+      rel = (rel + 1) * 128 + (b & 0x7f);
+    }
+    return { kind, size, raw, dataAt: p, baseOffset: offset - rel };
+  }
+  if (kind === 7) return { kind, size, raw, dataAt: p + 20, baseOffset: -1, baseOid: raw.toString('hex', p, p + 20) };
+  return { kind, size, raw, dataAt: p, baseOffset: -1 };
+}
+
 /** The delta's result size from the first bytes of its zlib stream (a delta starts with the base's size, then the result's). */
 export function deltaResultSize(zlibStart: Buffer): number | null {
   let head: Buffer;
@@ -219,28 +244,7 @@ export function openPack(idxFile: string, id: number): PackFile | null {
   };
   /** The object at `offset`: its header parsed, its bytes (header and zlib stream) as `raw`. */
   const entryAt = (offset: number, length: number): Entry => {
-    const raw = bytes(offset, endOf(offset, length));
-    let p = 0;
-    let b = raw[p++]!;
-    const kind = (b >> 4) & 7;
-    let size = b & 15;
-    let shift = 16;
-    while (b & 0x80) {
-      b = raw[p++]!;
-      size += (b & 0x7f) * shift;
-      shift *= 128;
-    }
-    if (kind === 6) {
-      b = raw[p++]!;
-      let rel = b & 0x7f;
-      while (b & 0x80) {
-        b = raw[p++]!;
-        rel = (rel + 1) * 128 + (b & 0x7f);
-      }
-      return { kind, size, raw, dataAt: p, baseOffset: offset - rel };
-    }
-    if (kind === 7) return { kind, size, raw, dataAt: p + 20, baseOffset: -1, baseOid: raw.toString('hex', p, p + 20) };
-    return { kind, size, raw, dataAt: p, baseOffset: -1 };
+    return parseHeader(bytes(offset, endOf(offset, length)), offset);
   };
   const inflate = (e: Entry): Buffer => {
     const data = inflateSync(e.raw.subarray(e.dataAt));
@@ -296,23 +300,9 @@ export function openPack(idxFile: string, id: number): PackFile | null {
         const end = endOf(offset, length);
         // The header, and for a delta the start of its zlib stream: enough for the two sizes it begins with.
         const head = bytes(offset, Math.min(end, offset + 512));
-        let p = 0;
-        let b = head[p++]!;
-        const kind = (b >> 4) & 7;
-        let size = b & 15;
-        let shift = 16;
-        while (b & 0x80) {
-          b = head[p++]!;
-          size += (b & 0x7f) * shift;
-          shift *= 128;
-        }
+        const { kind, size, dataAt } = parseHeader(head, offset);
         if (TYPES[kind]) return size;
-        if (kind === 6) {
-          do b = head[p++]!;
-          while (b & 0x80);
-        } else if (kind === 7) p += 20;
-        else return null;
-        return deltaResultSize(head.subarray(p));
+        return kind === 6 || kind === 7 ? deltaResultSize(head.subarray(dataAt)) : null;
       } catch {
         return null;
       }
