@@ -47,6 +47,7 @@ await runCli(
         createServer: () => createGitServer({ ...serverOptions, activity: warmup }),
         close: () => {
           warmup?.stop();
+          void repoCache.close();
           return remote?.close();
         },
         scopes: GIT_SCOPES,

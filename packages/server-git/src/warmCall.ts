@@ -1,5 +1,5 @@
 /**
- * One `tools/call` through a throwaway server instance over the SDK's in-memory transport, for the warm-up
+ * A few `tools/call`s through a throwaway server instance over the SDK's in-memory transport, for the warm-up
  * (./warmup.ts): the SDK's request path, the call's validation and result encoding and our tool wrappers run
  * once, so V8 has compiled them before a client's first call. Nothing leaves the process; the instance is
  * closed afterwards. Loaded on demand, by the warm-up only.
@@ -14,8 +14,11 @@ export interface WarmCall {
   arguments: Record<string, unknown>;
 }
 
-/** Initializes `server` as a 2025-11-25 client would, makes `call`, closes it. Resolves with the JSON-RPC answer. */
-export async function callInMemory(server: McpServer, call: WarmCall): Promise<unknown> {
+/**
+ * Initializes `server` as a 2025-11-25 client would, makes the calls one after another (while `more()` says so),
+ * closes it. Resolves with the JSON-RPC answers.
+ */
+export async function callInMemory(server: McpServer, calls: readonly WarmCall[], more: () => boolean = () => true): Promise<unknown[]> {
   const [client, transport] = InMemoryTransport.createLinkedPair();
   const waiting = new Map<number, (message: JSONRPCMessage) => void>();
   client.onmessage = (message) => {
@@ -40,7 +43,12 @@ export async function callInMemory(server: McpServer, call: WarmCall): Promise<u
       clientInfo: { name: 'mcp-server-git warm-up', version: '0' },
     });
     await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    return await request(2, 'tools/call', { name: call.name, arguments: call.arguments });
+    const answers: unknown[] = [];
+    for (const [i, call] of calls.entries()) {
+      if (!more()) break;
+      answers.push(await request(2 + i, 'tools/call', { name: call.name, arguments: call.arguments }));
+    }
+    return answers;
   } finally {
     await server.close();
   }

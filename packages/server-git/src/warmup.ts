@@ -4,9 +4,10 @@
  * validations and the repository's first read. Once the server has been quiet for `idleMs` after a session
  * opened (no `notifications/initialized`, `tools/list` or call since), this does that work ahead: it loads
  * the engine, reads each `--repository` (or each repository in a folder given there) through the operations
- * the tools run (../engine/warm.ts), which keep what they read in the shared repository cache, makes one
- * `git_status` call through a throwaway server in memory (./warmCall.ts: the SDK's call path), and validates
- * a representative input with each served tool's schema.
+ * the tools run (../engine/warm.ts), which keep what they read in the shared repository cache, makes a few
+ * calls (`git_status`, `git_log`, `git_branch`, `git_status` again, within WARM_CALLS_BUDGET_MS) through a
+ * throwaway server in memory (./warmCall.ts: the SDK's call path), and validates a representative input with
+ * each served tool's schema.
  *
  * It only reads; it runs once per process; it gives way to the event loop between steps; a tool call
  * stops it for good (the call uses whatever is ready: a half-read repository is simply read by the call);
@@ -21,6 +22,12 @@ import { loadEngine } from './tools/common.js';
 
 /** Quiet time after the last message of the connection's opening before the warm-up starts. */
 export const WARMUP_IDLE_MS = 75;
+
+/**
+ * The calls through the SDK (status, log, branch, status again) go on while they have taken less than this
+ * in all: on a very large work tree one status is enough, as each runs on the event loop for its whole length.
+ */
+export const WARM_CALLS_BUDGET_MS = 250;
 
 export interface WarmupOptions {
   /** What it reads with: the CLI's `--repository` roots and the repository cache every session shares. */
@@ -101,8 +108,20 @@ export function createWarmup({ ctx, logger, createServer, idleMs = WARMUP_IDLE_M
       const first = warmed[0];
       if (first && createServer && !stopped()) {
         const { callInMemory } = await import('./warmCall.js');
-        await callInMemory(createServer(), { name: 'git_status', arguments: { repo_path: first.path } });
-        done.push('a call through the SDK');
+        const repo_path = first.path;
+        const since = performance.now();
+        const answers = await callInMemory(
+          createServer(),
+          [
+            { name: 'git_status', arguments: { repo_path } },
+            { name: 'git_log', arguments: { repo_path, max_count: 10 } },
+            { name: 'git_branch', arguments: { repo_path, branch_type: 'local' } },
+            // Once more: the status loop over the index is what a first call most often runs, and V8 optimises it on its second run.
+            { name: 'git_status', arguments: { repo_path } },
+          ],
+          () => !stopped() && performance.now() - since < WARM_CALLS_BUDGET_MS,
+        );
+        done.push(`${answers.length} call${answers.length === 1 ? '' : 's'} through the SDK`);
         await yieldToRequests();
       }
       if (!stopped()) {

@@ -1,17 +1,25 @@
 /**
  * What stays loaded per repository between calls: isomorphic-git's cache (pack indexes, parsed
- * objects) and this server's derived data (flattened trees, parsed index, …). One per server (or
- * shared by the CLI's sessions), handed to every call through the GitContext.
+ * objects) and this server's derived data (flattened trees, parsed index, …), plus the lstat helper
+ * thread a large status shares its lstats with (git/statPool.ts). One per server (or shared by the
+ * CLI's sessions), handed to every call through the GitContext.
  */
+import { createStatPool, type StatPool, type StatPoolOptions } from './git/statPool.js';
+
 export interface RepoCache {
   get(gitdir: string): { cache: object; memo: Map<string, unknown> };
   /** Forget everything kept for a repository (after a fetch adds packs). */
   drop(gitdir: string): void;
+  /** lstat for the work trees, on two threads for long lists. */
+  readonly stats: StatPool;
+  /** Stops the lstat helper thread (it never keeps the process alive; this frees it sooner). */
+  close(): Promise<void>;
 }
 
-/** Caches for at most `max` repositories, least recently used dropped first. */
-export function createRepoCache(max = 16): RepoCache {
+/** Caches for at most `max` repositories, least recently used dropped first; `stats` tunes the lstat pool. */
+export function createRepoCache(max = 16, stats: StatPoolOptions = {}): RepoCache {
   const entries = new Map<string, { cache: object; memo: Map<string, unknown> }>();
+  const pool = createStatPool(stats);
   return {
     get(gitdir) {
       let entry = entries.get(gitdir);
@@ -24,5 +32,7 @@ export function createRepoCache(max = 16): RepoCache {
     drop(gitdir) {
       entries.delete(gitdir);
     },
+    stats: pool,
+    close: () => pool.close(),
   };
 }

@@ -11,6 +11,7 @@
  */
 import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import type { StatLike, StatPool } from './statPool.js';
 
 export interface WorkTree {
   /** The work tree (real, absolute). */
@@ -21,8 +22,10 @@ export interface WorkTree {
   throughLink(rel: string): boolean;
   /** lstat of `rel`, or null when it is missing or beyond a symbolic link (git's "absent"). */
   lstat(rel: string): Stats | null;
+  /** `lstat` of each path, in order; large lists are shared with the stat pool's helper thread (statPool.ts). */
+  lstatAll(rels: readonly string[]): (StatLike | null)[];
   /** What git stores for `rel`: a symlink's text, else the file's bytes, never read through a link. Throws ENOENT beyond one. */
-  read(rel: string, st?: Stats): Buffer;
+  read(rel: string, st?: StatLike): Buffer;
   /** Forgets what is known about `rel` and below, after the caller created, removed or renamed it. */
   changed(rel: string): void;
 }
@@ -62,7 +65,15 @@ export function readNoFollow(abs: string): Buffer {
   }
 }
 
-export function createWorkTree(dir: string): WorkTree {
+/** The file-type bits of an lstat's mode. */
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+
+/**
+ * The work tree at `dir` for one call; `stats` (the repository cache's pool) lstats long lists on two
+ * threads. Without it every lstat is done on the calling thread.
+ */
+export function createWorkTree(dir: string, stats?: StatPool): WorkTree {
   /** Folder → "it, or a folder on its way, is a symlink". Invariant: a cached folder's parents are cached too. */
   const viaLink = new Map<string, boolean>();
   const throughLink = (rel: string): boolean => {
@@ -95,16 +106,47 @@ export function createWorkTree(dir: string): WorkTree {
       throw error;
     }
   };
+  const lstatAll = (rels: readonly string[]): (StatLike | null)[] => {
+    if (!stats) return rels.map(lstat);
+    // Paths beyond a symlinked folder are absent and never lstat'ed. Index order keeps a folder's files
+    // together, so the folder's answer is reused while it lasts.
+    let folder: string | undefined;
+    let folderBeyond = false;
+    let reachable: string[] | undefined; // set at the first path beyond a link: then `at` maps back
+    const at: number[] = [];
+    for (let i = 0; i < rels.length; i++) {
+      const rel = rels[i]!;
+      const slash = rel.lastIndexOf('/');
+      const parent = slash > 0 ? rel.slice(0, slash) : '';
+      if (parent !== folder) {
+        folder = parent;
+        folderBeyond = parent !== '' && throughLink(parent);
+      }
+      if (folderBeyond) reachable ??= rels.slice(0, i);
+      else if (reachable) {
+        reachable.push(rel);
+        at.push(i);
+      }
+    }
+    if (!reachable) return stats.lstatAll(dir, rels);
+    const found = stats.lstatAll(dir, reachable);
+    const out: (StatLike | null)[] = found.slice(0, reachable.length - at.length);
+    out.length = rels.length;
+    out.fill(null, reachable.length - at.length);
+    for (let k = 0; k < at.length; k++) out[at[k]!] = found[reachable.length - at.length + k]!;
+    return out;
+  };
   return {
     dir,
     beyondLink,
     throughLink,
     lstat,
+    lstatAll,
     read(rel, st) {
       const abs = join(dir, rel);
       if (beyondLink(rel)) throw linkError('ENOENT', 'read', abs);
-      const info = st ?? lstatSync(abs);
-      return info.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readNoFollow(abs);
+      const mode = (st ?? lstatSync(abs)).mode;
+      return (mode & S_IFMT) === S_IFLNK ? readlinkSync(abs, { encoding: 'buffer' }) : readNoFollow(abs);
     },
     changed(rel) {
       if (!viaLink.has(rel)) return; // nothing below it is cached either

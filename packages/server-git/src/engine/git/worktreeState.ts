@@ -9,13 +9,13 @@
  * Not handled: clean/smudge filters and end-of-line conversion (content is hashed as stored), submodule
  * state (a gitlink is always unchanged), fsmonitor and the untracked cache.
  */
-import type { Stats } from 'node:fs';
 import type { Repo } from '../repo.js';
 import { configBool, repoConfig } from './gitConfig.js';
 import type { IndexEntry } from './indexFile.js';
 import { loadIndex } from './indexSnapshot.js';
 import { type FileEntry, hashBlob } from './objects.js';
 import { assertSafePath, comparePaths } from './paths.js';
+import type { StatLike } from './statPool.js';
 import { walkUntrackedCached } from './untracked.js';
 
 export interface WorktreeState {
@@ -33,15 +33,16 @@ export interface WorktreeOptions {
 }
 
 /** The mode git records for a work-tree file, or null for something it does not track (a directory, a fifo). */
-export function worktreeMode(st: Stats, fileMode = true, indexMode?: number): number | null {
-  if (st.isSymbolicLink()) return 0o120000;
-  if (!st.isFile()) return null;
+export function worktreeMode(st: StatLike, fileMode = true, indexMode?: number): number | null {
+  const type = st.mode & 0o170000;
+  if (type === 0o120000) return 0o120000;
+  if (type !== 0o100000) return null;
   if (!fileMode) return indexMode === 0o100755 ? 0o100755 : 0o100644;
   return st.mode & 0o100 ? 0o100755 : 0o100644;
 }
 
 /** Whether the index entry's stat data still describes `st` (git's ie_match_stat, without uid/gid/dev). */
-function statMatches(e: IndexEntry, st: Stats): boolean {
+function statMatches(e: IndexEntry, st: StatLike): boolean {
   if (e.size !== st.size % 0x1_0000_0000) return false;
   if (e.mtimeSeconds !== Math.floor(st.mtimeMs / 1000)) return false;
   if (e.ctimeSeconds !== Math.floor(st.ctimeMs / 1000)) return false;
@@ -61,7 +62,7 @@ export async function readWorktreeFile(repo: Repo, path: string): Promise<Uint8A
 type HashMemo = Map<string, { sig: string; oid: string }>;
 
 /** The blob oid of a work-tree file, remembered per stat signature (so a touched file is hashed once). */
-function hashWorktree(repo: Repo, path: string, st: Stats, memo: HashMemo): string {
+function hashWorktree(repo: Repo, path: string, st: StatLike, memo: HashMemo): string {
   const sig = `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`;
   const known = memo.get(path);
   if (known?.sig === sig) return known.oid;
@@ -73,7 +74,8 @@ function hashWorktree(repo: Repo, path: string, st: Stats, memo: HashMemo): stri
 
 /**
  * Compares the work tree with the index (tracked files) and lists untracked files (unless
- * `untracked: false`). Synchronous fs calls: one lstat per tracked file, one readdir per directory.
+ * `untracked: false`). Synchronous fs calls: one lstat per tracked file (on two threads for a large index:
+ * statPool.ts), one readdir per directory.
  */
 export async function worktreeState(repo: Repo, options: WorktreeOptions = {}): Promise<WorktreeState> {
   const index = loadIndex(repo);
@@ -85,17 +87,19 @@ export async function worktreeState(repo: Repo, options: WorktreeOptions = {}): 
   }
   const changed = new Map<string, FileEntry | null>();
   const racyAfter = index.parsed.mtimeMs;
-  for (const e of index.parsed.entries) {
-    if (e.stage !== 0 || e.mode === 0o160000 || e.skipWorktree || e.assumeValid) continue;
-    // Behind a symlinked folder the file is absent, as git sees it (the link is an untracked entry of its own).
-    const st = repo.work.lstat(e.path);
+  const looked = index.parsed.entries.filter((e) => e.stage === 0 && e.mode !== 0o160000 && !e.skipWorktree && !e.assumeValid);
+  // Behind a symlinked folder the file is absent, as git sees it (the link is an untracked entry of its own).
+  const stats = repo.work.lstatAll(looked.map((e) => e.path));
+  for (let i = 0; i < looked.length; i++) {
+    const e = looked[i]!;
+    const st = stats[i];
     const mode = st ? worktreeMode(st, fileMode, e.mode) : null;
-    if (mode === null) {
+    if (!st || mode === null) {
       changed.set(e.path, null);
       continue;
     }
-    if (mode === e.mode && !e.intentToAdd && statMatches(e, st!) && st!.mtimeMs < racyAfter) continue;
-    const oid = hashWorktree(repo, e.path, st!, memo);
+    if (mode === e.mode && !e.intentToAdd && statMatches(e, st) && st.mtimeMs < racyAfter) continue;
+    const oid = hashWorktree(repo, e.path, st, memo);
     if (oid !== e.oid || mode !== e.mode || e.intentToAdd) changed.set(e.path, { path: e.path, oid, mode });
   }
   const untracked: string[] = [];
