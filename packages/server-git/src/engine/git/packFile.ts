@@ -258,10 +258,14 @@ export function openPack(idxFile: string, id: number): PackFile | null {
       const idx = ix.idx;
       let lo = oid[0] === 0 ? 0 : idx.readUInt32BE(8 + 4 * (oid[0]! - 1));
       let hi = idx.readUInt32BE(8 + 4 * oid[0]!);
+      // The id's first four bytes as a number decide most steps of the search without a call into Buffer.compare.
+      const head = oid.readUInt32BE(0);
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         const at = ix.shaAt + 20 * mid;
-        const c = idx.compare(oid, 0, 20, at, at + 20);
+        const there = idx.readUInt32BE(at);
+        // Below 0: the entry at `mid` sorts before the id.
+        const c = there !== head ? there - head : idx.compare(oid, 4, 20, at + 4, at + 20);
         if (c === 0) return offsetOf(ix, mid);
         if (c < 0) lo = mid + 1;
         else hi = mid;
