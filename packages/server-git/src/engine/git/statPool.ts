@@ -12,7 +12,7 @@
  * `unref`ed: it never keeps the process alive. The helper only lstats the absolute paths it is given,
  * which the caller has checked (nothing beyond a symbolic link: workTree.ts), and reads nothing.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -86,7 +86,8 @@ parentPort.on('message', ({ seq, dir, rels, buffer }) => {
 });
 `;
 
-function lstatOrNull(path: string): StatLike | null {
+/** lstat of `path`, or null when it is missing (ENOENT, or ENOTDIR: a file on its way); another error throws. */
+export function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch (error) {

@@ -3,22 +3,13 @@
  * ignored directory, with each directory's listing remembered on the repository until its stat, its
  * ignore files or the index change.
  */
-import { type Dirent, existsSync, lstatSync, readdirSync, type Stats } from 'node:fs';
+import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from '../repo.js';
 import { IgnoreRules } from './ignore.js';
 import { type IndexSnapshot, loadIndex } from './indexSnapshot.js';
 import { comparePaths } from './paths.js';
-
-function lstatOrNull(abs: string): Stats | null {
-  try {
-    return lstatSync(abs);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw error;
-  }
-}
+import { lstatOrNull } from './statPool.js';
 
 /** What one directory contributes to the untracked walk, as last read. */
 interface DirListing {

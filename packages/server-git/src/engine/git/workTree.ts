@@ -11,7 +11,7 @@
  */
 import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { StatLike, StatPool } from './statPool.js';
+import { lstatOrNull, type StatLike, type StatPool } from './statPool.js';
 
 export interface WorkTree {
   /** The work tree (real, absolute). */
@@ -96,16 +96,7 @@ export function createWorkTree(dir: string, stats?: StatPool): WorkTree {
     const slash = rel.lastIndexOf('/');
     return slash > 0 && throughLink(rel.slice(0, slash));
   };
-  const lstat = (rel: string): Stats | null => {
-    if (beyondLink(rel)) return null;
-    try {
-      return lstatSync(join(dir, rel));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-      throw error;
-    }
-  };
+  const lstat = (rel: string): Stats | null => (beyondLink(rel) ? null : lstatOrNull(join(dir, rel)));
   const lstatAll = (rels: readonly string[]): (StatLike | null)[] => {
     if (!stats) return rels.map(lstat);
     // Paths beyond a symlinked folder are absent and never lstat'ed. Index order keeps a folder's files
