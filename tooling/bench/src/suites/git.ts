@@ -37,6 +37,7 @@ import {
   versus,
   withTimeout,
 } from '../harness.js';
+import { noopFirstCall } from '../noopFirstCall.js';
 
 /**
  * @mcpkit/server-git (its built bin, over stdio, `--repository <temp folder>`) side by side with the
@@ -54,7 +55,8 @@ import {
  * calls (a time budget per side), never fewer than 3. First call: per operation, a fresh server
  * process (spawn, initialize) and one timed call of that operation, the median of a few such processes
  * (operations interleaved), next to the warm median and the CLI's; and the same as a real client makes it
- * (initialize, tools/list, a 1 s pause, then the call), which the server's background warm-up serves. Cold start: spawn → first tools/list answer of
+ * (initialize, tools/list, a 1 s pause, then the call), which the server's background warm-up serves; beside them, the
+ * same three figures for a tool that does no work on the same stack (../noopFirstCall.ts). Cold start: spawn → first tools/list answer of
  * our bin vs the reference TS servers' Node start (memory, sequential-thinking), interleaved.
  *
  * Environment knobs: BENCH_GIT_BUNDLE (another bundle), BENCH_GIT_BLAME_FILE (hono file to blame),
@@ -785,6 +787,7 @@ const suite: Suite = {
         reportFirstCalls(ctx, repo, first, rows);
         ctx.print(`  (${repo.key}: ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
       }
+      ctx.record('noopFirstCall', await noopFirstCall(ctx, ctx.scale(3, 1), CLIENT_PAUSE_MS));
       if (schemas.has('git_show')) await pagingCheck(ctx, conn, gen);
       const rss = peakRss(conn.pid);
       ctx.print(`ours peak RSS after the run: ${mib(rss?.peak)}`);

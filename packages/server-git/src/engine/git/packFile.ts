@@ -247,7 +247,9 @@ export function openPack(idxFile: string, id: number): PackFile | null {
     return parseHeader(bytes(offset, endOf(offset, length)), offset);
   };
   const inflate = (e: Entry): Buffer => {
-    const data = inflateSync(e.raw.subarray(e.dataAt));
+    // Output space for exactly the size the header gives (one byte more, so zlib ends in it): no 16 KiB
+    // chunk per object (node's default), which a small object kept alive in the caches would hold on to.
+    const data = inflateSync(e.raw.subarray(e.dataAt), { chunkSize: Math.max(64, e.size + 1) });
     if (data.length !== e.size) throw new Error('inflated size mismatch');
     return data;
   };
