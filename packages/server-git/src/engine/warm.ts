@@ -97,7 +97,8 @@ export async function warmRepositories(
       if (cancelled()) return out;
       const steps: [string, () => Promise<{ structuredContent?: Record<string, unknown> } | undefined>][] = [
         ['git_status', () => status({ repo_path: path }, ctx)],
-        ['git_log', () => log({ repo_path: path, max_count: 10, start_timestamp: null, end_timestamp: null }, ctx)],
+        // The last 100 commits: a page clients often ask for, small to keep (parsed commits), slow to read cold.
+        ['git_log', () => log({ repo_path: path, max_count: 100, start_timestamp: null, end_timestamp: null }, ctx)],
         ['git_branch', () => branches({ repo_path: path, branch_type: 'local', contains: null, not_contains: null }, ctx)],
         // The patch code (line diff, hunks, blob reads), on the user's own pending changes: as large as they are.
         ['git_diff_unstaged', () => diffUnstaged({ repo_path: path, context_lines: 3 }, ctx)],
