@@ -15,8 +15,8 @@ export interface WarmCall {
 }
 
 /**
- * Initializes `server` as a 2025-11-25 client would, makes the calls one after another (while `more()` says so),
- * closes it. Resolves with the JSON-RPC answers.
+ * Initializes `server` as a 2025-11-25 client would, makes the calls one after another (while `more()` says so,
+ * asked after a turn of the event loop between calls), closes it. Resolves with the JSON-RPC answers.
  */
 export async function callInMemory(server: McpServer, calls: readonly WarmCall[], more: () => boolean = () => true): Promise<unknown[]> {
   const [client, transport] = InMemoryTransport.createLinkedPair();
@@ -45,6 +45,8 @@ export async function callInMemory(server: McpServer, calls: readonly WarmCall[]
     await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const answers: unknown[] = [];
     for (const [i, call] of calls.entries()) {
+      // Between calls, a turn of the event loop: a client's message is read (and its call stops the warm-up).
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       if (!more()) break;
       answers.push(await request(2 + i, 'tools/call', { name: call.name, arguments: call.arguments }));
     }

@@ -6,7 +6,7 @@
  * flag, for the helper's part (written into shared memory, no message back), so the call stays
  * synchronous, as the single-threaded loop it replaces.
  *
- * The helper (one per pool, a worker thread of ~10 MB) starts on the first batch large enough to
+ * The helper (one per pool, a worker thread of about 7 MiB RSS) starts on the first batch large enough to
  * gain from it; until it is up, and whenever it is not (one CPU, a failed start, a helper that took
  * too long once), every lstat is done on the calling thread, so the answers never depend on it. It is
  * `unref`ed: it never keeps the process alive. The helper only lstats the absolute paths it is given,
@@ -51,17 +51,18 @@ export interface StatPoolOptions {
 /** Numbers per path in the shared result: mode, size, mtimeMs, ctimeMs, ino. mode -1: missing; -2: another error. */
 const FIELDS = 5;
 const MISSING = -1;
+const FAILED = -2;
 /** The helper warms up on at most this many of the paths that started it. */
 const WARM_PATHS_MAX = 2000;
 /** The helper's part of a list: a little over half, as the calling thread also hands the list over and reads the answers. */
 const HELPER_SHARE = 0.55;
-const FAILED = -2;
 
 /**
  * The helper's code, plain JavaScript run with `eval` so it needs no file of its own next to the bundle.
- * It is started with a list of paths, which it lstats (twice, answers dropped) before it says it is ready, so
- * the first list it is handed does not run cold. Each message: the paths and a shared buffer; it writes FIELDS numbers per path, then sets the flag
- * (the buffer's last Int32) to the message's sequence number and wakes the caller.
+ * It is started with a list of paths, which it lstats (twice, answers dropped) before it says it is ready,
+ * so the first list it is handed does not run cold. Each message: the paths and a shared buffer; it
+ * writes FIELDS numbers per path, then sets the flag (the buffer's last Int32) to the message's sequence
+ * number and wakes the caller.
  */
 const HELPER = `
 const { parentPort, workerData } = require('node:worker_threads');
