@@ -80,6 +80,26 @@ describe('the lstat pool', () => {
     expect(pool.helperLstats()).toBe(shared);
   });
 
+  it('stops the helper thread when it has been idle, and starts it again for the next large list', async () => {
+    using dir = tempDir();
+    write(dir.path, { 'a.txt': 'a' });
+    const pool = createStatPool({ minBatch: 2, threads: true, idleMs: 100 });
+    try {
+      await untilShared(pool, dir.path, ['a.txt', 'a.txt']);
+      expect(pool.helperState()).toBe('up');
+      for (let i = 0; i < 100 && pool.helperState() !== 'idle'; i++) await sleep(20);
+      expect(pool.helperState()).toBe('idle');
+      const before = pool.helperLstats();
+      expect(pool.lstatAll(dir.path, ['a.txt', 'gone']).map((st) => st?.size ?? null)).toEqual([1, null]); // on this thread
+      expect(pool.helperState()).toBe('starting');
+      await untilShared(pool, dir.path, ['a.txt', 'a.txt']);
+      expect(pool.helperLstats()).toBeGreaterThan(before);
+    } finally {
+      await pool.close();
+    }
+    expect(pool.helperState()).toBe('off');
+  });
+
   it.skipIf(!hasGit)('a status through the helper thread is git status: changes, deletions, files behind a symlinked folder', async () => {
     using fx = gitRepo();
     const files: Record<string, string> = {};

@@ -35,6 +35,8 @@ export interface StatPool {
   lstatAll(dir: string, rels: readonly string[]): (StatLike | null)[];
   /** How many lstats the helper thread has answered so far (0 until it is up, and on one CPU). */
   helperLstats(): number;
+  /** The helper thread: not started (or stopped when idle), starting, up, or off for good (one CPU, closed, failed). */
+  helperState(): 'idle' | 'starting' | 'up' | 'off';
   /** Stops the helper thread (the pool still answers, on the calling thread). */
   close(): Promise<void>;
 }
@@ -46,6 +48,12 @@ export interface StatPoolOptions {
   threads?: boolean;
   /** How long the caller waits for the helper's part before it gives the helper up (default 10 s). */
   waitMs?: number;
+  /**
+   * The helper stops after this long without a list (default 60 s) and starts again on the next large one, so
+   * a server that is no longer used (a finished HTTP session's, in a host that creates one per session) holds
+   * no thread.
+   */
+  idleMs?: number;
 }
 
 /** Numbers per path in the shared result: mode, size, mtimeMs, ctimeMs, ino. mode -1: missing; -2: another error. */
@@ -98,27 +106,51 @@ export function lstatOrNull(path: string): Stats | null {
   }
 }
 
-export function createStatPool({ minBatch = 1000, threads = availableParallelism() > 1, waitMs = 10_000 }: StatPoolOptions = {}): StatPool {
+export function createStatPool({
+  minBatch = 1000,
+  threads = availableParallelism() > 1,
+  waitMs = 10_000,
+  idleMs = 60_000,
+}: StatPoolOptions = {}): StatPool {
   let helper: Worker | undefined;
   let state: 'idle' | 'starting' | 'up' | 'off' = threads ? 'idle' : 'off';
   let seq = 0;
   let shared = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  /** (Re)arms the idle stop: a helper with no list for `idleMs` is terminated, and the pool is idle again. */
+  function touch() {
+    if (idleTimer) idleTimer.refresh();
+    else {
+      idleTimer = setTimeout(() => {
+        idleTimer = undefined;
+        if (state !== 'starting' && state !== 'up') return;
+        const worker = helper;
+        helper = undefined;
+        state = 'idle';
+        void worker?.terminate();
+      }, idleMs);
+      idleTimer.unref();
+    }
+  }
 
   function start(dir: string, first: readonly string[]) {
     state = 'starting';
     const worker = new Worker(HELPER, { eval: true, workerData: { dir, rels: first.slice(0, WARM_PATHS_MAX) } });
     worker.unref();
     worker.once('message', () => {
-      if (state === 'starting') state = 'up';
+      if (state === 'starting' && helper === worker) state = 'up';
     });
     worker.on('error', () => {
-      state = 'off';
+      if (helper === worker) state = 'off';
     });
     worker.once('exit', () => {
-      if (helper === worker) helper = undefined;
+      if (helper !== worker) return; // stopped on purpose (idle, closed, given up): the state is already set
+      helper = undefined;
       state = 'off';
     });
     helper = worker;
+    touch();
   }
 
   function giveUp() {
@@ -132,6 +164,7 @@ export function createStatPool({ minBatch = 1000, threads = availableParallelism
       const top = `${dir}${sep}`;
       if (rels.length >= minBatch && state === 'idle') start(top, rels);
       if (rels.length < minBatch || state !== 'up' || !helper) return rels.map((rel) => lstatOrNull(top + rel));
+      touch();
       // The helper takes the first part; this thread, which also hands it over and reads its answers, the rest.
       const theirs = rels.slice(0, Math.round(rels.length * HELPER_SHARE));
       const buffer = new SharedArrayBuffer(theirs.length * FIELDS * 8 + 8);
@@ -159,8 +192,11 @@ export function createStatPool({ minBatch = 1000, threads = availableParallelism
       return out;
     },
     helperLstats: () => shared,
+    helperState: () => state,
     async close() {
       state = 'off';
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = undefined;
       const worker = helper;
       helper = undefined;
       await worker?.terminate();
