@@ -13,9 +13,13 @@
  * which the caller has checked (nothing beyond a symbolic link: workTree.ts), and reads nothing.
  */
 import { lstatSync, type Stats } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { sep } from 'node:path';
-import { Worker } from 'node:worker_threads';
+
+/** node:worker_threads is loaded when the first helper starts, not with the CLI's start-up chunk (the repository cache imports this file). */
+const loadBuiltin = createRequire(import.meta.url);
+type Worker = import('node:worker_threads').Worker;
 
 /** What a status needs of a file's lstat; node's `Stats` has it too. */
 export interface StatLike {
@@ -136,6 +140,7 @@ export function createStatPool({
 
   function start(dir: string, first: readonly string[]) {
     state = 'starting';
+    const { Worker } = loadBuiltin('node:worker_threads') as typeof import('node:worker_threads');
     const worker = new Worker(HELPER, { eval: true, workerData: { dir, rels: first.slice(0, WARM_PATHS_MAX) } });
     worker.unref();
     worker.once('message', () => {
