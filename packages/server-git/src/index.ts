@@ -47,8 +47,7 @@ await runCli(
         createServer: () => createGitServer({ ...serverOptions, activity: warmup }),
         close: () => {
           warmup?.stop();
-          void repoCache.close();
-          return remote?.close();
+          return Promise.all([repoCache.close(), remote?.close()]).then(() => undefined);
         },
         scopes: GIT_SCOPES,
       };

@@ -21,6 +21,7 @@ async function untilShared(pool: StatPool, dir: string, rels: readonly string[])
 
 const fields = (st: StatLike | null) => st && { mode: st.mode, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 
+/** The oracle: plain `lstatSync` on this thread (not the pool's own `lstatOrNull`, which is under test). */
 function lstatOrNull(path: string) {
   try {
     return lstatSync(path);

@@ -103,7 +103,7 @@ export function createWorkTree(dir: string, stats?: StatPool): WorkTree {
     // together, so the folder's answer is reused while it lasts.
     let folder: string | undefined;
     let folderBeyond = false;
-    let reachable: string[] | undefined; // set at the first path beyond a link: then `at` maps back
+    const reachable: string[] = [];
     const at: number[] = [];
     for (let i = 0; i < rels.length; i++) {
       const rel = rels[i]!;
@@ -113,18 +113,14 @@ export function createWorkTree(dir: string, stats?: StatPool): WorkTree {
         folder = parent;
         folderBeyond = parent !== '' && throughLink(parent);
       }
-      if (folderBeyond) reachable ??= rels.slice(0, i);
-      else if (reachable) {
-        reachable.push(rel);
-        at.push(i);
-      }
+      if (folderBeyond) continue;
+      reachable.push(rel);
+      at.push(i);
     }
-    if (!reachable) return stats.lstatAll(dir, rels);
+    if (reachable.length === rels.length) return stats.lstatAll(dir, rels);
     const found = stats.lstatAll(dir, reachable);
-    const out: (StatLike | null)[] = found.slice(0, reachable.length - at.length);
-    out.length = rels.length;
-    out.fill(null, reachable.length - at.length);
-    for (let k = 0; k < at.length; k++) out[at[k]!] = found[reachable.length - at.length + k]!;
+    const out: (StatLike | null)[] = new Array(rels.length).fill(null);
+    for (let k = 0; k < at.length; k++) out[at[k]!] = found[k]!;
     return out;
   };
   return {
