@@ -1,16 +1,44 @@
 #!/usr/bin/env bash
-# The whole CI job: lint, the lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests, unit + stdio tests (on Node 20, then on
-# npm's node@22), the packed-tarball npx check, the Claude Desktop bundles, the template check, interop with the
-# official conformance suite and Inspector, and last the README's test command again on a fresh clone with empty
-# pnpm caches (skipped inside that clone, and when MCPKIT_SKIP_FRESH_CLONE=1; the clone skips the Node 22 pass).
+# The whole CI job: lint, the lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests,
+# unit + stdio tests (once on Node 20, once on npm's node@22), the packed-tarball npx check, the Claude Desktop
+# bundles, the template check, interop with the official conformance suite and Inspector, and last a fresh-clone
+# install check: the README's first command on a clone of HEAD with empty pnpm caches (skipped inside that clone,
+# and when MCPKIT_SKIP_FRESH_CLONE=1). Each step prints its duration; the run ends on one
+# `tests: N passed, N failed` line whether it passed or not.
 # Run through pnpm (`npx -y pnpm@10.34.8 run ci`) so that pnpm is on PATH for turbo and the scripts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 FORCE_COLOR=0 NO_COLOR=1
+# turbo.json's globalEnv: the Node version is part of every task's hash, so a cached Node 20 result is never
+# taken for Node 22 (test-node22.sh sets its own).
+export MCPKIT_NODE_VERSION="$(node --version)"
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-step() { printf '\n== %s\n' "$*"; }
+started=$SECONDS
+last_step=""
+step_started=$SECONDS
+step() {
+  [ -n "$last_step" ] && printf '== done in %s s: %s\n' "$((SECONDS - step_started))" "$last_step"
+  last_step="$*"
+  step_started=$SECONDS
+  printf '\n== %s\n' "$*"
+}
+# One closing line with the number of vitest tests run by turbo, on success and on failure alike.
+# (awk alone: a grep that matches nothing would end the script under pipefail)
+count() { awk -v what="$1" '/Tests +[0-9]/ && match($0, "[0-9]+ " what) { s += substr($0, RSTART, RLENGTH) + 0 } END { print s + 0 }' "$log"; }
+finish() {
+  status=$?
+  [ -n "$last_step" ] && printf '== %s in %s s: %s\n' "$([ "$status" = 0 ] && echo done || echo FAILED)" "$((SECONDS - step_started))" "$last_step"
+  printf '\nci: %s s in all, exit %s\n' "$((SECONDS - started))" "$status"
+  passed=$(count passed)
+  failed=$(count failed)
+  # A step that failed outside vitest still counts as a failure on the closing line.
+  if [ "$status" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
+  printf '\ntests: %s passed, %s failed\n' "$passed" "$failed"
+  rm -f "$log"
+  exit "$status"
+}
+trap finish EXIT
 
 step "lint (biome)"
 npx biome ci .
@@ -30,13 +58,13 @@ node tooling/scripts/check-registry.mjs
 # Two test tasks at a time: each vitest already uses every core, and several timing tests (fetch's
 # conversion deadline, git's comparisons with the CLI) misfire on an oversubscribed 2-core runner.
 step "unit and stdio tests (turbo, two packages at a time)"
-npx turbo run test test:stdio --concurrency=2 --output-logs=full 2>&1 | tee "$log"
+npx turbo run test test:stdio --concurrency=2 --output-logs=full 2>&1 | tee -a "$log"
 
 if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ]; then
   step "unit and stdio tests on Node 22: skipped in the fresh clone (the checkout's run did them)"
 else
-  step "unit and stdio tests again on Node 22 (npm's node@22)"
-  bash tooling/scripts/test-node22.sh
+  step "unit and stdio tests on Node 22 (npm's node@22)"
+  bash tooling/scripts/test-node22.sh 2>&1 | tee -a "$log"
 fi
 
 step "published tarballs start through npx (offline from the workspace)"
@@ -59,13 +87,6 @@ if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ]; then
 elif [ "${MCPKIT_SKIP_FRESH_CLONE:-}" = 1 ]; then
   step "fresh clone: skipped (MCPKIT_SKIP_FRESH_CLONE=1)"
 else
-  step "fresh clone: the README's test command on a clone of HEAD outside the checkout, empty pnpm caches"
+  step "fresh clone: install and the README's first command on a clone of HEAD outside the checkout, empty pnpm caches"
   bash tooling/scripts/fresh-clone.sh
 fi
-
-# One closing line with the number of vitest tests run by turbo.
-# (awk alone: a grep that matches nothing would end the script under pipefail)
-count() { awk -v what="$1" '/Tests +[0-9]/ && match($0, "[0-9]+ " what) { s += substr($0, RSTART, RLENGTH) + 0 } END { print s + 0 }' "$log"; }
-passed=$(count passed)
-failed=$(count failed)
-printf '\ntests: %s passed, %s failed\n' "$passed" "$failed"
