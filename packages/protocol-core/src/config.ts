@@ -21,6 +21,12 @@ export interface OptionSpec<T = unknown> {
   defaultLabel?: string;
   /** Turns one raw string into the value; throws `ConfigError` (or any Error) with what is wrong. */
   parse?: (raw: string) => T extends readonly (infer E)[] ? E : T;
+  /**
+   * Its variable is one that other programs set too (`LOG_LEVEL`, `PORT`), and editors pass their environment on
+   * to the servers they start: a value its parser refuses there is not fatal. The default is used instead, and
+   * the problem is kept for `configWarnings`. A bad flag still fails.
+   */
+  sharedEnv?: boolean;
 }
 
 export type OptionSpecs = Record<string, OptionSpec>;
@@ -48,6 +54,22 @@ export type ConfigOf<O extends OptionSpecs> = { [K in keyof O & string as Camel<
 export type ConfigSource = 'flag' | 'env' | 'default';
 
 const SOURCES = Symbol('mcpkit.configSources');
+const WARNINGS = Symbol('mcpkit.configWarnings');
+
+/** A shared environment variable whose value was refused and replaced by the default (see `OptionSpec.sharedEnv`). */
+export interface ConfigWarning {
+  /** The config key, camelCase (`logLevel`). */
+  key: string;
+  /** The variable, e.g. `LOG_LEVEL`. */
+  name: string;
+  /** What was wrong and what is used instead: `ignoring LOG_LEVEL="loud": … ; using the default info`. */
+  message: string;
+}
+
+/** The shared variables `parseConfig` ignored because their values were refused, in option order. */
+export function configWarnings(config: object): readonly ConfigWarning[] {
+  return (config as { [WARNINGS]?: ConfigWarning[] })[WARNINGS] ?? [];
+}
 
 /**
  * Where `key` of a config returned by `parseConfig` came from: its flag, its environment variable
@@ -106,6 +128,7 @@ export function parseConfig<O extends OptionSpecs>(options: O, argv: readonly st
   }
   const config: Record<string, unknown> = {};
   const sources: Record<string, { source: ConfigSource; name?: string }> = {};
+  const warnings: ConfigWarning[] = [];
   for (const [name, spec] of Object.entries(options)) {
     const flag = `--${name}`;
     const given = values[name];
@@ -131,6 +154,7 @@ export function parseConfig<O extends OptionSpecs>(options: O, argv: readonly st
           .map((s) => s.trim())
           .filter(Boolean)
           .map((part) => applyParse(spec, part, envName));
+      else if (spec.sharedEnv) value = parseShared(spec, raw, envName, camel(name), warnings);
       else value = applyParse(spec, raw, envName);
     } else if (spec.default !== undefined) {
       value = spec.default;
@@ -140,7 +164,20 @@ export function parseConfig<O extends OptionSpecs>(options: O, argv: readonly st
     config[camel(name)] = value;
   }
   Object.defineProperty(config, SOURCES, { value: sources, enumerable: false });
+  Object.defineProperty(config, WARNINGS, { value: warnings, enumerable: false });
   return config as ConfigOf<O>;
+}
+
+/** A shared variable's value, or its option's default (and a warning) when the parser refuses it. */
+function parseShared(spec: OptionSpec, raw: string, envName: string, key: string, warnings: ConfigWarning[]): unknown {
+  try {
+    return applyParse(spec, raw, envName);
+  } catch (error) {
+    const why = error instanceof Error ? error.message.replace(`invalid value for ${envName}: `, '') : String(error);
+    const fallback = spec.defaultLabel ?? (spec.default === undefined ? 'none' : String(spec.default));
+    warnings.push({ key, name: envName, message: `ignoring ${envName}="${raw}": ${why}; using the default ${fallback}` });
+    return spec.default;
+  }
 }
 
 /** Parsers for common value kinds; each throws with a message that says what was expected. */
@@ -153,10 +190,16 @@ export const parse = {
       if (n < min || n > max) throw new Error(`${n} is out of range (${min}..${max})`);
       return n;
     },
+  /** One of `choices`; with `ignoreCase`, `HTTP` is `http`. `aliases` maps other accepted words to a choice. */
   oneOf:
-    <const T extends string>(choices: readonly T[]) =>
+    <const T extends string>(
+      choices: readonly T[],
+      { ignoreCase = false, aliases = {} }: { ignoreCase?: boolean; aliases?: Readonly<Record<string, T>> } = {},
+    ) =>
     (raw: string): T => {
-      if ((choices as readonly string[]).includes(raw)) return raw as T;
+      const word = ignoreCase ? raw.trim().toLowerCase() : raw;
+      if ((choices as readonly string[]).includes(word)) return word as T;
+      if (Object.hasOwn(aliases, word)) return aliases[word] as T;
       throw new Error(`"${raw}" is not one of ${choices.join(', ')}`);
     },
   nonEmpty: (raw: string): string => {

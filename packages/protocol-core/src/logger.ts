@@ -4,6 +4,20 @@ import type { LoggingLevel, McpServer } from '@modelcontextprotocol/server';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Other names for the levels, as other tools spell them (`LOG_LEVEL` is often set for them too); any case. */
+export const LOG_LEVEL_ALIASES: Readonly<Record<string, LogLevel>> = {
+  trace: 'debug',
+  verbose: 'debug',
+  all: 'debug',
+  warning: 'warn',
+  err: 'error',
+  fatal: 'error',
+  critical: 'error',
+  off: 'silent',
+  none: 'silent',
+  quiet: 'silent',
+};
+
 export interface Logger {
   readonly level: LogLevel;
   debug(message: string, ...details: unknown[]): void;

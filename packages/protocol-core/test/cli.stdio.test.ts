@@ -90,10 +90,25 @@ describe('runCli', () => {
     expect(lines[0]).toContain(message);
   });
 
-  it('rejects a bad environment value naming the variable', async () => {
-    const p = run([], { PORT: '99999' });
+  it('rejects a bad value of its own (MCP_*) variable, naming the variable', async () => {
+    const p = run([], { MCP_MAX_SESSIONS: '0' });
     expect((await p.exit).code).toBe(2);
-    expect(p.stderr()).toContain('invalid value for PORT: 99999 is out of range (0..65535)');
+    expect(p.stderr()).toContain('invalid value for MCP_MAX_SESSIONS: 0 is out of range (1..100000)');
+  });
+
+  // Editors (VS Code, Cursor) pass their own environment on to the servers they start.
+  it.each([
+    [{ LOG_LEVEL: 'WARN' }, undefined],
+    [{ LOG_LEVEL: 'trace' }, undefined],
+    [{ PORT: '' }, undefined],
+    [{ PORT: '99999' }, undefined],
+    [{ MCP_TRANSPORT: 'STDIO' }, undefined],
+    [{ LOG_LEVEL: 'loud' }, 'ignoring LOG_LEVEL="loud": "loud" is not one of debug, info, warn, error, silent; using the default info'],
+  ])('serves stdio with the shared variables %j set as other programs set them', async (env, warning) => {
+    await using proc = await spawnStdio(bin, { env });
+    const res = await proc.client.callTool({ name: 'greet', arguments: { who: 'you' } });
+    expect(res.content).toEqual([{ type: 'text', text: 'hello you' }]);
+    if (warning) await until(() => proc.stderr().includes(warning));
   });
 
   it('prints --help and --version to stdout and exits 0', async () => {

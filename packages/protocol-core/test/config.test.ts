@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configSource, defineOptions, formatHelp, parse, parseConfig } from '../src/config.js';
+import { configSource, configWarnings, defineOptions, formatHelp, parse, parseConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
 import { applyTransportAlias, mergeOptions, runnerOptions } from '../src/runner/cli.js';
 
@@ -76,6 +76,38 @@ describe('parseConfig', () => {
       'invalid value for --transport: "ws" is not one of stdio, http, sse',
     );
     expect(parseConfig(runnerOptions, [], { MCP_REQUEST_TIMEOUT: '5s' }).requestTimeout).toBe(5000);
+  });
+
+  it('reads levels and transports in any case, with the usual level names', () => {
+    for (const [raw, level] of [
+      ['WARN', 'warn'],
+      ['Info', 'info'],
+      ['trace', 'debug'],
+      ['WARNING', 'warn'],
+      ['fatal', 'error'],
+      ['off', 'silent'],
+    ] as const) {
+      expect(parseConfig(runnerOptions, [], { LOG_LEVEL: raw }).logLevel).toBe(level);
+      expect(parseConfig(runnerOptions, ['--log-level', raw], {}).logLevel).toBe(level);
+    }
+    expect(parseConfig(runnerOptions, [], { MCP_TRANSPORT: 'HTTP' }).transport).toBe('http');
+  });
+
+  it('uses the default, with a warning, for a bad LOG_LEVEL or PORT; a bad flag or MCP_* variable still fails', () => {
+    const config = parseConfig(runnerOptions, [], { LOG_LEVEL: 'loud', PORT: '' });
+    expect(config).toMatchObject({ logLevel: 'info', port: 3000 });
+    expect(configWarnings(config)).toEqual([
+      { key: 'port', name: 'PORT', message: 'ignoring PORT="": "" is not a whole number; using the default 3000' },
+      {
+        key: 'logLevel',
+        name: 'LOG_LEVEL',
+        message: 'ignoring LOG_LEVEL="loud": "loud" is not one of debug, info, warn, error, silent; using the default info',
+      },
+    ]);
+    expect(configWarnings(parseConfig(runnerOptions, [], { LOG_LEVEL: 'warn' }))).toEqual([]);
+    expect(() => parseConfig(runnerOptions, ['--log-level', 'loud'], {})).toThrow('invalid value for --log-level');
+    expect(() => parseConfig(runnerOptions, ['--port', ''], {})).toThrow('invalid value for --port');
+    expect(() => parseConfig(runnerOptions, [], { MCP_TRANSPORT: 'ws' })).toThrow('invalid value for MCP_TRANSPORT');
   });
 
   it('takes allowed hosts as name, name:port or an IPv6 address, and names a bad one', () => {

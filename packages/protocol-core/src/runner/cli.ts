@@ -1,7 +1,7 @@
 import { type AuthConfig, authConfigFrom, authOptions } from '../auth/options.js';
-import { type ConfigOf, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
+import { type ConfigOf, configWarnings, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
 import { ConfigError, errorMessage } from '../errors.js';
-import { createLogger, LOG_LEVELS, type Logger } from '../logger.js';
+import { createLogger, LOG_LEVEL_ALIASES, LOG_LEVELS, type Logger } from '../logger.js';
 import { parseAllowedHost } from './hosts.js';
 import { serveStdio } from './stdio.js';
 import type { RunningServer, ServerApp } from './types.js';
@@ -14,7 +14,7 @@ export const runnerOptions = defineOptions({
     valueName: 'stdio|http|sse',
     description: 'How clients connect: stdio, Streamable HTTP at /mcp, or legacy HTTP+SSE at /sse',
     default: 'stdio',
-    parse: parse.oneOf(['stdio', 'http', 'sse'] as const),
+    parse: parse.oneOf(['stdio', 'http', 'sse'] as const, { ignoreCase: true }),
   },
   host: {
     type: 'string',
@@ -28,9 +28,10 @@ export const runnerOptions = defineOptions({
     type: 'string',
     env: 'PORT',
     valueName: 'number',
-    description: 'Port for http/sse (0 picks a free one)',
+    description: 'Port for http/sse (0 picks a free one); PORT is read only for http/sse, and a bad PORT is ignored with a warning',
     default: 3000,
     parse: parse.int({ min: 0, max: 65535 }),
+    sharedEnv: true,
   },
   stateless: {
     type: 'boolean',
@@ -104,9 +105,11 @@ export const runnerOptions = defineOptions({
     type: 'string',
     env: 'LOG_LEVEL',
     valueName: LOG_LEVELS.join('|'),
-    description: 'What the server logs to stderr',
+    description:
+      'What the server logs to stderr (any case; trace, warning, fatal, off are accepted too); a bad LOG_LEVEL is ignored with a warning',
     default: 'info',
-    parse: parse.oneOf(LOG_LEVELS),
+    parse: parse.oneOf(LOG_LEVELS, { ignoreCase: true, aliases: LOG_LEVEL_ALIASES }),
+    sharedEnv: true,
   },
   help: { type: 'boolean', short: 'h', description: 'Show this help and exit' },
   version: { type: 'boolean', short: 'v', description: 'Show the version and exit' },
@@ -206,6 +209,11 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     return;
   }
   const logger = createLogger({ name: app.bin, level: config.logLevel });
+  for (const warning of configWarnings(config)) {
+    // PORT means nothing to a stdio server: an editor's environment may carry any value.
+    if (warning.key === 'port' && config.transport === 'stdio') continue;
+    logger.warn(warning.message);
+  }
   let serverApp: ServerApp;
   try {
     serverApp = await app.create(config, logger);
