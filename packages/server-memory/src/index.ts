@@ -4,6 +4,7 @@ import { type CliApp, ConfigError, configSource, runCli } from '@mcpkit/protocol
 import { options } from './config.js';
 import { listenToGraph, listenToUserGraphs } from './listen.js';
 import { resolveMemoryPath, userMemoryPath } from './paths.js';
+import { adoptReferenceFile } from './referenceFile.js';
 import { MEMORY_SCOPES } from './scopes.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
 import { checkGraphName, DEFAULT_GRAPH, userGraphName } from './store/postgres/graphName.js';
@@ -86,11 +87,8 @@ const cli: CliApp<typeof options> = {
     }
     // The option also reads MEMORY_FILE_PATH (for --help and one parser); tell the two apart for the log line.
     const flag = configSource(config, 'memoryPath').source === 'flag' ? config.memoryPath : undefined;
-    const { path, source } = resolveMemoryPath(
-      flag,
-      { cwd: process.cwd(), home: homedir(), platform: process.platform, env: process.env },
-      logger,
-    );
+    const where = { cwd: process.cwd(), home: homedir(), platform: process.platform, env: process.env };
+    const { path, source } = resolveMemoryPath(flag, where, logger);
     if (config.graphPerUser) {
       const users = createUserGraphs({
         open: (key) =>
@@ -106,6 +104,7 @@ const cli: CliApp<typeof options> = {
       logger.info(`one knowledge graph file per user, next to ${path} (named after the hash of the user's subject)`);
       return perUserApp(users);
     }
+    if (source === 'default') adoptReferenceFile(path, where, logger);
     logger.info(
       `knowledge graph file: ${path} (from ${source === 'flag' ? '--memory-path' : source === 'env' ? 'MEMORY_FILE_PATH' : 'the default location'})`,
     );
