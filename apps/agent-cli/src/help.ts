@@ -50,6 +50,8 @@ Tools:
   -y, --yes                   allow every tool call the config does not deny, and sampling
       --ask-stdin             ask approvals and forms on stdin even when it is not a terminal
                               (for a program driving mcp-agent; answers are read line by line)
+      --no-auto-approve-read-only
+                              ask for tools that say they only read (readOnlyHint) too
 
 Output:
       --json                  with -p: print the transcript (messages, tool calls) as JSON
@@ -60,9 +62,11 @@ Output:
 The reply goes to stdout; tool activity, questions and errors go to stderr.
 Colour on a terminal unless NO_COLOR is set.
 
-Approval: tools that say they only read run without asking; any other call is asked on the
-terminal ([y]es / [n]o / [a]lways for this tool). Without a terminal to ask, such calls are
-denied unless --yes or the config allows them. A "deny" in the config holds even with --yes.
+Approval: tools that say they only read run without asking (the server's word for it:
+--no-auto-approve-read-only, or "autoApproveReadOnly": false on a server, asks for them too);
+any other call is asked on the terminal ([y]es / [n]o / [a]lways for this tool). Without a
+terminal to ask, such calls are denied unless --yes or the config allows them. A "deny" in
+the config holds even with --yes.
 
 Config file (the mcpServers format of Claude Desktop and others, plus "approval"):
   {
@@ -92,6 +96,7 @@ Config file (the mcpServers format of Claude Desktop and others, plus "approval"
   Also: "disabled": true skips a server; "timeout" is this server's per-call timeout in
   milliseconds (overrides --tool-timeout); \${env:NAME} in values is read from the environment.
   "defer": false keeps a server's tools always loaded when the others are deferred.
+  "autoApproveReadOnly": false asks for a server's tools that say they only read, too.
   "protocol": "legacy" | "auto" | "2026-07-28" picks the protocol for one server (overrides
   --protocol). legacy is the default because every server speaks it today and it never waits;
   auto costs a probe (on stdio, one extra short-lived server process) and finds 2026-07-28

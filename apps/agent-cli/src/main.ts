@@ -157,7 +157,11 @@ export async function main(io: MainIo): Promise<number> {
       maxResultChars: options.maxResultChars,
       toolSearch: toolSearchOptions(options),
       systemPrompt: options.system,
-      approval: { allowAll: options.yes, policies: new Map(servers.map((s) => [s.name, s.approval])) },
+      approval: {
+        allowAll: options.yes,
+        autoAllowReadOnly: options.autoApproveReadOnly,
+        policies: new Map(servers.map((s) => [s.name, s.approval])),
+      },
     });
     if (!interactive) {
       return await runOnce(agent, prompt as string, { ...io, options, interrupts, llmName: llm.name });

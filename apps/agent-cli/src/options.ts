@@ -43,6 +43,11 @@ export interface CliOptions {
   yes: boolean;
   /** `--ask-stdin`: ask approvals and forms on stdin even when it is not a terminal (for a driving program). */
   askStdin: boolean;
+  /**
+   * False with `--no-auto-approve-read-only`: tools that say `readOnlyHint` are asked like any other, on
+   * every server (a server's `"autoApproveReadOnly": false` does it for that server). Default true.
+   */
+  autoApproveReadOnly: boolean;
   /** `--json`: print the transcript as JSON on stdout. */
   json: boolean;
   /** `--root` directories, absolute, without duplicates. */
@@ -98,6 +103,7 @@ const OPTIONS = {
   'no-stream': { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
   'ask-stdin': { type: 'boolean' },
+  'no-auto-approve-read-only': { type: 'boolean' },
   json: { type: 'boolean' },
   root: { type: 'string', multiple: true },
   system: { type: 'string' },
@@ -246,6 +252,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv, cwd: str
     stream: true,
     yes: false,
     askStdin: false,
+    autoApproveReadOnly: true,
     json: false,
     roots: [],
     maxResultChars: CLI_DEFAULTS.maxResultChars,
@@ -325,6 +332,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv, cwd: str
   options.stream = values['no-stream'] !== true;
   options.yes = values.yes === true;
   options.askStdin = values['ask-stdin'] === true;
+  options.autoApproveReadOnly = values['no-auto-approve-read-only'] !== true;
   options.json = values.json === true;
   options.quiet = values.quiet === true;
   if (options.json && options.prompt === undefined) {

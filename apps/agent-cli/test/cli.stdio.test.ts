@@ -198,6 +198,22 @@ describe('mcp-agent (built bin)', () => {
     expect(existsSync(file) ? await readFile(file, 'utf8') : '').not.toContain('Ada');
   });
 
+  it('without a TTY, a read-only tool runs by default; --no-auto-approve-read-only or the config\'s "autoApproveReadOnly": false asks (so denies)', async () => {
+    await using tmp = await tempDir();
+    const file = join(tmp.dir, 'm.jsonl');
+    const statuses = async (server: Record<string, unknown>, flags: string[]) => {
+      await using model = await startScriptedModel({
+        turns: [{ toolCalls: [{ name: 'memory__read_graph', arguments: {} }] }, { text: 'done' }],
+      });
+      const run = await runAgent([...modelArgs(model.baseUrl, await tmp.config({ memory: server })), ...flags, '--json', '-p', 'read']);
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as TranscriptJson).toolCalls.map((c) => c.status);
+    };
+    expect(await statuses(memoryServer(file), [])).toEqual(['ok']);
+    expect(await statuses(memoryServer(file), ['--no-auto-approve-read-only'])).toEqual(['denied']);
+    expect(await statuses({ ...memoryServer(file), autoApproveReadOnly: false }, [])).toEqual(['denied']);
+  });
+
   it('a server that fails to start is reported and the others go on', async () => {
     await using model = await startScriptedModel({
       turns: [{ toolCalls: [{ name: 'memory__read_graph', arguments: {} }] }, { text: 'ok' }],

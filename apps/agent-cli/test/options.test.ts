@@ -42,6 +42,7 @@ describe('parseCliOptions', () => {
       stream: true,
       yes: false,
       askStdin: false,
+      autoApproveReadOnly: true,
       json: false,
       roots: [],
       maxResultChars: 20_000,
@@ -49,6 +50,11 @@ describe('parseCliOptions', () => {
       help: false,
       version: false,
     });
+  });
+
+  it('--no-auto-approve-read-only turns off running read-only tools without asking', () => {
+    expect(parse(['--no-auto-approve-read-only']).autoApproveReadOnly).toBe(false);
+    expect(helpText()).toContain('--no-auto-approve-read-only');
   });
 
   it('--protocol sets the default protocol mode of servers; other values are refused in one line', () => {

@@ -6,22 +6,23 @@
  * 2. `--yes`, or an earlier "always" answer for this tool: allowed;
  * 3. the config says `ask`: asked;
  * 4. the tool says it only reads (`readOnlyHint: true` and not `destructiveHint: true`): allowed,
- *    unless `autoAllowReadOnly` is off;
+ *    unless `autoAllowReadOnly` is off, for the agent or in the server's policy (either one off wins:
+ *    the hint is the server's word, not a guarantee);
  * 5. otherwise ask. Asking needs a host that can ask (a terminal); without one the call is denied —
  *    fail closed, and the model is told why.
  *
  * An "always" answer holds for that tool for the rest of the agent's life.
  */
 import type { AgentHost } from './host.js';
-import type { ApprovalMode, ToolEntry } from './mcp/types.js';
+import type { ApprovalMode, ApprovalPolicy, ToolEntry } from './mcp/types.js';
 
 export interface ApprovalOptions {
   /** `--yes`: allow every call the config does not deny. */
   allowAll?: boolean;
-  /** Allow tools annotated read-only without asking. Default true. */
+  /** Allow tools annotated read-only without asking. Default true; false wins over a server's policy. */
   autoAllowReadOnly?: boolean;
-  /** The config's policy per server name. */
-  policies?: ReadonlyMap<string, { default?: ApprovalMode; tools: Record<string, ApprovalMode> }>;
+  /** The config's policy per server name (its `autoAllowReadOnly: false` asks for that server's read-only tools). */
+  policies?: ReadonlyMap<string, Pick<ApprovalPolicy, 'default' | 'tools' | 'autoAllowReadOnly'>>;
 }
 
 export type ApprovalDecision = { allowed: true } | { allowed: false; reason: string };
@@ -43,7 +44,8 @@ export function createApprovalGate(options: ApprovalOptions, host: AgentHost | u
     if (options.allowAll || always.has(tool.name)) return 'allow';
     if (configured === 'ask') return 'ask';
     const hints = tool.annotations;
-    if (autoReadOnly && hints?.readOnlyHint === true && hints.destructiveHint !== true) return 'allow';
+    const readOnlyAllowed = autoReadOnly && policy?.autoAllowReadOnly !== false;
+    if (readOnlyAllowed && hints?.readOnlyHint === true && hints.destructiveHint !== true) return 'allow';
     return 'ask';
   }
 

@@ -103,6 +103,24 @@ describe('login', () => {
     expect(printed).not.toContain(tokens?.refresh_token);
   });
 
+  it('a callback with a wrong state from another local process is ignored: the login waits for the right one', async () => {
+    const store = createTokenStore(setup.tempDir());
+    const strays: number[] = [];
+    // Between the authorization server's answer and the browser's redirect, someone else hits the loopback port.
+    const browser = testBrowser(setup.as, 'alice', async (url) => {
+      const redirect = new URL(url).searchParams.get('redirect_uri') as string;
+      const stray = await fetch(`${redirect}?code=stolen&state=not-this-login`);
+      await stray.body?.cancel();
+      strays.push(stray.status);
+    });
+    const lines: string[] = [];
+    const result = await login(setup.config(), { store, openUrl: browser.openUrl, log: (line) => lines.push(line) });
+    expect(result).toEqual({ status: 'logged-in', tools: 9 });
+    expect(strays).toEqual([400]);
+    expect(lines).toContain('ignored a callback whose state does not belong to this login; still waiting for the browser');
+    expect(await storedTokens(store)).toMatchObject({ access_token: expect.any(String) });
+  });
+
   it('uses a pre-registered client from the config instead of registering, and asks for its extra scopes', async () => {
     const { store, result, browser } = await loggedIn({ oauth: { clientId: setup.as.publicClient.id, scopes: ['openid'] } });
     expect(result.status).toBe('logged-in');

@@ -133,13 +133,38 @@ describe('loopback callback', () => {
     }
   });
 
-  it('fails the login on a wrong state or an error redirect, without echoing what the sender wrote', async () => {
-    const wrong = await startCallbackListener({ expectedState: () => 'st' });
-    const waitingWrong = wrong.wait();
-    waitingWrong.catch(() => {});
-    expect((await call(wrong.redirectUrl, 'code=c&state=other')).status).toBe(400);
-    await expect(waitingWrong).rejects.toThrow('the browser came back with a state that does not belong to this login (rejected)');
+  it('ignores a callback with a wrong state (400, one line) and keeps waiting for the right one', async () => {
+    const lines: string[] = [];
+    const listener = await startCallbackListener({ expectedState: () => 'st', log: (line) => lines.push(line) });
+    try {
+      const waiting = listener.wait();
+      // Another local process answers first, with and without an error: neither ends the login.
+      const wrong = await call(listener.redirectUrl, 'code=c&state=other');
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toContain('state mismatch');
+      expect((await call(listener.redirectUrl, 'state=other&error=access_denied')).status).toBe(400);
+      expect((await call(listener.redirectUrl, 'code=c')).status).toBe(400);
+      expect(lines).toEqual(Array(3).fill('ignored a callback whose state does not belong to this login; still waiting for the browser'));
+      expect((await call(listener.redirectUrl, 'code=right&state=st')).status).toBe(200);
+      expect((await waiting).get('code')).toBe('right');
+    } finally {
+      await listener.close();
+    }
+  });
 
+  it('logs only the first few ignored callbacks', async () => {
+    const lines: string[] = [];
+    const listener = await startCallbackListener({ expectedState: () => 'st', log: (line) => lines.push(line) });
+    try {
+      for (let i = 0; i < 8; i += 1) expect((await call(listener.redirectUrl, `code=c&state=x${i}`)).status).toBe(400);
+      expect(lines).toHaveLength(6);
+      expect(lines.at(-1)).toBe('further callbacks with a wrong state are ignored without a line each');
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('fails the login on an error redirect with the right state, without echoing what the sender wrote', async () => {
     const refused = await startCallbackListener({ expectedState: () => 'st' });
     const reply = await call(refused.redirectUrl, 'state=st&error=access_denied&error_description=%3Cscript%3Eevil');
     expect(reply.status).toBe(400);

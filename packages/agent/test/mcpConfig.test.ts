@@ -118,6 +118,19 @@ describe('parseServersConfig', () => {
     ]);
   });
 
+  it('reads autoApproveReadOnly as a boolean, and refuses anything else naming the key', () => {
+    const configs = parse({
+      mcpServers: { off: { command: 'a', autoApproveReadOnly: false }, on: { command: 'b', autoApproveReadOnly: true } },
+    });
+    expect(configs.map((c) => c.approval)).toEqual([
+      { tools: {}, autoAllowReadOnly: false },
+      { tools: {}, autoAllowReadOnly: true },
+    ]);
+    expect(() => parse({ mcpServers: { s: { command: 'x', autoApproveReadOnly: 'no' } } })).toThrow(
+      'mcpServers.s.autoApproveReadOnly: expected true or false, got string "no"',
+    );
+  });
+
   it('accepts no servers at all', () => {
     expect(parse({})).toEqual([]);
     expect(parse({ mcpServers: {} })).toEqual([]);

@@ -2,6 +2,7 @@ import type { Logger } from '@mcpkit/protocol-core';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
 import type { RequestStateKeySource } from './shared/clientInput.js';
 import type { Download } from './shared/download.js';
+import type { SpentStates } from './shared/spentStates.js';
 
 export const PROFILES = ['legacy', 'current', 'conformance'] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -54,6 +55,12 @@ export interface EverythingOptions {
    * called for the key when the server first seals or checks a state (the CLI's key is made then, not at start).
    */
   requestStateKey?: RequestStateKeySource;
+  /**
+   * The `requestState`s already answered (`createSpentStates()`): a state is accepted once, a second retry with it
+   * is refused (-32602). Like the key, every server that may see a retry must share it, so the CLI makes one per
+   * process. Default: one per server (enough only when one server sees every round).
+   */
+  spentRequestStates?: SpentStates;
   /**
    * Announces list changes to the process's 2026-07-28 `subscriptions/listen` streams over HTTP, where each request
    * gets a fresh server (the `notify` of protocol-core's `createListenBus`, whose `bus` the runner serves). The

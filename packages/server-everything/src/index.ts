@@ -5,6 +5,7 @@ import { loadProfile } from './profiles/load.js';
 import { EVERYTHING_SCOPES } from './scopes.js';
 import { randomStateKeyOnce } from './shared/clientInput.js';
 import { lazyDownloader } from './shared/lazyDownloader.js';
+import { createSpentStates } from './shared/spentStates.js';
 import { VERSION } from './version.js';
 
 await runCli({
@@ -28,6 +29,8 @@ await runCli({
     // One key per process: a 2026-07-28 retry reaches a fresh server, which must verify what another one sealed.
     // Made when the first state is sealed, so a start loads no crypto.
     const requestStateKey = config.requestStateKey ?? randomStateKeyOnce();
+    // One ledger of answered states per process, for the same reason: a retry is accepted once, by any server.
+    const spentRequestStates = createSpentStates();
     // One listen bus per process: 2026-07-28 `subscriptions/listen` streams over HTTP hear what any server announces.
     const listen = createListenBus({ logger });
     return {
@@ -42,6 +45,7 @@ await runCli({
             gzipMaxFetchTimeMs: config.gzipMaxFetchTime,
             gzipAllowedDomains: config.gzipAllowedDomains.flat(),
             requestStateKey,
+            spentRequestStates,
             listChanges: listen.notify,
           },
           context,

@@ -29,4 +29,5 @@ export function createEverythingServer(options: EverythingServerOptions = {}, co
 }
 
 export { type EverythingOptions, PROFILES, type Profile } from './context.js';
+export { createSpentStates, type SpentStates, type SpentStatesOptions } from './shared/spentStates.js';
 export { VERSION };

@@ -1,10 +1,13 @@
 /**
  * The loopback redirect of the authorization code flow (RFC 8252 §7.3): an HTTP listener on
  * `http://127.0.0.1:<port>/callback` for one authorization (or, with `rounds`, a few in a row at the
- * same redirect URI). A request to `/callback` with the right `state` hands its query over; another
- * `state` (or an `error`) fails the login. A `state` already handed over is refused without ending
- * the login (a reloaded page); anything else gets a 404 and is ignored. It closes itself after the
- * last round's callback, a failure or the timeout (each round has the whole timeout).
+ * same redirect URI). A request to `/callback` with the right `state` hands its query over, and an
+ * `error` redirect with the right `state` fails the login. A callback with another `state` (or none)
+ * is answered 400, logged in one line and ignored: any local process can reach the port, and its
+ * request must not end the login; the listener keeps waiting for the right one or the timeout. A
+ * `state` already handed over is refused the same way (a reloaded page); anything else gets a 404.
+ * It closes itself after the last round's callback, a failure or the timeout (each round has the
+ * whole timeout).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,13 +16,15 @@ import { formatSeconds } from '../mcp/messages.js';
 /** How long a login waits for the browser to come back. */
 export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
 const CALLBACK_PATH = '/callback';
+/** Ignored callbacks logged one line each; after that they are ignored quietly. */
+const MAX_IGNORED_LOGGED = 5;
 
 export interface CallbackListener {
   /** `http://127.0.0.1:<port>/callback`. */
   readonly redirectUrl: string;
   /**
-   * The callback's query once the browser is back (or already was). Rejects on a wrong `state`,
-   * an `error` redirect, the timeout, or `close()` first.
+   * The callback's query once the browser is back (or already was). Rejects on an `error` redirect
+   * (with the right `state`), the timeout, or `close()` first; a wrong `state` does not end it.
    */
   wait(): Promise<URLSearchParams>;
   /** Stop listening (idempotent). */
@@ -55,12 +60,15 @@ export interface CallbackListenerOptions {
   timeoutMs?: number;
   /** Callbacks to hand over before closing (a login that must authorize again). Default 1. */
   rounds?: number;
+  /** Where an ignored callback is noted (one line each). Default: stderr. */
+  log?: (line: string) => void;
 }
 
 /** Listen on 127.0.0.1 for `options.rounds` (default one) authorization callbacks. */
 export async function startCallbackListener(options: CallbackListenerOptions): Promise<CallbackListener> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
   const rounds = options.rounds ?? 1;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let settle: { resolve: (params: URLSearchParams) => void; reject: (error: Error) => void } | undefined;
   /** What came back before `wait` was called (a fast browser), oldest first. */
   const early: { params?: URLSearchParams; error?: Error }[] = [];
@@ -68,6 +76,8 @@ export async function startCallbackListener(options: CallbackListenerOptions): P
   let received = 0;
   /** The `state` of every callback handed over: each is good for one round. */
   const usedStates = new Set<string>();
+  /** Callbacks ignored for a wrong `state` (only the first few are logged: anyone local can send them). */
+  let ignored = 0;
 
   const finish = (outcome: { params?: URLSearchParams; error?: Error }) => {
     if (done) return;
@@ -101,8 +111,11 @@ export async function startCallbackListener(options: CallbackListenerOptions): P
       return;
     }
     if (state === undefined || params.get('state') !== state) {
-      reply(400, 'Login failed', 'The answer did not belong to this login (state mismatch). Run the login again.');
-      finish({ error: new Error('the browser came back with a state that does not belong to this login (rejected)') });
+      // Not this login's answer (another local process, a stale tab): refused, and the login goes on.
+      reply(400, 'Not this login', 'This answer does not belong to the login mcp-agent is waiting for (state mismatch).');
+      ignored += 1;
+      if (ignored <= MAX_IGNORED_LOGGED) log('ignored a callback whose state does not belong to this login; still waiting for the browser');
+      if (ignored === MAX_IGNORED_LOGGED) log('further callbacks with a wrong state are ignored without a line each');
       return;
     }
     if (params.has('error')) {

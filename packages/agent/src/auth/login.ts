@@ -86,6 +86,7 @@ async function interactiveProvider(
     preferredPort: portOf(stored?.redirectUrl),
     timeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
     rounds,
+    ...(options.log ? { log: options.log } : {}),
   });
   const base = providerOptionsFor(server, options.store);
   const extra = options.scope?.split(/\s+/).filter(Boolean) ?? [];

@@ -90,7 +90,10 @@ function approvalMode(value: unknown, path: string): ApprovalMode {
   return value as ApprovalMode;
 }
 
-/** `approval` (a mode, or `{ default, tools }`) plus Cline's `alwaysAllow` / Roo's `autoApprove` lists. */
+/**
+ * `approval` (a mode, or `{ default, tools }`) plus Cline's `alwaysAllow` / Roo's `autoApprove` lists, and
+ * `autoApproveReadOnly` (false: `readOnlyHint` tools are asked like any other).
+ */
 function approvalPolicy(entry: JsonObject, path: string): ApprovalPolicy {
   const policy: ApprovalPolicy = { tools: {} };
   for (const key of ['alwaysAllow', 'autoApprove']) {
@@ -100,6 +103,11 @@ function approvalPolicy(entry: JsonObject, path: string): ApprovalPolicy {
     list.forEach((tool, index) => {
       policy.tools[string(tool, `${child(path, key)}[${index}]`)] = 'allow';
     });
+  }
+  const readOnly = entry.autoApproveReadOnly;
+  if (readOnly !== undefined) {
+    if (typeof readOnly !== 'boolean') fail(child(path, 'autoApproveReadOnly'), `expected true or false, got ${describe(readOnly)}`);
+    policy.autoAllowReadOnly = readOnly;
   }
   const approval = entry.approval;
   const approvalPath = child(path, 'approval');
@@ -276,7 +284,7 @@ function server(name: string, entry: unknown, path: string, options: ParseConfig
  * (`command`, `args`, `env`, `cwd`) or HTTP (`url`, `headers`, `type`: `http` | `streamable-http` |
  * `sse`). Also read: `disabled: true` (skipped), `approval` (`"allow" | "deny" | "ask"` or
  * `{ default, tools: { name: mode } }`), `alwaysAllow` / `autoApprove` (tools allowed without
- * asking), `timeout` (ms per tool call), `protocol` (`"legacy"` | `"auto"` | `"2026-07-28"`: which
+ * asking), `autoApproveReadOnly` (`false`: tools that say `readOnlyHint` are asked too), `timeout` (ms per tool call), `protocol` (`"legacy"` | `"auto"` | `"2026-07-28"`: which
  * protocol era to speak), `defer` (`false`: never defer this server's tools behind `tool_search`), `oauth` (HTTP:
  * `{ clientId, clientSecret, scopes, clientMetadataUrl }` for the login). `${env:NAME}` and `${NAME}` are replaced in
  * command/args/env/cwd/url/headers/oauth. Other keys are ignored. No servers: an empty array.

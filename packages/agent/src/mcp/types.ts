@@ -20,6 +20,11 @@ export interface ApprovalPolicy {
   default?: ApprovalMode;
   /** Keyed by the server's own tool name (not the namespaced one). */
   tools: Record<string, ApprovalMode>;
+  /**
+   * `autoApproveReadOnly` in the config: false asks for this server's tools that say `readOnlyHint`
+   * like for any other (a hint is the server's word, not a guarantee). Absent: the agent's setting.
+   */
+  autoAllowReadOnly?: boolean;
 }
 
 interface ServerConfigBase {

@@ -37,6 +37,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { createSpentStates, type SpentStates } from './spentStates.js';
 
 /** One question for the client, as the 2025-era request carries it. */
 export type ClientAsk =
@@ -121,22 +122,58 @@ function requestOf(ask: ClientAsk): { method: string; params?: Record<string, un
 const STATE_TTL_SECONDS = 600;
 
 /**
- * The codec for one key (a random one of its own without `key`); state is bound to the method and the
- * authenticated client, if any. The SDK's codec takes Web Crypto when it is made, so it is made on the first
- * sealed or checked state: a server that never asks its client anything, and so every cold start, loads no crypto.
+ * Who a state belongs to: with OAuth on, the token's user (`extra.subject`, of `extra.issuer`) and its client;
+ * without it, the 2025-era session (a 2026-07-28 request has none: over stdio one client owns the process).
  */
-export function createStateCodec(key?: RequestStateKeySource): RequestStateCodec<unknown> {
+export function statePrincipal(ctx: ServerContext): string {
+  const auth = ctx.http?.authInfo;
+  if (auth) {
+    const extra = auth.extra ?? {};
+    const text = (v: unknown) => (typeof v === 'string' ? v : '');
+    return JSON.stringify(['user', text(extra.issuer), text(extra.subject), auth.clientId]);
+  }
+  return JSON.stringify(['session', ctx.sessionId ?? '']);
+}
+
+/** What is sealed: the payload and a random nonce, by which a spent state is remembered. */
+interface Sealed {
+  n: string;
+  p: unknown;
+}
+
+function isSealed(value: unknown): value is Sealed {
+  return typeof (value as Sealed | undefined)?.n === 'string';
+}
+
+/**
+ * The codec for one key (a random one of its own without `key`); state is bound to the method and the principal
+ * (`statePrincipal`), and is single use: `verify` spends its nonce in `spent` (one ledger per server without it), so
+ * the same state a second time is refused like a forged one. Every server that may see a retry must share `spent`,
+ * as it shares the key. The SDK's codec takes Web Crypto when it is made, so it is made on the first sealed or
+ * checked state: a server that never asks its client anything, and so every cold start, loads no crypto.
+ */
+export function createStateCodec(key?: RequestStateKeySource, spent: SpentStates = createSpentStates()): RequestStateCodec<unknown> {
   let codec: RequestStateCodec<unknown> | undefined;
   const made = () =>
     (codec ??= createRequestStateCodec<unknown>({
       key: typeof key === 'function' ? key() : (key ?? randomStateKey()),
       ttlSeconds: STATE_TTL_SECONDS,
-      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+      bind: (ctx) => `${ctx.mcpReq.method}\0${statePrincipal(ctx)}`,
     }));
   return {
-    mint: async (payload, ctx) => made().mint(payload, ctx),
-    verify: async (state, ctx) => made().verify(state, ctx),
+    mint: async (payload, ctx) => made().mint({ n: nonce(), p: payload } satisfies Sealed, ctx),
+    async verify(state, ctx) {
+      const sealed = await made().verify(state, ctx);
+      if (!isSealed(sealed)) throw new Error('malformed');
+      // Verified (sealed by this key, unexpired, this principal): it now answers this round and no other.
+      if (!spent.spend(sealed.n, Date.now() + STATE_TTL_SECONDS * 1000)) throw new Error('replayed');
+      return sealed.p;
+    },
   };
+}
+
+function nonce(): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(16).toString('base64url');
 }
 
 /** A random key for one process (or one server, when nothing else can see its retries). */

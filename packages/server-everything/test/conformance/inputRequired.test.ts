@@ -1,6 +1,7 @@
 // Elicitation, sampling and roots in both eras: 2026-07-28 requests get `input_required` rounds (MRTR) with a sealed
 // `requestState`; 2025-era sessions get real server→client requests.
 import { connectV2InMemory, type V2Mode } from '@mcpkit/protocol-core/testing';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -9,11 +10,13 @@ import {
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createConformanceServer } from '../../src/profiles/conformance/index.js';
+import { createSpentStates } from '../../src/shared/spentStates.js';
 import { SUITE_CAPABILITIES } from './helpers.js';
 
-/** Every server of a 2026-07-28 flow must share the key: each request gets a fresh server. */
+/** Every server of a 2026-07-28 flow must share the key and the spent-state ledger: each request gets a fresh server. */
 const requestStateKey = 'k'.repeat(32);
-const factory = () => createConformanceServer({ requestStateKey });
+const spentRequestStates = createSpentStates();
+const factory = () => createConformanceServer({ requestStateKey, spentRequestStates });
 
 /** A v2 client in `mode` whose user and LLM answer every question; counts the questions it was asked. */
 async function connectAnswering(mode: V2Mode) {
@@ -72,6 +75,7 @@ describe('conformance profile: client input in both eras', () => {
 /** One raw 2026-07-28 `tools/call` through the SDK's handler (one fresh server per request, as over HTTP). */
 async function call2026(
   params: Record<string, unknown>,
+  authInfo?: AuthInfo,
 ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
   const handler = createMcpHandler(factory);
   try {
@@ -100,6 +104,7 @@ async function call2026(
         },
         body: JSON.stringify(body),
       }),
+      { authInfo },
     );
     const raw = await response.text();
     const json = raw.startsWith('{')
@@ -150,5 +155,57 @@ describe('conformance profile: sealed requestState (2026-07-28)', () => {
     expect(otherCall.result).toMatchObject({ resultType: 'input_required' });
     const unsolicited = await call2026({ name: 'test_sampling', arguments: { prompt: 'a' }, inputResponses: { llm: answer } });
     expect(unsolicited.result).toMatchObject({ resultType: 'input_required' });
+  });
+
+  it('a state answers one round: the same retry sent again is refused with -32602', async () => {
+    const first = await call2026({ name: 'test_sampling', arguments: { prompt: 'a' } });
+    const answer = { role: 'assistant', model: 'm', content: { type: 'text', text: 'Paris' } };
+    const retry = {
+      name: 'test_sampling',
+      arguments: { prompt: 'a' },
+      requestState: first.result?.requestState,
+      inputResponses: { llm: answer },
+    };
+    const answered = await call2026(retry);
+    expect(answered.result).toMatchObject({ content: [{ type: 'text', text: 'LLM response: Paris' }] });
+    const replayed = await call2026(retry);
+    expect(replayed.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+  });
+
+  it('two calls asking the same question get distinct states, each usable once', async () => {
+    const one = await call2026({ name: 'test_sampling', arguments: { prompt: 'a' } });
+    const two = await call2026({ name: 'test_sampling', arguments: { prompt: 'a' } });
+    expect(one.result?.requestState).not.toBe(two.result?.requestState);
+    const answer = { role: 'assistant', model: 'm', content: { type: 'text', text: 'Paris' } };
+    for (const first of [one, two]) {
+      const answered = await call2026({
+        name: 'test_sampling',
+        arguments: { prompt: 'a' },
+        requestState: first.result?.requestState,
+        inputResponses: { llm: answer },
+      });
+      expect(answered.result).toMatchObject({ content: [{ type: 'text', text: 'LLM response: Paris' }] });
+    }
+  });
+
+  it('a state sealed for one user is refused for another user of the same OAuth client', async () => {
+    const user = (subject: string): AuthInfo => ({
+      token: `t-${subject}`,
+      clientId: 'shared-app',
+      scopes: ['everything:use'],
+      extra: { subject, issuer: 'https://issuer.test' },
+    });
+    const first = await call2026({ name: 'test_sampling', arguments: { prompt: 'a' } }, user('alice'));
+    const answer = { role: 'assistant', model: 'm', content: { type: 'text', text: 'Paris' } };
+    const retry = {
+      name: 'test_sampling',
+      arguments: { prompt: 'a' },
+      requestState: first.result?.requestState,
+      inputResponses: { llm: answer },
+    };
+    const stolen = await call2026(retry, user('mallory'));
+    expect(stolen.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    const own = await call2026(retry, user('alice'));
+    expect(own.result).toMatchObject({ content: [{ type: 'text', text: 'LLM response: Paris' }] });
   });
 });

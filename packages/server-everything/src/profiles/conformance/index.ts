@@ -21,7 +21,7 @@ export const INSTRUCTIONS = [
  * state (log level, subscriptions, the watched resource's revision, timers) lives in it and stops with it.
  */
 export function createConformanceServer(options: EverythingOptions): McpServer {
-  const codec = createStateCodec(options.requestStateKey);
+  const codec = createStateCodec(options.requestStateKey, options.spentRequestStates);
   const server = createMcpServer(
     { name: 'everything-server', version: VERSION, title: 'Everything (conformance)', instructions: INSTRUCTIONS },
     { requestState: { verify: codec.verify } },

@@ -43,7 +43,7 @@ export function resolveConfig(options: EverythingOptions): CurrentConfig {
     researchStageMs: intervals.researchStageMs ?? 1000,
     taskPollMs: intervals.taskPollMs ?? 1000,
     rootsSyncDelayMs: intervals.rootsSyncDelayMs ?? 350,
-    stateCodec: createStateCodec(options.requestStateKey),
+    stateCodec: createStateCodec(options.requestStateKey, options.spentRequestStates),
   };
 }
 

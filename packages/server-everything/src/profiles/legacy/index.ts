@@ -31,7 +31,7 @@ export const LEGACY_CAPABILITIES = { prompts: {}, resources: { subscribe: true }
 export function createLegacyServer(options: EverythingOptions): McpServer {
   const config = resolveConfig(options);
   const { tools, resources, prompts, ...rest } = LEGACY_CAPABILITIES;
-  const codec = createStateCodec(options.requestStateKey);
+  const codec = createStateCodec(options.requestStateKey, options.spentRequestStates);
   const server = createMcpServer(
     { ...LEGACY_SERVER_INFO, instructions: INSTRUCTIONS },
     { capabilities: rest, requestState: { verify: codec.verify } },
