@@ -1,39 +1,4 @@
 #!/usr/bin/env node
-// Proves the `npx -y @mcpkit/server-<name>` path works from what would be published, without publishing,
-// and measures what it downloads:
-//
-//   node tooling/scripts/check-pack.mjs [server ...]      (e.g. sequential-thinking, server-memory)
-//   node tooling/scripts/check-pack.mjs --no-reference    (skip installing the reference servers)
-//
-// With no arguments: every packages/server-* that has src/index.ts; a folder without one is not a server yet
-// and is skipped with a note. A selected server must be built (CI runs `turbo run build` first): a missing
-// dist/ is a failure, not a skip, so an unbuilt server can't pass silently.
-//
-// For each server and the workspace packages it depends on (workspace:* ranges, transitively):
-// 1. `pnpm pack` into a temp dir (pnpm rewrites workspace: ranges and applies publishConfig);
-// 2. inspects each tarball: no workspace: range left; nothing outside dist/ (and bin/ for a package with bins) but package.json,
-//    README, CHANGELOG, LICENSE; README in the tarball and CHANGELOG.md in the package folder (npm never packs it with files: [dist]); every
-//    exports/main/types target inside dist/ and in the tarball; each bin is the committed shim bin/<bin name>.js (so pnpm can link it
-//    before a build), starts with `#!/usr/bin/env node` and imports only files under dist/; every relative import in bin/ and dist/
-//    resolves inside the tarball; servers: bin is mcp-server-<name>;
-//    bare imports: the bin's files (its entry and every file it reaches through relative imports, `import()`,
-//    `require()` or a `'./x.js'` literal such as a worker's URL) import only Node built-ins, their own relative
-//    files, and packages in `dependencies` (it must start with nothing else installed: peer dependencies are
-//    not); the other files (the library entry) may also import `peerDependencies`, which a library user installs;
-// 3. per server, `npm install`s its tarballs into an empty temp project, as `npx -y` would (third-party deps from
-//    the registry; ours must come from the tarballs: checked in package-lock.json and node_modules), and prints
-//    the tarball size, the installed size (sum of the file sizes under node_modules, i.e. apparent size), the
-//    biggest packages, and the reference server's installed size beside it (npm references installed once per
-//    run, in parallel; the Python ones cannot be measured here); fails when a server exceeds SIZE_BUDGET;
-// 4. starts each bin in its own project with `npx --no-install mcp-server-<name>`, sends initialize + tools/list
-//    over stdin, and expects serverInfo (version = package version, or the reference's for a drop-in:
-//    REFERENCE_SERVER_VERSION), at least one tool, only JSON-RPC on stdout, and exit 0 once stdin closes;
-// 5. installs all tarballs plus the SDK v2 server package and zod (the optional peer dependencies, as a library user
-//    would) and the SDK v2 client into one project and uses each library entry there: `create*Server()` returns an
-//    McpServer of the user's `@modelcontextprotocol/server` (`instanceof` holds) that lists its tools to the v2
-//    Client in both protocol eras (2025-11-25 over an in-memory pair, 2026-07-28 through `createMcpHandler`).
-// Exits 1 on any failure, naming the package and the problem.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -45,14 +10,13 @@ import {
   folderSize,
   formatSize,
   mapLimit,
-  onJsonLines,
   PNPM,
-  quietEnv,
   removeTemp,
   root,
   run,
   runAsync,
   selectServersOrExit,
+  smoke,
   tail,
   workspaceClosure,
   workspacePackages,
@@ -266,7 +230,6 @@ function binClosure(pkgRoot, files, entries) {
   return seen;
 }
 
-/** initialize + tools/list over stdio through `npx --no-install <bin>`; resolves to a list of problems. */
 /**
  * Servers whose default serverInfo is the reference's, on purpose (a drop-in reports what clients of the
  * reference expect): the version initialize must report instead of the package version.
@@ -274,75 +237,6 @@ function binClosure(pkgRoot, files, entries) {
 const REFERENCE_SERVER_VERSION = {
   '@mcpkit/server-everything': '1.0.0', // the legacy profile is npm @modelcontextprotocol/server-everything@2025.11.25
 };
-
-function smoke(project, bin, expectedVersion) {
-  return new Promise((resolve) => {
-    const problems = [];
-    // Its own process group, so a timeout kills the server too and not only the npx wrapper (and its `sh -c`).
-    const child = spawn('npx', ['--no-install', bin], { cwd: project, env: quietEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-    };
-    let stdout = '';
-    let stderr = '';
-    let initialized = false;
-    let listed = false;
-    let finished = false;
-    const finish = (problem) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      if (problem) problems.push(problem);
-      resolve(problems);
-    };
-    const timer = setTimeout(() => {
-      killGroup();
-      const what = !initialized ? 'no answer to initialize' : !listed ? 'no answer to tools/list' : 'still running after stdin closed';
-      finish(`${what} within 30 s\n  stdout: ${stdout.slice(0, 2000)}\n  stderr: ${tail(stderr, 30)}`);
-    }, 30_000);
-    const send = (msg) => child.stdin.write(`${JSON.stringify(msg)}\n`);
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    onJsonLines(
-      child.stdout,
-      (msg, line) => {
-        if (msg.jsonrpc !== '2.0') problems.push(`wrote a non-JSON-RPC message to stdout: ${line.slice(0, 200)}`);
-        if (msg.id === 1) {
-          const info = msg.result?.serverInfo;
-          if (!info?.name) problems.push(`initialize answered without serverInfo: ${line.slice(0, 500)}`);
-          else if (info.version !== expectedVersion) problems.push(`serverInfo.version is ${info.version}, package is ${expectedVersion}`);
-          initialized = true;
-          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-        } else if (msg.id === 2) {
-          listed = true;
-          if (!Array.isArray(msg.result?.tools) || msg.result.tools.length === 0) {
-            problems.push(`tools/list answered without tools: ${line.slice(0, 500)}`);
-          }
-          child.stdin.end(); // a stdio server exits 0 when its client goes away
-        }
-      },
-      (line) => problems.push(`wrote a non-JSON line to stdout: ${line.slice(0, 200)}`),
-    );
-    child.once('exit', (code, signal) => {
-      if (!initialized) return finish(`exited (${signal ?? code}) before answering initialize\n  stderr: ${tail(stderr, 30)}`);
-      if (code !== 0) return finish(`exited with ${signal ?? code} after stdin closed, expected 0\n  stderr: ${tail(stderr, 30)}`);
-      finish();
-    });
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcpkit-check-pack', version: '0.0.0' } },
-    });
-  });
-}
 
 /** A new empty npm project under the temp dir. */
 function emptyProject(name) {
@@ -564,7 +458,7 @@ try {
     );
     const [bin] = binOf(server.manifest);
     await step(`${server.name}: npx --no-install ${bin} answers initialize and tools/list over stdio`, async () => {
-      const problems = await smoke(job.dir, bin, REFERENCE_SERVER_VERSION[server.name] ?? server.manifest.version);
+      const problems = await smoke(job.dir, ['npx', '--no-install', bin], REFERENCE_SERVER_VERSION[server.name] ?? server.manifest.version);
       return problems.length === 0 ? true : problems.join('; ');
     });
     const dist = join(job.dir, 'node_modules', server.name, 'dist');

@@ -391,3 +391,77 @@ export function findFile(dir, name) {
   }
   return undefined;
 }
+
+/**
+ * Starts `command` (e.g. `npx --no-install <bin>`) in `project` and sends initialize + tools/list over its stdin;
+ * expects serverInfo with `expectedVersion`, at least one tool, only JSON-RPC on stdout, and exit 0 once stdin
+ * closes. Resolves to a list of problems (empty when all held).
+ */
+export function smoke(project, command, expectedVersion, { env = quietEnv, timeoutMs = 30_000 } = {}) {
+  return new Promise((resolve) => {
+    const problems = [];
+    // Its own process group, so a timeout kills the server too and not only the npx wrapper (and its `sh -c`).
+    const child = spawn(command[0], command.slice(1), { cwd: project, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    };
+    let stdout = '';
+    let stderr = '';
+    let initialized = false;
+    let listed = false;
+    let finished = false;
+    const finish = (problem) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      if (problem) problems.push(problem);
+      resolve(problems);
+    };
+    const timer = setTimeout(() => {
+      killGroup();
+      const what = !initialized ? 'no answer to initialize' : !listed ? 'no answer to tools/list' : 'still running after stdin closed';
+      finish(`${what} within ${timeoutMs / 1000} s\n  stdout: ${stdout.slice(0, 2000)}\n  stderr: ${tail(stderr, 30)}`);
+    }, timeoutMs);
+    const send = (msg) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    onJsonLines(
+      child.stdout,
+      (msg, line) => {
+        if (msg.jsonrpc !== '2.0') problems.push(`wrote a non-JSON-RPC message to stdout: ${line.slice(0, 200)}`);
+        if (msg.id === 1) {
+          const info = msg.result?.serverInfo;
+          if (!info?.name) problems.push(`initialize answered without serverInfo: ${line.slice(0, 500)}`);
+          else if (info.version !== expectedVersion) problems.push(`serverInfo.version is ${info.version}, package is ${expectedVersion}`);
+          initialized = true;
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        } else if (msg.id === 2) {
+          listed = true;
+          if (!Array.isArray(msg.result?.tools) || msg.result.tools.length === 0) {
+            problems.push(`tools/list answered without tools: ${line.slice(0, 500)}`);
+          }
+          child.stdin.end(); // a stdio server exits 0 when its client goes away
+        }
+      },
+      (line) => problems.push(`wrote a non-JSON line to stdout: ${line.slice(0, 200)}`),
+    );
+    child.once('exit', (code, signal) => {
+      if (!initialized) return finish(`exited (${signal ?? code}) before answering initialize\n  stderr: ${tail(stderr, 30)}`);
+      if (code !== 0) return finish(`exited with ${signal ?? code} after stdin closed, expected 0\n  stderr: ${tail(stderr, 30)}`);
+      finish();
+    });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcpkit-check', version: '0.0.0' } },
+    });
+  });
+}
