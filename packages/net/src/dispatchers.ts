@@ -1,7 +1,10 @@
 /**
  * The undici dispatchers (connection pools), one per strictness, whose `connect.lookup` resolves a name
  * once, refuses it when any of its addresses is refused and hands the socket exactly the addresses it
- * checked (address pinning). Through a proxy there is one `ProxyAgent`: the proxy resolves names.
+ * checked (address pinning). Through a proxy there is one `ProxyAgent`: the proxy resolves names. It
+ * sends `http://` URLs to an `http://` proxy as absolute-form requests (`GET http://host/path HTTP/1.1`),
+ * as curl and httpx do, and tunnels (CONNECT) the rest: proxies that allow CONNECT only to port 443,
+ * Squid's default, refuse a tunnel to port 80.
  * undici is loaded with `await import()` on first use.
  */
 import type { Dispatcher } from 'undici';
@@ -43,8 +46,11 @@ export function createDispatchers(options: DispatchersOptions): Dispatchers {
       ? new ProxyAgent({
           uri: proxyUrl,
           ...common,
+          // undici's default tunnels every request, plain http:// ones as `CONNECT host:80`.
+          proxyTunnel: false,
           // The tunnel (CONNECT) request to the proxy gets the same bounds as a request (undici's
-          // defaults: 10 s to connect, 300 s for the proxy's answer).
+          // defaults: 10 s to connect, 300 s for the proxy's answer); connecting to the proxy for an
+          // absolute-form request is bounded by the same `timeout`.
           proxyTls: { timeout: Math.min(timeoutMs, 10_000) },
           clientFactory: (origin, opts) => new Pool(origin, { ...opts, headersTimeout: timeoutMs }),
         })

@@ -40,6 +40,21 @@ describe('createDispatchers', () => {
     await dispatchers.close();
   });
 
+  it('through an http:// proxy, sends http:// URLs as absolute-form requests, credentials as Proxy-Authorization', async () => {
+    // The proxy answers itself: an absolute-form request line is all it needs to see (no CONNECT).
+    await using proxy = await loopback((_req, res) => res.end('proxied'));
+    const { resolve, asked } = testResolver();
+    const proxyUrl = `http://user:s%3Acret@127.0.0.1:${proxy.port}/`;
+    const dispatchers = createDispatchers({ policy, resolve, proxyUrl, timeoutMs: 5_000 });
+    const { request } = await dispatchers.undici();
+    const response = await request('http://app.test:8080/x?y=1', { dispatcher: await dispatchers.pooled('public-only') });
+    expect(await response.body.text()).toBe('proxied');
+    expect(proxy.seen.map((r) => [r.method, r.url, r.headers.host])).toEqual([['GET', 'http://app.test:8080/x?y=1', 'app.test:8080']]);
+    expect(proxy.seen[0]?.headers['proxy-authorization']).toBe(`Basic ${Buffer.from('user:s:cret').toString('base64')}`);
+    expect(asked).toEqual([]);
+    await dispatchers.close();
+  });
+
   it('connects to the very address its lookup checked, resolving the name once', async () => {
     await using server = await loopback((_req, res) => res.end('pinned'));
     const { resolve, asked } = testResolver();

@@ -11,6 +11,11 @@ export interface OptionSpec<T = unknown> {
   /** Repeatable flag (`--allow-host a --allow-host b`); its variable is comma-separated. */
   multiple?: boolean;
   short?: string;
+  /**
+   * Other long names accepted for the same option (`['allow-private-ips']` for `--allow-private-ips`), e.g. a
+   * reference server's name for it. The config key, the variable and the default stay the option's own.
+   */
+  aliases?: readonly string[];
   /** Environment variable(s) read when the flag is absent, first found wins. */
   env?: string | readonly string[];
   description: string;
@@ -110,6 +115,22 @@ function applyParse(spec: OptionSpec, raw: string, where: string): unknown {
 }
 
 /**
+ * What the command line gave for option `name` under its own name or an alias, and the flag to name in a
+ * message (the one used; the option's own when both were). A repeatable option collects them all.
+ */
+function givenValue(
+  name: string,
+  spec: OptionSpec,
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>,
+): { flag: string; given: string | boolean | (string | boolean)[] | undefined } {
+  const used = [name, ...(spec.aliases ?? [])].filter((n) => values[n] !== undefined);
+  const [first] = used;
+  if (first === undefined) return { flag: `--${name}`, given: undefined };
+  const given = spec.multiple ? used.flatMap((n) => values[n] as (string | boolean)[]) : values[first];
+  return { flag: `--${first}`, given };
+}
+
+/**
  * Parses `argv` and `env` against `options`. Throws `ConfigError` naming the flag or variable at
  * fault for an unknown flag, a missing value, a stray positional argument or a value `parse` refuses.
  */
@@ -117,6 +138,12 @@ export function parseConfig<O extends OptionSpecs>(options: O, argv: readonly st
   const parseOptions: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
   for (const [name, spec] of Object.entries(options)) {
     parseOptions[name] = { type: spec.type, ...(spec.multiple ? { multiple: true } : {}), ...(spec.short ? { short: spec.short } : {}) };
+  }
+  for (const [name, spec] of Object.entries(options)) {
+    for (const alias of spec.aliases ?? []) {
+      if (Object.hasOwn(parseOptions, alias)) throw new Error(`option alias --${alias} of --${name} is already an option`);
+      parseOptions[alias] = { type: spec.type, ...(spec.multiple ? { multiple: true } : {}) };
+    }
   }
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
@@ -130,8 +157,7 @@ export function parseConfig<O extends OptionSpecs>(options: O, argv: readonly st
   const sources: Record<string, { source: ConfigSource; name?: string }> = {};
   const warnings: ConfigWarning[] = [];
   for (const [name, spec] of Object.entries(options)) {
-    const flag = `--${name}`;
-    const given = values[name];
+    const { flag, given } = givenValue(name, spec, values);
     const envNames = spec.env === undefined ? [] : typeof spec.env === 'string' ? [spec.env] : spec.env;
     const envName = envNames.find((n) => env[n] !== undefined);
     let value: unknown;
@@ -231,6 +257,7 @@ export function formatHelp(bin: string, description: string, options: OptionSpec
   const rows = Object.entries(options).map(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.type === 'string' ? ` <${spec.valueName ?? 'value'}>` : ''}`;
     const extras: string[] = [];
+    if (spec.aliases?.length) extras.push(`also ${spec.aliases.map((a) => `--${a}`).join(', ')}`);
     if (spec.multiple) extras.push('repeatable');
     if (spec.env) extras.push(`env ${typeof spec.env === 'string' ? spec.env : spec.env.join(', ')}`);
     if (spec.defaultLabel) extras.push(`default ${spec.defaultLabel}`);

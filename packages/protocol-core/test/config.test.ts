@@ -127,6 +127,23 @@ describe('parseConfig', () => {
     );
   });
 
+  it('accepts an option under its aliases, naming the flag used', () => {
+    const aliased = defineOptions({
+      'allow-private-network': { type: 'boolean', env: 'ALLOW_PRIVATE', description: 'Open', aliases: ['allow-private-ips'] },
+      'max-items': { type: 'string', description: 'Items', aliases: ['limit'], parse: parse.int({ min: 1, max: 9 }) },
+      'allow-host': { type: 'string', multiple: true, description: 'Hosts', aliases: ['host'] },
+    });
+    const config = parseConfig(aliased, ['--allow-private-ips', '--limit', '3', '--allow-host', 'a', '--host', 'b'], {});
+    expect(config).toEqual({ allowPrivateNetwork: true, maxItems: 3, allowHost: ['a', 'b'] });
+    expect(Object.keys(config)).toEqual(['allowPrivateNetwork', 'maxItems', 'allowHost']);
+    expect(configSource(config, 'allowPrivateNetwork')).toEqual({ source: 'flag', name: '--allow-private-ips' });
+    expect(parseConfig(aliased, [], { ALLOW_PRIVATE: '1' }).allowPrivateNetwork).toBe(true);
+    expect(() => parseConfig(aliased, ['--limit', '10'], {})).toThrow('invalid value for --limit: 10 is out of range (1..9)');
+    expect(formatHelp('x', 'X', aliased)).toContain('Open (also --allow-private-ips; env ALLOW_PRIVATE)');
+    const clash = defineOptions({ a: { type: 'boolean', description: 'A' }, b: { type: 'boolean', description: 'B', aliases: ['a'] } });
+    expect(() => parseConfig(clash, [], {})).toThrow('option alias --a of --b is already an option');
+  });
+
   it('renders help with env names and defaults', () => {
     const help = formatHelp('mcp-server-x', 'Does x.', options);
     expect(help).toContain('Usage: mcp-server-x [options]');

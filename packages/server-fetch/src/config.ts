@@ -2,6 +2,8 @@ import { networkOptions, proxyOption } from '@mcpkit/net';
 import { defineOptions, parse } from '@mcpkit/protocol-core';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS } from './constants.js';
 
+const network = networkOptions({ allowPrivateNetwork: 'FETCH_ALLOW_PRIVATE_NETWORK', allowHosts: 'FETCH_ALLOW_HOSTS' });
+
 export const options = defineOptions({
   'user-agent': {
     type: 'string',
@@ -17,7 +19,9 @@ export const options = defineOptions({
   },
   // The network policy's flags, shared with the other servers that fetch URLs (@mcpkit/net).
   ...proxyOption('FETCH_PROXY_URL'),
-  ...networkOptions({ allowPrivateNetwork: 'FETCH_ALLOW_PRIVATE_NETWORK', allowHosts: 'FETCH_ALLOW_HOSTS' }),
+  ...network,
+  // The reference fetch names its allow flag --allow-private-ips: a config written for it starts here too.
+  'allow-private-network': { ...network['allow-private-network'], aliases: ['allow-private-ips'] },
   timeout: {
     type: 'string',
     env: 'FETCH_TIMEOUT',

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createTcpServer, connect as netConnect } from 'node:net';
 import { join } from 'node:path';
@@ -213,18 +213,54 @@ export async function callFetch(pair: InMemoryPair, args: Record<string, unknown
   return (await pair.client.callTool({ name: 'fetch', arguments: args })) as CallToolResult;
 }
 
+export interface TestProxy extends TestServer {
+  /** Every CONNECT target asked for (`host:port`), refused ones included. */
+  connects: string[];
+  /** The request line of every plain (non-CONNECT) request, e.g. `GET http://host/path HTTP/1.1`. */
+  requestLines: string[];
+  /** The `Proxy-Authorization` header of each request and CONNECT, in order (undefined when absent). */
+  proxyAuthorizations: (string | undefined)[];
+}
+
 /**
- * A minimal CONNECT proxy on 127.0.0.1: it tunnels every request to `target` (whatever host was
- * asked for), so a request that arrives at `target` proves it went through the proxy.
+ * A forward proxy on 127.0.0.1 that behaves like Squid's default configuration: absolute-form requests
+ * (`GET http://host/path HTTP/1.1`) are forwarded, and CONNECT is allowed to port 443 only (403
+ * otherwise). Whatever host was asked for, it connects to `targetPort` on 127.0.0.1, so a request that
+ * arrives at the target proves it went through the proxy.
  */
-export async function startProxy(targetPort: number): Promise<TestServer & { connects: string[] }> {
+export async function startProxy(targetPort: number): Promise<TestProxy> {
   const connects: string[] = [];
-  const server = createServer((_req, res) => {
-    res.statusCode = 405;
-    res.end();
+  const requestLines: string[] = [];
+  const proxyAuthorizations: (string | undefined)[] = [];
+  const server = createServer((req, res) => {
+    requestLines.push(`${req.method} ${req.url} HTTP/${req.httpVersion}`);
+    proxyAuthorizations.push(req.headers['proxy-authorization']);
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.statusCode = 400; // origin-form: this is a proxy, not an origin server
+      res.end();
+      return;
+    }
+    const { 'proxy-authorization': _auth, 'proxy-connection': _connection, ...headers } = req.headers;
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port: targetPort, method: req.method, path: target.pathname + target.search, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
   });
   server.on('connect', (req: IncomingMessage, socket, head) => {
     connects.push(req.url ?? '');
+    proxyAuthorizations.push(req.headers['proxy-authorization']);
+    if (!(req.url ?? '').endsWith(':443')) {
+      socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
     const upstream = netConnect(targetPort, '127.0.0.1', () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
@@ -241,6 +277,8 @@ export async function startProxy(targetPort: number): Promise<TestServer & { con
     requests: [],
     hits: () => 0,
     connects,
+    requestLines,
+    proxyAuthorizations,
     close,
     [Symbol.asyncDispose]: close,
   };
@@ -271,15 +309,20 @@ export function makePdf(lines: string[], title?: string): Buffer {
 }
 
 /**
- * A proxy that accepts connections and never answers (a dead corporate proxy); `connections` counts
- * them, so a test can tell that a request did reach it.
+ * A proxy that accepts connections and never answers (a dead corporate proxy); `requestLines` lists the
+ * first line of what each connection sent, so a test can tell that a request did reach it.
  */
-export async function startSilentProxy(): Promise<{ origin: string; connections: () => number } & AsyncDisposable> {
+export async function startSilentProxy(): Promise<{ origin: string; requestLines: () => string[] } & AsyncDisposable> {
   const sockets = new Set<Socket>();
-  let connections = 0;
+  const requestLines: string[] = [];
   const server = createTcpServer((socket) => {
-    connections++;
     sockets.add(socket);
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      if (head.includes('\r\n')) return;
+      head += chunk.toString('latin1');
+      if (head.includes('\r\n')) requestLines.push(head.slice(0, head.indexOf('\r\n')));
+    });
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
   });
@@ -287,7 +330,7 @@ export async function startSilentProxy(): Promise<{ origin: string; connections:
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    connections: () => connections,
+    requestLines: () => [...requestLines],
     async [Symbol.asyncDispose]() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

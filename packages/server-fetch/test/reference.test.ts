@@ -131,7 +131,7 @@ describe('proxy (test 20)', () => {
     });
     const result = await callFetch(pair, { url: 'http://proxied.example/page' });
     expect(text(result)).toContain('test paragraph');
-    expect(proxy.connects).toEqual(['proxied.example:80']);
+    expect(proxy.requestLines).toEqual(['GET http://proxied.example/page HTTP/1.1']);
     expect(target.hits('/page')).toBe(1);
   });
 });

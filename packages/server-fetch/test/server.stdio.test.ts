@@ -42,6 +42,19 @@ it('serves the fetch tool and prompt over stdio: HTML, PDF (lazily loaded), and 
   expect(proc.stderr()).toContain(`GET ${site.origin}/article`);
 });
 
+it("starts with the reference's --allow-private-ips, an alias of --allow-private-network", async () => {
+  await using site = await startServer(send('<html><body><article><p>Private page.</p></article></body></html>', 'text/html'));
+  await using proc = await spawnStdio(bin, { args: ['--allow-private-ips', '--ignore-robots-txt'] });
+  const page = await proc.client.callTool({ name: 'fetch', arguments: { url: `${site.origin}/` } });
+  expect(page.isError).toBeFalsy();
+  expect(text(page)).toBe(`Contents of ${site.origin}/:\nPrivate page.`);
+  // Cloud metadata stays refused, as with --allow-private-network (refused before any connection).
+  const metadata = await proc.client.callTool({ name: 'fetch', arguments: { url: 'http://169.254.169.254/' } });
+  expect(text(metadata)).toContain('is a cloud metadata address');
+  const { stdout } = await runBin(bin, { args: ['--help'] });
+  expect(stdout).toMatch(/--allow-private-network +Allow loopback, .* \(also --allow-private-ips; env FETCH_ALLOW_PRIVATE_NETWORK\)/);
+});
+
 it('exits 2 with one line naming the flag for a bad --allow-host', async () => {
   const run = await runBin(bin, { args: ['--allow-host', 'example.com:http'] });
   expect(run.code).toBe(2);

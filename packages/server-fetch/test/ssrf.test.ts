@@ -210,6 +210,7 @@ describe('opening it deliberately', () => {
     const result = await callFetch(pair, { url: 'http://10.1.2.3/', proxy: proxy.origin, proxy_url: proxy.origin });
     expect(text(result)).toContain('is a private (RFC 1918) address');
     expect(proxy.connects).toEqual([]);
+    expect(proxy.requestLines).toEqual([]);
   });
 });
 
@@ -221,7 +222,10 @@ describe('through a configured proxy', () => {
     await using pair = await connect({ proxyUrl: proxy.origin, resolve });
     const result = await callFetch(pair, { url: 'http://intranet.corp.test/page' });
     expect(text(result)).toBe('Contents of http://intranet.corp.test/page:\ninternal secret page');
-    expect(proxy.connects).toEqual(['intranet.corp.test:80', 'intranet.corp.test:80']);
+    expect(proxy.requestLines).toEqual([
+      'GET http://intranet.corp.test/robots.txt HTTP/1.1',
+      'GET http://intranet.corp.test/page HTTP/1.1',
+    ]);
     expect(target.requests.map((r) => r.url)).toEqual(['/robots.txt', '/page']);
     expect(calls).toEqual([]);
   });
@@ -243,6 +247,7 @@ describe('through a configured proxy', () => {
       expect(text(result)).toContain(`refused to connect: ${reason}.`);
     }
     expect(proxy.connects).toEqual([]);
+    expect(proxy.requestLines).toEqual([]);
   });
 
   it('--allow-private-network and --allow-host open loopback names through the proxy too', async () => {
@@ -266,6 +271,6 @@ describe('through a configured proxy', () => {
     expect(page.isError).toBe(true);
     expect(text(page)).toBe(`Failed to fetch ${url}: no complete response within 1 s (raise the limit with --timeout)`);
     expect(performance.now() - started).toBeLessThan(500 + 1000 + 2000);
-    expect(proxy.connections()).toBe(2);
+    expect(proxy.requestLines()).toEqual(['GET http://93.184.215.14/robots.txt HTTP/1.1', 'GET http://93.184.215.14/page HTTP/1.1']);
   });
 });

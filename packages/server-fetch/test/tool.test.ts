@@ -27,10 +27,13 @@ describe('listing', () => {
     expect(props.max_length).toMatchObject({
       type: 'integer',
       default: 5000,
-      exclusiveMinimum: 0,
-      exclusiveMaximum: 1000000,
+      minimum: 1,
+      maximum: 999999,
       description: 'Maximum number of characters to return.',
     });
+    // The reference's exclusiveMinimum/exclusiveMaximum (same accepted values) are refused by Gemini's schema subset.
+    expect(props.max_length).not.toHaveProperty('exclusiveMinimum');
+    expect(props.max_length).not.toHaveProperty('exclusiveMaximum');
     expect(props.start_index).toMatchObject({ type: 'integer', default: 0, minimum: 0 });
     expect(props.raw).toMatchObject({ type: 'boolean', default: false });
     expect(Object.keys((tool.outputSchema?.properties ?? {}) as object).sort()).toEqual(
@@ -61,6 +64,7 @@ describe('input validation', () => {
     [{ url: 'not a url' }, 'Invalid URL'],
     [{ url: 'https://example.com/', max_length: 0 }, 'max_length'],
     [{ url: 'https://example.com/', max_length: 1_000_000 }, 'max_length'],
+    [{ url: 'https://example.com/', max_length: 0.5 }, 'max_length'],
     [{ url: 'https://example.com/', start_index: -1 }, 'start_index'],
     [{ url: 'https://example.com/', raw: 'yes' }, 'raw'],
   ])('%j is refused naming the problem', async (args, expected) => {

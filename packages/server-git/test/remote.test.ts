@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import { type AddressInfo, connect as netConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { AllowedHost } from '@mcpkit/net';
@@ -350,9 +350,25 @@ describe.skipIf(!hasGit)('remote tools over smart HTTP on loopback', () => {
     expect(cli(repo, 'for-each-ref')).toBe(refs);
   });
 
-  it('goes through --proxy-url when given', async () => {
+  it('goes through --proxy-url when given (absolute-form requests for an http:// remote)', async () => {
+    // A forward proxy: absolute-form requests (`POST http://host/path HTTP/1.1`) are forwarded; a CONNECT
+    // tunnel is what an https:// remote would get.
+    const requestLines: string[] = [];
     const tunnels: string[] = [];
-    const proxy = createServer();
+    const proxy = createServer((req, res) => {
+      requestLines.push(`${req.method} ${req.url}`);
+      const target = new URL(req.url ?? '');
+      const { 'proxy-connection': _, ...headers } = req.headers;
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: target.pathname + target.search, headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
     proxy.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
       tunnels.push(req.url ?? '');
       const [host, port] = (req.url ?? '').split(':');
@@ -372,7 +388,9 @@ describe.skipIf(!hasGit)('remote tools over smart HTTP on loopback', () => {
       const { res, text: out } = await call(access({ allowHost: allowLoopback(), proxyUrl }), 'git_fetch', {});
       expect(res.isError, out).toBeFalsy();
       expect(cli(repo, 'rev-parse', 'origin/master')).toBe(next);
-      expect(tunnels).toContain(`127.0.0.1:${http.port}`);
+      expect(tunnels).toEqual([]);
+      expect(requestLines.length).toBeGreaterThan(0);
+      for (const line of requestLines) expect(line).toMatch(new RegExp(`^(GET|POST) http://127\\.0\\.0\\.1:${http.port}/`));
     } finally {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));

@@ -24,7 +24,8 @@ export const fetchTool = defineTool({
       .url({ error: (issue) => (issue.input === undefined ? URL_REQUIRED : 'Invalid URL') })
       .min(1, URL_REQUIRED)
       .describe('URL to fetch'),
-    max_length: z.number().int().gt(0).lt(1_000_000).default(5000).describe('Maximum number of characters to return.'),
+    // The reference's 0 < n < 1,000,000, as inclusive bounds: Gemini refuses exclusiveMinimum/exclusiveMaximum.
+    max_length: z.number().int().min(1).max(999_999).default(5000).describe('Maximum number of characters to return.'),
     start_index: z
       .number()
       .int()
