@@ -11,6 +11,7 @@ import {
   formatSize,
   mapLimit,
   PNPM,
+  REFERENCE_SERVER_VERSION,
   removeTemp,
   root,
   run,
@@ -28,7 +29,7 @@ const { values, positionals } = parseArgs({
 });
 const { step, conclude } = createSteps('pack');
 const DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
-const ALLOWED_TOP_LEVEL = /^(package\.json|README(\.md)?|CHANGELOG(\.md)?|LICEN[CS]E(\.md|\.txt)?)$/i;
+const ALLOWED_TOP_LEVEL = /^(package\.json|server\.json|README(\.md)?|CHANGELOG(\.md)?|LICEN[CS]E(\.md|\.txt)?)$/i;
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const MB = 1e6;
 
@@ -117,10 +118,13 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
   }
   if (![...files].some((f) => f.startsWith('dist/'))) problems.push('has no dist/ files');
   if (!files.has('README.md')) problems.push('has no README.md');
+  if (!files.has('LICENSE')) problems.push('has no LICENSE');
+  // A server's MCP Registry manifest ships with it (the registry and catalogs read it from the package).
+  if (isServer && !files.has('server.json')) problems.push('has no server.json');
   // npm and pnpm never pack a CHANGELOG with `files: ["dist"]`; changesets keeps it in the package folder (and the repo).
   if (!existsSync(join(sourceDir, 'CHANGELOG.md'))) problems.push(`has no CHANGELOG.md in ${relative(root, sourceDir)}`);
   if (manifest.type !== 'module') problems.push(`"type" is ${JSON.stringify(manifest.type)}, not "module"`);
-  const expectedFiles = hasBins ? ['bin', 'dist'] : ['dist'];
+  const expectedFiles = isServer ? ['bin', 'dist', 'server.json'] : hasBins ? ['bin', 'dist'] : ['dist'];
   if (JSON.stringify(manifest.files) !== JSON.stringify(expectedFiles))
     problems.push(`"files" is ${JSON.stringify(manifest.files)}, not ${JSON.stringify(expectedFiles)}`);
 
@@ -229,14 +233,6 @@ function binClosure(pkgRoot, files, entries) {
   }
   return seen;
 }
-
-/**
- * Servers whose default serverInfo is the reference's, on purpose (a drop-in reports what clients of the
- * reference expect): the version initialize must report instead of the package version.
- */
-const REFERENCE_SERVER_VERSION = {
-  '@mcpkit/server-everything': '1.0.0', // the legacy profile is npm @modelcontextprotocol/server-everything@2025.11.25
-};
 
 /** A new empty npm project under the temp dir. */
 function emptyProject(name) {

@@ -1,6 +1,7 @@
 // Helpers shared by the check scripts (plain Node, no dependencies).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -462,6 +463,26 @@ export function smoke(project, command, expectedVersion, { env = quietEnv, timeo
       id: 1,
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcpkit-check', version: '0.0.0' } },
+    });
+  });
+}
+
+/**
+ * Servers whose default serverInfo is the reference's, on purpose (a drop-in reports what clients of the
+ * reference expect): the version initialize must report instead of the package version.
+ */
+export const REFERENCE_SERVER_VERSION = {
+  '@mcpkit/server-everything': '1.0.0', // the legacy profile is npm @modelcontextprotocol/server-everything@2025.11.25
+};
+
+/** A free TCP port on 127.0.0.1 (bound, read, released). */
+export function freePortNumber() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
     });
   });
 }
