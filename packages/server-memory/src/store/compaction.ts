@@ -17,13 +17,18 @@
  *    that processes that had read all of it follow without reloading. The journal is kept, empty,
  *    so the next write is a plain append.
  *
+ * A step that fails (a full disk: ENOSPC, EDQUOT; EIO) throws: before step 4 the temp file is removed
+ * and the snapshot and journal are as they were (a `compactedTo` marker naming a file that never took
+ * the snapshot's place matches nothing); after it, the old journal's marker says its records are in
+ * the new snapshot. Either way nothing acknowledged is lost, and the next compaction tries again.
+ *
  * These functions hold no state: they return what the caller (`graphFile.ts`) now has.
  */
 
 import { renameSync } from 'node:fs';
 import type { Logger } from '@mcpkit/protocol-core';
 import type { Graph } from '../graph.js';
-import { appendNoFollow, type FileId, idJson, idOf, removeStaleTemps, statOrNull, writeTempFile } from './durable.js';
+import { appendNoFollow, type FileId, idJson, idOf, removeQuietly, removeStaleTemps, statOrNull, writeTempFile } from './durable.js';
 import { createJournal, type JournalPosition, journalRecordBytes, markCompactedTo } from './journal.js';
 import type { CorruptLine } from './jsonl.js';
 import { snapshotChunks } from './snapshot.js';
@@ -75,8 +80,13 @@ export function writeCompacted(files: MemoryFiles, input: CompactionInput): Comp
   const snapshot = idOf(temp.stat);
   const { journal } = input;
   const prev = journal ? { base: idJson(input.base), ino: String(journal.ino), size: journal.offset } : null;
-  if (journal) markCompactedTo(files.wal, snapshot);
-  renameSync(temp.path, files.file);
+  try {
+    if (journal) markCompactedTo(files.wal, snapshot);
+    renameSync(temp.path, files.file);
+  } catch (error) {
+    removeQuietly(temp.path);
+    throw error;
+  }
   // Renamed over the old journal, then the folder is fsynced: both renames are durable from here.
   return { base: snapshot, snapshotBytes: Number(temp.stat.size), journal: createJournal(files.wal, snapshot, prev) };
 }
