@@ -4,14 +4,16 @@
  * in the graph), a compaction that does not fit must keep the snapshot and the journal, and every
  * acknowledged write must be there when the file is loaded again.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@mcpkit/protocol-core';
 import { connectInMemory } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { createMemoryServer, type GraphStore, openFileStore } from '../../src/server.js';
+import { appendDurablyTo, type WriteFn, writeTempFile } from '../../src/store/durable.js';
+import { saveError } from '../../src/store/storeErrors.js';
 import { call, text } from '../acceptanceSuite.js';
-import { referenceSave, runsWithTmpfs, smallDisk } from '../helpers.js';
+import { referenceSave, runsWithTmpfs, smallDisk, tempDir } from '../helpers.js';
 
 const MiB = 1024 * 1024;
 /** An entity of about 7 KB: a disk with 150 KiB left takes some 20 of them. */
@@ -129,5 +131,93 @@ describe.runIf(runsWithTmpfs)('a full disk (a real tmpfs)', () => {
     }
     expect(temps(disk.path)).toEqual([]);
     expect(await reload(path)).toEqual(['Seed', ...acknowledged]);
+  });
+});
+
+/**
+ * The faults a real disk can answer a write with but a test cannot make it (EIO, EDQUOT; ENOSPC too,
+ * everywhere): injected into the one call that writes, on real files.
+ */
+describe('faults in a write: each append is all or nothing, no short temp file is kept', () => {
+  const faults = ['ENOSPC', 'EIO', 'EDQUOT'] as const;
+  /** A write that puts down `first` bytes of what it is given, then fails with `code`. */
+  const failingAfter = (first: number, code: string): WriteFn => {
+    let calls = 0;
+    return (fd, buffer, offset, length) => {
+      if (calls++ > 0) throw Object.assign(new Error(`${code}: injected`), { code });
+      return writeSync(fd, buffer, offset, Math.min(length, first));
+    };
+  };
+  const journal = (dir: string) => {
+    const path = join(dir, 'memory.jsonl.wal');
+    writeFileSync(path, '{"header":1}\n{"op":"a"}\n');
+    return path;
+  };
+
+  for (const code of faults) {
+    it(`${code} after a short write: the append throws ${code} and the file is cut back to what it was`, () => {
+      using dir = tempDir();
+      const path = journal(dir.path);
+      const before = readFileSync(path, 'utf8');
+      const fd = openSync(path, 'a+');
+      try {
+        // The short write ends right after a whole first record: that record must not stay either.
+        const data = '{"op":"b"}\n{"op":"c"}\n';
+        expect(() => appendDurablyTo(fd, data, Buffer.byteLength(before), failingAfter(11, code))).toThrow(
+          expect.objectContaining({ code }),
+        );
+      } finally {
+        closeSync(fd);
+      }
+      expect(readFileSync(path, 'utf8')).toBe(before);
+    });
+
+    it(`${code} while writing a temp file: it throws ${code} and no temp file is left`, () => {
+      using dir = tempDir();
+      const target = join(dir.path, 'memory.jsonl');
+      writeFileSync(target, 'old');
+      expect(() => writeTempFile(target, ['a'.repeat(100), 'b'.repeat(100)], 0o600, failingAfter(150, code))).toThrow(
+        expect.objectContaining({ code }),
+      );
+      expect(readdirSync(dir.path)).toEqual(['memory.jsonl']);
+      expect(readFileSync(target, 'utf8')).toBe('old');
+    });
+
+    it(`${code} is told to the model in words, with nothing changed`, () => {
+      const error = saveError(Object.assign(new Error('x'), { code }), '/m.jsonl', createLogger({ name: 't', write: () => {} }));
+      expect(error.message).toMatch(new RegExp(`^Could not save the knowledge graph: the disk .+ \\(${code}\\); nothing was changed\\.`));
+    });
+  }
+
+  it('short writes only: every byte is written, in as many writes as it takes', () => {
+    using dir = tempDir();
+    const path = journal(dir.path);
+    const before = readFileSync(path, 'utf8');
+    const fd = openSync(path, 'a+');
+    const data = '{"op":"b","entities":[1,2,3]}\n{"op":"c"}\n';
+    try {
+      const threeAtATime: WriteFn = (f, buffer, offset, length) => writeSync(f, buffer, offset, Math.min(length, 3));
+      expect(appendDurablyTo(fd, data, Buffer.byteLength(before), threeAtATime)).toBe(Buffer.byteLength(data));
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(path, 'utf8')).toBe(before + data);
+  });
+
+  it('a write that puts down nothing is a full disk: ENOSPC, the file as it was', () => {
+    using dir = tempDir();
+    const path = journal(dir.path);
+    const before = readFileSync(path, 'utf8');
+    const fd = openSync(path, 'a+');
+    try {
+      let calls = 0;
+      const thenNothing: WriteFn = (f, buffer, offset, length) => (calls++ === 0 ? writeSync(f, buffer, offset, 4) : 0);
+      expect(() => appendDurablyTo(fd, '{"op":"b"}\n', Buffer.byteLength(before), thenNothing)).toThrow(
+        expect.objectContaining({ code: 'ENOSPC' }),
+      );
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(path, 'utf8')).toBe(before);
   });
 });
