@@ -8,8 +8,9 @@
  *
  * The steps, each safe to be interrupted by a crash:
  *
- * 1. unreadable lines found at load are appended to `.corrupt` (never written through a link);
- * 2. the whole graph is written to a temp file and fsynced;
+ * 1. the whole graph is written to a temp file, checked whole and fsynced;
+ * 2. unreadable lines found at load are appended to `.corrupt` (never written through a link), once
+ *    the new snapshot is known to fit: a compaction that fails there has set nothing aside twice;
  * 3. `{"compactedTo": <its FileId>}` is appended to the old journal (a process that finds that journal
  *    beside that snapshot knows its records are in it);
  * 4. the temp file is renamed over the snapshot;
@@ -18,7 +19,7 @@
  *    so the next write is a plain append.
  *
  * A step that fails (a full disk: ENOSPC, EDQUOT; EIO) throws: before step 4 the temp file is removed
- * and the snapshot and journal are as they were (a `compactedTo` marker naming a file that never took
+ * and the snapshot and journal are as they were (each append is all or nothing, `durable.ts`) (a `compactedTo` marker naming a file that never took
  * the snapshot's place matches nothing); after it, the old journal's marker says its records are in
  * the new snapshot. Either way nothing acknowledged is lost, and the next compaction tries again.
  *
@@ -59,6 +60,8 @@ export interface CompactionInput {
   graph: Graph;
   /** Lines of other record types, written back verbatim at the top. */
   foreignRecords: readonly string[];
+  /** Lines that could not be loaded: set aside in `.corrupt` before the snapshot without them takes the old one's place. */
+  corrupt: readonly CorruptLine[];
   /** The snapshot the journal applies to, and how far it was read. */
   base: FileId | null;
   journal: JournalPosition | null;
@@ -72,7 +75,7 @@ export interface Compacted {
 }
 
 /** Writes `input.graph` as a new snapshot (reference format) and starts an empty journal. Under the lock, caught up. */
-export function writeCompacted(files: MemoryFiles, input: CompactionInput): Compacted {
+export function writeCompacted(files: MemoryFiles, input: CompactionInput, logger: Logger): Compacted {
   removeStaleTemps(files.file);
   const existing = statOrNull(files.file);
   const mode = existing ? Number(existing.mode & 0o777n) : 0o600;
@@ -81,6 +84,7 @@ export function writeCompacted(files: MemoryFiles, input: CompactionInput): Comp
   const { journal } = input;
   const prev = journal ? { base: idJson(input.base), ino: String(journal.ino), size: journal.offset } : null;
   try {
+    setAsideCorrupt(files, input.corrupt, logger);
     if (journal) markCompactedTo(files.wal, snapshot);
     renameSync(temp.path, files.file);
   } catch (error) {
@@ -92,7 +96,7 @@ export function writeCompacted(files: MemoryFiles, input: CompactionInput): Comp
 }
 
 /** Appends the lines that could not be loaded to `.corrupt`, verbatim, before a rewrite would drop them. */
-export function setAsideCorrupt(files: MemoryFiles, lines: readonly CorruptLine[], logger: Logger): void {
+function setAsideCorrupt(files: MemoryFiles, lines: readonly CorruptLine[], logger: Logger): void {
   if (lines.length === 0) return;
   const data = lines.map((c) => `${c.text}\n`).join('');
   appendNoFollow(files.corrupt, data, (target, aside) =>

@@ -173,9 +173,12 @@ function cutBack(fd: number, size: number, error: unknown): unknown {
   } catch (cutError) {
     const code = (error as NodeJS.ErrnoException)?.code;
     return Object.assign(
-      new Error(`an append failed (${(error as Error)?.message}) and could not be cut back to ${size} bytes: ${(cutError as Error).message}`, {
-        cause: error,
-      }),
+      new Error(
+        `an append failed (${(error as Error)?.message}) and could not be cut back to ${size} bytes: ${(cutError as Error).message}`,
+        {
+          cause: error,
+        },
+      ),
       code ? { code } : {},
     );
   }

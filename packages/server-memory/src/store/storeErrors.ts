@@ -24,11 +24,20 @@ const DISK_ERRORS: Readonly<Record<string, string>> = {
   EROFS: 'the file system is read-only',
 };
 
+/** `the disk is full (ENOSPC: no space left on device, write)` for a disk error; undefined for anything else. */
+export function diskErrorText(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code && Object.hasOwn(DISK_ERRORS, code) ? `${DISK_ERRORS[code]} (${(error as Error).message})` : undefined;
+}
+
+/** What to log with a message about a failed write: one line for a disk error, the error itself (its stack) for anything else. */
+export const logged = (error: unknown): unknown => diskErrorText(error) ?? error;
+
 /** A batch of writes that could not be saved (nothing was changed): logged, and told without internals. */
 export function saveError(error: unknown, location: string, logger: Logger): Error {
   if (error instanceof ToolError) return error;
   if (error instanceof ForeignFileError) return foreignError(error, logger);
-  logger.error(`could not update ${location}:`, error);
+  logger.error(`could not update ${location}; nothing was changed:`, logged(error));
   const code = (error as NodeJS.ErrnoException)?.code;
   const said = code && Object.hasOwn(DISK_ERRORS, code) ? `: ${DISK_ERRORS[code]} (${code})` : code ? ` (${code})` : '';
   return new ToolError(`Could not save the knowledge graph${said}; nothing was changed. The server log has the details.`);

@@ -4,7 +4,7 @@
  * in the graph), a compaction that does not fit must keep the snapshot and the journal, and every
  * acknowledged write must be there when the file is loaded again.
  */
-import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@mcpkit/protocol-core';
 import { connectInMemory } from '@mcpkit/protocol-core/testing';
@@ -93,8 +93,9 @@ describe.runIf(runsWithTmpfs)('a full disk (a real tmpfs)', () => {
       for (const name of names) expect((await create(s.client, name)).isError).toBeFalsy();
       await store.close();
     }
-    expect(lines.filter((l) => /could not fold the journal into the memory file on close/.test(l))).toHaveLength(1);
-    expect(lines.join('')).toMatch(/ENOSPC/);
+    expect(lines.filter((l) => /could not fold the journal into the memory file on close/.test(l))).toEqual([
+      expect.stringMatching(/kept as they were.*: the disk is full \(ENOSPC: no space left on device, write\)\n$/),
+    ]);
     expect(readFileSync(path, 'utf8')).toBe(seed);
     expect(temps(disk.path)).toEqual([]);
     expect(await reload(path)).toEqual(['Seed', ...names]);
@@ -105,7 +106,7 @@ describe.runIf(runsWithTmpfs)('a full disk (a real tmpfs)', () => {
     using _disk = disk;
     const { lines, logger } = capture();
     const acknowledged: string[] = [];
-    const foldFailed = () => lines.filter((l) => /could not fold the journal into the memory file \(will retry/.test(l)).length;
+    const foldFailed = () => lines.filter((l) => /could not fold the journal into the memory file \(.*will retry/.test(l)).length;
     const headerOnly = () => readFileSync(`${path}.wal`, 'utf8').split('\n').length === 2;
     {
       // A compaction right after each write: the snapshot grows until its temp file no longer fits beside it.
@@ -131,6 +132,31 @@ describe.runIf(runsWithTmpfs)('a full disk (a real tmpfs)', () => {
     }
     expect(temps(disk.path)).toEqual([]);
     expect(await reload(path)).toEqual(['Seed', ...acknowledged]);
+  });
+
+  it('a file with an unreadable line opens and reads on a full disk; writes fail until there is room, then the line is set aside', async () => {
+    const disk = smallDisk(2 * MiB);
+    using _disk = disk;
+    const path = join(disk.path, 'memory.jsonl');
+    writeFileSync(path, `${referenceSave({ entities: [big('Seed')], relations: [] })}\nnot a record`);
+    disk.fill(4 * 1024);
+    const { lines, logger } = capture();
+    const store = await openFileStore({ path, compactDelayMs: 60_000, logger });
+    try {
+      await using s = await connectInMemory(createMemoryServer({ store }));
+      expect(lines.join('')).toMatch(/could not set aside .*kept as they were.*the disk is full \(ENOSPC/);
+      expect(await namesIn(store)).toEqual(['Seed']);
+      const refused = await create(s.client, 'Later');
+      expect(text(refused)).toMatch(/^Could not save the knowledge graph: the disk is full \(ENOSPC\); nothing was changed\./);
+      expect(await namesIn(store)).toEqual(['Seed']);
+      unlinkSync(join(disk.path, 'filler'));
+      expect((await create(s.client, 'Later')).isError).toBeFalsy();
+      expect(await namesIn(store)).toEqual(['Seed', 'Later']);
+    } finally {
+      await store.close();
+    }
+    expect(readFileSync(`${path}.corrupt`, 'utf8')).toBe('not a record\n');
+    expect(await reload(path)).toEqual(['Seed', 'Later']);
   });
 });
 
