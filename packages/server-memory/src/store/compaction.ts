@@ -18,10 +18,11 @@
  *    that processes that had read all of it follow without reloading. The journal is kept, empty,
  *    so the next write is a plain append.
  *
- * A step that fails (a full disk: ENOSPC, EDQUOT; EIO) throws: before step 4 the temp file is removed
- * and the snapshot and journal are as they were (each append is all or nothing, `durable.ts`) (a `compactedTo` marker naming a file that never took
- * the snapshot's place matches nothing); after it, the old journal's marker says its records are in
- * the new snapshot. Either way nothing acknowledged is lost, and the next compaction tries again.
+ * A step that fails (a full disk: ENOSPC, EDQUOT; EIO) throws. Before step 4 the temp file is removed
+ * and the snapshot and journal are as they were: each append is all or nothing (`durable.ts`), and a
+ * `compactedTo` marker naming a file that never took the snapshot's place matches nothing. After it,
+ * the old journal's marker says its records are in the new snapshot. Either way nothing acknowledged
+ * is lost, and the next compaction tries again.
  *
  * These functions hold no state: they return what the caller (`graphFile.ts`) now has.
  */

@@ -171,16 +171,9 @@ function cutBack(fd: number, size: number, error: unknown): unknown {
     fdatasyncSync(fd);
     return error;
   } catch (cutError) {
-    const code = (error as NodeJS.ErrnoException)?.code;
-    return Object.assign(
-      new Error(
-        `an append failed (${(error as Error)?.message}) and could not be cut back to ${size} bytes: ${(cutError as Error).message}`,
-        {
-          cause: error,
-        },
-      ),
-      code ? { code } : {},
-    );
+    const failed = error as NodeJS.ErrnoException;
+    const message = `an append failed (${failed?.message}) and could not be cut back to ${size} bytes: ${(cutError as Error).message}`;
+    return Object.assign(new Error(message, { cause: error }), failed?.code ? { code: failed.code } : {});
   }
 }
 
