@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,6 +7,40 @@ import { join } from 'node:path';
 export function tempDir(): { path: string } & Disposable {
   const path = mkdtempSync(join(tmpdir(), 'mcpkit-memory-'));
   return { path, [Symbol.dispose]: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * Whether this process can mount a tmpfs (Linux, as root). A test that needs one skips without it, but
+ * not under CI (which runs as root): there `smallDisk` throws and the test fails.
+ */
+export const tmpfsPossible = process.platform === 'linux' && process.getuid?.() === 0;
+export const runsWithTmpfs = tmpfsPossible || Boolean(process.env.CI);
+
+/** A real, small file system: a tmpfs of `bytes` mounted on a fresh folder, unmounted and removed on dispose. */
+export function smallDisk(bytes: number): { path: string; fill(leaveBytes: number): void; free(): number } & Disposable {
+  const dir = tempDir();
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes}`, 'tmpfs', dir.path], { encoding: 'utf8' });
+  if (mount.status !== 0) {
+    dir[Symbol.dispose]();
+    throw new Error(`could not mount a tmpfs (${mount.error?.message ?? mount.stderr.trim()}); the disk-full tests need root on Linux`);
+  }
+  const free = () => {
+    const st = statfsSync(dir.path);
+    return st.bavail * st.bsize;
+  };
+  return {
+    path: dir.path,
+    free,
+    /** Writes a filler file so that about `leaveBytes` stay free. */
+    fill(leaveBytes: number) {
+      writeFileSync(join(dir.path, 'filler'), Buffer.alloc(Math.max(0, free() - leaveBytes)));
+    },
+    [Symbol.dispose]() {
+      // Lazily: a file a failed test left open must not keep the mount (and the folder) behind.
+      spawnSync('umount', ['-l', dir.path]);
+      dir[Symbol.dispose]();
+    },
+  };
 }
 
 /** A live process that has nothing to do with the memory file (one that got a crashed server's pid), killed on dispose. */

@@ -9,7 +9,7 @@ import { openPostgresStore } from '../src/store/postgres/postgresStore.js';
 import { openTransferDatabase, type TransferDatabase } from '../src/transfer/database.js';
 import { exportGraph } from '../src/transfer/exportGraph.js';
 import { importGraph } from '../src/transfer/importGraph.js';
-import { tempDir } from './helpers.js';
+import { runsWithTmpfs, smallDisk, tempDir } from './helpers.js';
 import { freshGraph, postgresUrl } from './postgres/fixture.js';
 
 const url = postgresUrl();
@@ -263,4 +263,24 @@ describe.skipIf(!url)('import and export', () => {
     expect(statSync(target).mode & 0o777).toBe(0o644);
     expect(statSync(fresh).mode & 0o777).toBe(0o600);
   });
+
+  it.runIf(runsWithTmpfs)(
+    'export to a disk without room for it (a real tmpfs) fails with ENOSPC and leaves no file, not a short one',
+    async () => {
+      using disk = smallDisk(1024 * 1024);
+      const graph = freshGraph();
+      const store = openPostgresStore({ url: url!, graph });
+      await store.createEntities(
+        Array.from({ length: 8 }, (_, i) => ({ name: `E${i}`, entityType: 't', observations: ['x'.repeat(7000)] })),
+      );
+      await store.close();
+      disk.fill(20 * 1024);
+      const target = join(disk.path, 'out.jsonl');
+      const { logger } = capture();
+      await withDb((db) =>
+        expect(exportGraph({ file: target, graph, db, logger })).rejects.toThrow(expect.objectContaining({ code: 'ENOSPC' })),
+      );
+      expect(readdirSync(disk.path)).toEqual(['filler']);
+    },
+  );
 });

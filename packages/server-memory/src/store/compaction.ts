@@ -8,8 +8,9 @@
  *
  * The steps, each safe to be interrupted by a crash:
  *
- * 1. unreadable lines found at load are appended to `.corrupt` (never written through a link);
- * 2. the whole graph is written to a temp file and fsynced;
+ * 1. the whole graph is written to a temp file, checked whole and fsynced;
+ * 2. unreadable lines found at load are appended to `.corrupt` (never written through a link), once
+ *    the new snapshot is known to fit: a compaction that fails there has set nothing aside twice;
  * 3. `{"compactedTo": <its FileId>}` is appended to the old journal (a process that finds that journal
  *    beside that snapshot knows its records are in it);
  * 4. the temp file is renamed over the snapshot;
@@ -17,13 +18,19 @@
  *    that processes that had read all of it follow without reloading. The journal is kept, empty,
  *    so the next write is a plain append.
  *
+ * A step that fails (a full disk: ENOSPC, EDQUOT; EIO) throws. Before step 4 the temp file is removed
+ * and the snapshot and journal are as they were: each append is all or nothing (`durable.ts`), and a
+ * `compactedTo` marker naming a file that never took the snapshot's place matches nothing. After it,
+ * the old journal's marker says its records are in the new snapshot. Either way nothing acknowledged
+ * is lost, and the next compaction tries again.
+ *
  * These functions hold no state: they return what the caller (`graphFile.ts`) now has.
  */
 
 import { renameSync } from 'node:fs';
 import type { Logger } from '@mcpkit/protocol-core';
 import type { Graph } from '../graph.js';
-import { appendNoFollow, type FileId, idJson, idOf, removeStaleTemps, statOrNull, writeTempFile } from './durable.js';
+import { appendNoFollow, type FileId, idJson, idOf, removeQuietly, removeStaleTemps, statOrNull, writeTempFile } from './durable.js';
 import { createJournal, type JournalPosition, journalRecordBytes, markCompactedTo } from './journal.js';
 import type { CorruptLine } from './jsonl.js';
 import { snapshotChunks } from './snapshot.js';
@@ -54,6 +61,8 @@ export interface CompactionInput {
   graph: Graph;
   /** Lines of other record types, written back verbatim at the top. */
   foreignRecords: readonly string[];
+  /** Lines that could not be loaded: set aside in `.corrupt` before the snapshot without them takes the old one's place. */
+  corrupt: readonly CorruptLine[];
   /** The snapshot the journal applies to, and how far it was read. */
   base: FileId | null;
   journal: JournalPosition | null;
@@ -67,7 +76,7 @@ export interface Compacted {
 }
 
 /** Writes `input.graph` as a new snapshot (reference format) and starts an empty journal. Under the lock, caught up. */
-export function writeCompacted(files: MemoryFiles, input: CompactionInput): Compacted {
+export function writeCompacted(files: MemoryFiles, input: CompactionInput, logger: Logger): Compacted {
   removeStaleTemps(files.file);
   const existing = statOrNull(files.file);
   const mode = existing ? Number(existing.mode & 0o777n) : 0o600;
@@ -75,14 +84,20 @@ export function writeCompacted(files: MemoryFiles, input: CompactionInput): Comp
   const snapshot = idOf(temp.stat);
   const { journal } = input;
   const prev = journal ? { base: idJson(input.base), ino: String(journal.ino), size: journal.offset } : null;
-  if (journal) markCompactedTo(files.wal, snapshot);
-  renameSync(temp.path, files.file);
+  try {
+    setAsideCorrupt(files, input.corrupt, logger);
+    if (journal) markCompactedTo(files.wal, snapshot);
+    renameSync(temp.path, files.file);
+  } catch (error) {
+    removeQuietly(temp.path);
+    throw error;
+  }
   // Renamed over the old journal, then the folder is fsynced: both renames are durable from here.
   return { base: snapshot, snapshotBytes: Number(temp.stat.size), journal: createJournal(files.wal, snapshot, prev) };
 }
 
 /** Appends the lines that could not be loaded to `.corrupt`, verbatim, before a rewrite would drop them. */
-export function setAsideCorrupt(files: MemoryFiles, lines: readonly CorruptLine[], logger: Logger): void {
+function setAsideCorrupt(files: MemoryFiles, lines: readonly CorruptLine[], logger: Logger): void {
   if (lines.length === 0) return;
   const data = lines.map((c) => `${c.text}\n`).join('');
   appendNoFollow(files.corrupt, data, (target, aside) =>

@@ -4,8 +4,12 @@
  *
  * - A file is identified by `FileId` (inode, size, mtime in ns): a rewrite or an append changes it.
  * - `appendDurablyTo` is the write path of every mutation: one `write` and one `fdatasync` (to a file held open).
+ *   It is all or nothing: a write that puts down fewer bytes (a full disk) is followed by one for the
+ *   rest, and one that fails (ENOSPC, EDQUOT, EIO), or an `fdatasync` that does, cuts the file back
+ *   to its length before and throws: no part of a failed append stays behind.
  * - `writeTempFile` + `renameSync` + `fsyncDir` replace a file whole: a reader sees the old file or
- *   the new one, never a mix, and a crash leaves at worst a temp file (`removeStaleTemps`).
+ *   the new one, never a mix, and a crash leaves at worst a temp file (`removeStaleTemps`). A temp
+ *   file is renamed only once all of it is written (its length checked) and fsynced.
  * - `openAppendNoFollow` appends to a side file (`.corrupt`) without ever writing through a link.
  * - `followLinks` finds the file a configured path really names, so every process sees one set of files.
  */
@@ -17,6 +21,7 @@ import {
   fdatasyncSync,
   fstatSync,
   fsyncSync,
+  ftruncateSync,
   lstatSync,
   openSync,
   readdirSync,
@@ -96,15 +101,38 @@ export function fsyncDir(dir: string): void {
 }
 
 /**
- * `data`, preceded by a newline when the file open at `fd` (for reading too) is not empty and does
- * not end with one: appended lines never run on from a last line someone else left unterminated.
- * `cleanEnd`: the caller knows the file ends with a newline when it is this long (no read then).
+ * `data`, preceded by a newline when the file open at `fd` (for reading too), `size` bytes long, is not
+ * empty and does not end with one: appended lines never run on from a last line someone else left
+ * unterminated. `cleanEnd`: the caller knows the file ends with a newline when it is this long (no read then).
  */
-function onNewLine(fd: number, data: string, cleanEnd?: number): string {
-  const size = fstatSync(fd).size;
+function onNewLine(fd: number, size: number, data: string, cleanEnd?: number): string {
   if (size === 0 || size === cleanEnd) return data;
   const last = Buffer.alloc(1);
   return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 10 ? `\n${data}` : data;
+}
+
+/** The one call that puts bytes in a file (`writeSync`); a test passes another to inject faults. */
+export type WriteFn = (fd: number, buffer: Uint8Array, offset: number, length: number) => number;
+
+const noSpace = (): NodeJS.ErrnoException =>
+  Object.assign(new Error('ENOSPC: no space left on device, write (a write put down no bytes)'), {
+    code: 'ENOSPC',
+    syscall: 'write',
+  });
+
+/**
+ * Writes all of `data` at the file's position (its end, for a file opened to append): a short write
+ * (a full disk) is followed by another for the rest, and a write that puts down nothing throws
+ * `ENOSPC`. Returns the bytes written; a failure throws with the file holding part of `data`.
+ */
+export function writeAll(fd: number, data: string | Uint8Array, write: WriteFn = writeSync): number {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  for (let done = 0; done < bytes.length; ) {
+    const n = write(fd, bytes, done, bytes.length - done);
+    if (!(n > 0)) throw noSpace();
+    done += n;
+  }
+  return bytes.length;
 }
 
 /** Appends `data` (on a new line) and waits until it is on disk (`fdatasync`: the data and the new size); returns the bytes appended. */
@@ -119,12 +147,34 @@ export function appendDurably(path: string, data: string): number {
 
 /**
  * `appendDurably` to a file held open for appending (`a+`), so that a run of appends opens it once.
- * `cleanEnd` as for `onNewLine`.
+ * `cleanEnd` as for `onNewLine`. All or nothing: when a write or the `fdatasync` fails, the file is
+ * cut back to its length before (and synced) and the error is thrown; nothing of `data` is left.
  */
-export function appendDurablyTo(fd: number, data: string, cleanEnd?: number): number {
-  const bytes = writeSync(fd, onNewLine(fd, data, cleanEnd));
-  fdatasyncSync(fd);
-  return bytes;
+export function appendDurablyTo(fd: number, data: string, cleanEnd?: number, write: WriteFn = writeSync): number {
+  const before = fstatSync(fd).size;
+  try {
+    const bytes = writeAll(fd, onNewLine(fd, before, data, cleanEnd), write);
+    fdatasyncSync(fd);
+    return bytes;
+  } catch (error) {
+    throw cutBack(fd, before, error);
+  }
+}
+
+/**
+ * Cuts the file open at `fd` back to `size` after a failed append (a shorter file needs no room) and
+ * returns `error` to throw; when even that fails, an error saying so (with `error`'s code).
+ */
+function cutBack(fd: number, size: number, error: unknown): unknown {
+  try {
+    ftruncateSync(fd, size);
+    fdatasyncSync(fd);
+    return error;
+  } catch (cutError) {
+    const failed = error as NodeJS.ErrnoException;
+    const message = `an append failed (${failed?.message}) and could not be cut back to ${size} bytes: ${(cutError as Error).message}`;
+    return Object.assign(new Error(message, { cause: error }), failed?.code ? { code: failed.code } : {});
+  }
 }
 
 /** A fresh temp-file name beside `target` (`<name>.<16 hex>.tmp`), the pattern `removeStaleTemps` knows. */
@@ -134,30 +184,49 @@ export function tempPathFor(target: string): string {
 
 /**
  * Writes a new temp file beside `target` with `mode`, chunk by chunk (`chunks` yields strings, so a
- * large file is never one string in memory), and fsyncs it. Returns its path and stats; the caller
- * renames it into place. On failure the temp file is removed.
+ * large file is never one string in memory), checks that it holds every byte, and fsyncs it. Returns
+ * its path and stats; the caller renames it into place. On any failure (a full disk: ENOSPC, EDQUOT;
+ * EIO) the temp file is removed and the error thrown: nothing short is ever renamed into place.
  */
-export function writeTempFile(target: string, chunks: Iterable<string>, mode: number): { path: string; stat: BigIntStats } {
+export function writeTempFile(
+  target: string,
+  chunks: Iterable<string>,
+  mode: number,
+  write: WriteFn = writeSync,
+): { path: string; stat: BigIntStats } {
   const path = tempPathFor(target);
   const fd = openSync(path, 'wx', mode);
   try {
-    for (const chunk of chunks) writeSync(fd, chunk);
+    let bytes = 0;
+    for (const chunk of chunks) bytes += writeAll(fd, chunk, write);
     fsyncSync(fd);
-    return { path, stat: fstatSync(fd, { bigint: true }) };
+    const stat = fstatSync(fd, { bigint: true });
+    if (stat.size !== BigInt(bytes)) throw new Error(`${path} holds ${stat.size} bytes after ${bytes} were written`);
+    return { path, stat };
   } catch (error) {
-    try {
-      unlinkSync(path);
-    } catch {}
+    removeQuietly(path);
     throw error;
   } finally {
     closeSync(fd);
   }
 }
 
+/** Removes a file of ours if it is there (a temp file a failed step leaves). */
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+}
+
 /** Replaces `target` by a new file holding `chunks`, durably (temp file, fsync, rename, fsync of the folder). */
 export function replaceFile(target: string, chunks: Iterable<string>, mode: number): BigIntStats {
   const { path, stat } = writeTempFile(target, chunks, mode);
-  renameSync(path, target);
+  try {
+    renameSync(path, target);
+  } catch (error) {
+    removeQuietly(path);
+    throw error;
+  }
   fsyncDir(dirname(target));
   return stat;
 }
@@ -180,11 +249,7 @@ export function siblingsOf(target: string, pattern: RegExp): string[] {
 
 /** Temp files beside `target` left by a killed process. Call it only while no one can be writing one (under the lock). */
 export function removeStaleTemps(target: string): void {
-  for (const path of siblingsOf(target, /\.[0-9a-f]{16}\.tmp$/)) {
-    try {
-      unlinkSync(path);
-    } catch {}
-  }
+  for (const path of siblingsOf(target, /\.[0-9a-f]{16}\.tmp$/)) removeQuietly(path);
 }
 
 /** Flags for appending to a side file: never through a symbolic link, never blocking on a FIFO (0 where the platform lacks them). */
@@ -222,12 +287,11 @@ export function openAppendNoFollow(path: string, onLinkMoved: (target: string, a
   }
 }
 
-/** Appends `data` (on a new line) to a side file opened with `openAppendNoFollow`, durably. */
+/** Appends `data` (on a new line) to a side file opened with `openAppendNoFollow`, durably and all or nothing (`appendDurablyTo`). */
 export function appendNoFollow(path: string, data: string, onLinkMoved: (target: string, aside: string) => void): void {
   const fd = openAppendNoFollow(path, onLinkMoved);
   try {
-    writeSync(fd, onNewLine(fd, data));
-    fsyncSync(fd);
+    appendDurablyTo(fd, data);
   } finally {
     closeSync(fd);
   }

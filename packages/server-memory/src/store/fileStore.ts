@@ -32,7 +32,7 @@ import type { FileStoreOptions } from './fileStoreOptions.js';
 import { GraphFile } from './graphFile.js';
 import { GraphLoader } from './graphLoader.js';
 import { Poller } from './poller.js';
-import { closedError, readError, saveError } from './storeErrors.js';
+import { closedError, diskErrorText, logged, readError, saveError } from './storeErrors.js';
 import type { GraphChange, GraphStore, ReadyOptions } from './types.js';
 import { type AppliedBatch, applyBatch, type Outcome, WriteQueue } from './writeQueue.js';
 
@@ -66,9 +66,7 @@ class FileStore implements GraphStore {
       logger: this.logger,
       closed: () => this.lifecycle === 'closed',
       busy: () => this.writes.busy,
-      loaded: () => {
-        if (this.file.needsCompaction) this.compactNow();
-      },
+      loaded: () => this.setAsideAfterLoad(),
     });
     this.compactions = new CompactionScheduler(options.compactDelayMs ?? 2000, () => this.runCompaction());
     this.poller = new Poller(options.pollMs ?? 1000, () => this.poll());
@@ -188,6 +186,29 @@ class FileStore implements GraphStore {
     this.guarded(() => this.file.compact());
   }
 
+  /**
+   * Right after a load (under the lock): sets aside unreadable lines and rewrites the snapshot when it
+   * must. A disk that fails it (full: ENOSPC, EDQUOT; EIO) leaves the files as they were and the graph
+   * as read from them: it is logged, the graph is served, and the next write tries again (and fails
+   * alone if it can't). Anything else (a `.corrupt` that is a FIFO) fails the load, as it always did.
+   */
+  private setAsideAfterLoad(): void {
+    if (!this.file.needsCompaction) return;
+    this.compactions.cancel();
+    try {
+      this.file.compact();
+    } catch (error) {
+      if (diskErrorText(error) === undefined) {
+        this.loader.invalidate();
+        throw error;
+      }
+      this.logger.warn(
+        'could not set aside the unreadable lines or rewrite the memory file (the file and the journal are kept as they were; will retry on the next write):',
+        logged(error),
+      );
+    }
+  }
+
   /** Catches up, then compacts if there is anything to fold in or set aside. Under the lock. */
   private foldJournal(): void {
     this.catchUpLocked();
@@ -198,7 +219,12 @@ class FileStore implements GraphStore {
     this.exclusive
       .run(() => this.foldJournal())
       .then(() => this.emit(false))
-      .catch((error) => this.logger.warn('could not fold the journal into the memory file (will retry after the next write):', error));
+      .catch((error) =>
+        this.logger.warn(
+          'could not fold the journal into the memory file (the file and the journal are kept as they were; will retry after the next write):',
+          logged(error),
+        ),
+      );
   }
 
   // Watching, change events and closing ----------------------------------------------------------
@@ -228,7 +254,10 @@ class FileStore implements GraphStore {
       try {
         await this.exclusive.run(() => this.foldJournal());
       } catch (error) {
-        this.logger.warn('could not fold the journal into the memory file on close (it will be on the next start):', error);
+        this.logger.warn(
+          'could not fold the journal into the memory file on close (the file and the journal are kept as they were; it will be on the next start):',
+          logged(error),
+        );
       }
     }
     this.file.close();

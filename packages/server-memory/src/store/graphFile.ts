@@ -21,7 +21,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { Logger } from '@mcpkit/protocol-core';
 import { Graph, type GraphRecord } from '../graph.js';
-import { type CompactionInput, compactionDue, type MemoryFiles, setAsideCorrupt, writeCompacted } from './compaction.js';
+import { type CompactionInput, compactionDue, type MemoryFiles, writeCompacted } from './compaction.js';
 import { type FileId, type FileIdJson, fileIdOf, sameId, sameIdJson, statOrNull } from './durable.js';
 import {
   appendRecords,
@@ -348,10 +348,15 @@ export class GraphFile {
 
   /** Writes the graph as a new snapshot and starts an empty journal. Under the lock, caught up. */
   compact(): void {
-    setAsideCorrupt(this.files, this.pendingCorrupt, this.logger);
+    const input: CompactionInput = {
+      graph: this.current,
+      foreignRecords: this.foreignRecords,
+      corrupt: this.pendingCorrupt,
+      base: this.base,
+      journal: this.journal,
+    };
+    const done = writeCompacted(this.files, input, this.logger);
     this.pendingCorrupt = [];
-    const input: CompactionInput = { graph: this.current, foreignRecords: this.foreignRecords, base: this.base, journal: this.journal };
-    const done = writeCompacted(this.files, input);
     this.closeAppendFd(); // the old journal, replaced
     this.base = done.base;
     this.bytes = done.snapshotBytes;

@@ -39,9 +39,9 @@
  * timers that cannot fire during a synchronous write; it also waits `stale` (≥ 2 s) after a crash.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, futimesSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, futimesSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { siblingsOf } from './durable.js';
+import { removeQuietly, siblingsOf, writeAll } from './durable.js';
 import { alive, commandLine, linuxStart, mayBeMemoryServer, type ProcessStart, psStart, readText } from './processInfo.js';
 
 export { type ProcessStart, processStart } from './processInfo.js';
@@ -196,8 +196,12 @@ export class FileLock {
     }
     const fd = openSync(this.path, 'wx', 0o600);
     try {
-      writeSync(fd, this.ownerRecord());
+      writeAll(fd, this.ownerRecord());
       return fstatSync(fd).ino;
+    } catch (error) {
+      // A lock file we could not write whole (a full disk) is not left to block everyone until it is stale.
+      removeQuietly(this.path);
+      throw error;
     } finally {
       closeSync(fd);
     }
@@ -214,13 +218,11 @@ export class FileLock {
     const path = `${this.path}.${randomBytes(8).toString('hex')}.owner`;
     const fd = openSync(path, 'wx+', 0o600);
     try {
-      writeSync(fd, this.ownerRecord());
+      writeAll(fd, this.ownerRecord());
       this.owner = { path, fd, ino: fstatSync(fd).ino };
     } catch (error) {
       closeSync(fd);
-      try {
-        unlinkSync(path);
-      } catch {}
+      removeQuietly(path);
       throw error;
     }
     return this.owner;

@@ -99,7 +99,12 @@ export async function exportGraph(options: ExportOptions): Promise<ExportResult>
         parts = [];
         size = 0;
         const bytes = Buffer.from(text, 'utf8');
-        await handle.write(bytes);
+        // A short write (a full disk) is followed by one for the rest; one that puts down nothing fails the export.
+        for (let done = 0; done < bytes.length; ) {
+          const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
+          if (!(bytesWritten > 0)) throw Object.assign(new Error(`ENOSPC: no space left on device, write ${temp}`), { code: 'ENOSPC' });
+          done += bytesWritten;
+        }
         result.bytes += bytes.length;
       };
       /** Gathers a line; true when the chunk is full and should be written. */
@@ -130,6 +135,8 @@ export async function exportGraph(options: ExportOptions): Promise<ExportResult>
       await write();
     });
     await handle.sync();
+    const { size } = await handle.stat();
+    if (size !== result.bytes) throw new Error(`${temp} holds ${size} bytes after ${result.bytes} were written; nothing was exported`);
     await handle.close();
     signal?.throwIfAborted();
     putInPlace(temp, file, force);

@@ -4,9 +4,9 @@
  * import ends, removed when nothing was rejected or the import failed. Each line ends with `\n`, so
  * the file can be fixed by hand and imported again.
  */
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fsyncDir, tempPathFor } from '../store/durable.js';
+import { fsyncDir, tempPathFor, writeAll } from '../store/durable.js';
 
 /** How many line numbers the summary names. */
 const NAMED = 10;
@@ -46,12 +46,13 @@ export class RejectedLines {
       this.temp = tempPathFor(this.path);
       this.fd = openSync(this.temp, 'wx', 0o600);
     }
-    writeSync(this.fd, `${rejected.text}\n`);
+    writeAll(this.fd, `${rejected.text}\n`);
   }
 
   /** Puts the rejected lines at `path` (replacing an older file there); false: none were rejected. */
   commit(): boolean {
     if (this.fd === undefined || this.temp === undefined) return false;
+    fsyncSync(this.fd);
     closeSync(this.fd);
     this.fd = undefined;
     renameSync(this.temp, this.path);

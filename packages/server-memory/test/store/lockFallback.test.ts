@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { FileLock } from '../../src/store/lock.js';
-import { tempDir } from '../helpers.js';
+import { runsWithTmpfs, smallDisk, tempDir } from '../helpers.js';
 
 vi.mock('node:fs', async (original) => {
   const fs = await original<typeof import('node:fs')>();
@@ -31,4 +31,20 @@ describe('FileLock without hard links', () => {
     a.dispose();
     expect(readdirSync(dir.path)).toEqual([]);
   });
+
+  it.runIf(runsWithTmpfs)(
+    'on a full disk (a real tmpfs): a lock file that could not be written whole is removed, not left to block everyone',
+    () => {
+      using disk = smallDisk(1024 * 1024);
+      const path = join(disk.path, 'm.lock');
+      const a = new FileLock(path, { staleMs: 10_000, timeoutMs: 100 });
+      // Taken once while there is room: from then on this lock creates the lock file and writes it.
+      expect(a.tryAcquire()).toBe(true);
+      a.release();
+      disk.fill(0);
+      expect(() => a.tryAcquire()).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
+      expect(readdirSync(disk.path)).toEqual(['filler']);
+      a.dispose();
+    },
+  );
 });
