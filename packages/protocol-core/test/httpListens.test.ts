@@ -6,8 +6,11 @@
  */
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { createAuthGuard } from '../src/auth/guard.js';
+import { parseAuthConfig } from '../src/auth/options.js';
 import { createListenBus } from '../src/subscriptions.js';
-import { startHttp } from '../src/testing/index.js';
+import { freePort, startHttp } from '../src/testing/index.js';
+import { startAuthServer } from './auth/provider.js';
 import { createDemoServer } from './fixtures/demoServer.js';
 import { type OpenStream, openListen } from './fixtures/rawHttp.js';
 
@@ -72,7 +75,7 @@ describe('subscriptions/listen slots over HTTP', () => {
     expect(error.message).toMatch(/^Subscription limit reached: .*2 open subscriptions\/listen streams.*--max-listens-per-principal/);
     expect(JSON.parse(third.text()).id).toBe('a3');
 
-    const other = await openListen(http.url, 'b1', '127.0.0.2');
+    const other = await openListen(http.url, 'b1', { localAddress: '127.0.0.2' });
     await other.waitFor(ACK);
     expect(http.running.listenCount()).toBe(3);
 
@@ -90,15 +93,15 @@ describe('subscriptions/listen slots over HTTP', () => {
     const a = [await openListen(http.url, 'a1'), await openListen(http.url, 'a2'), await openListen(http.url, 'a3')];
     await Promise.all(a.map((s) => s.waitFor(ACK)));
     // 127.0.0.1 holds all 3: 127.0.0.2's stream takes the slot of its oldest.
-    const b = await openListen(http.url, 'b1', '127.0.0.2');
+    const b = await openListen(http.url, 'b1', { localAddress: '127.0.0.2' });
     await b.waitFor(ACK);
     await expect.poll(() => a[0]!.closed()).toBe(true);
     expect([a[1]!.closed(), a[2]!.closed(), b.closed()]).toEqual([false, false, false]);
     // 2 and 1 now: taking one of 127.0.0.1's would leave it fewer than 127.0.0.2, so a second stream of 127.0.0.2 is refused.
-    const b2 = await openListen(http.url, 'b2', '127.0.0.2');
+    const b2 = await openListen(http.url, 'b2', { localAddress: '127.0.0.2' });
     expect((await refusal(b2)).message).toMatch(/the server has 3 open subscriptions\/listen streams \(its --max-listens\)/);
     // A third principal, holding none, takes one of 127.0.0.1's two.
-    const c = await openListen(http.url, 'c1', '127.0.0.3');
+    const c = await openListen(http.url, 'c1', { localAddress: '127.0.0.3' });
     await c.waitFor(ACK);
     await expect.poll(() => a[1]!.closed()).toBe(true);
     expect([a[2]!.closed(), b.closed(), c.closed()]).toEqual([false, false, false]);
@@ -120,5 +123,26 @@ describe('subscriptions/listen slots over HTTP', () => {
     expect(http.running.listenCount()).toBe(2);
     older.close();
     fresh.close();
+  });
+
+  it("with OAuth, the principal is the token's subject: another user from the same address still opens a stream", async () => {
+    const port = await freePort();
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    await using as = await startAuthServer({ resources: { [resource]: { scopes: ['test:read'] } } });
+    const config = parseAuthConfig(['--oauth-issuer', as.issuer, '--oauth-audience', resource], {});
+    if (!config) throw new Error('OAuth config expected');
+    const guard = createAuthGuard(config, { scopes: { tools: {} }, resourceName: 'listens' });
+    await using http = await startHttp(app(), { port, auth: guard, maxListensPerPrincipal: 1 });
+    const bearer = async (login: string) => ({
+      Authorization: `Bearer ${await as.authorizationCodeToken({ resource, scope: 'test:read', login })}`,
+    });
+    const alice = await bearer('alice');
+    const first = await openListen(http.url, 'a1', { headers: alice });
+    await first.waitFor(ACK);
+    expect((await refusal(await openListen(http.url, 'a2', { headers: alice }))).message).toMatch(/--max-listens-per-principal/);
+    const bob = await openListen(http.url, 'b1', { headers: await bearer('bob') });
+    await bob.waitFor(ACK);
+    first.close();
+    bob.close();
   });
 });
