@@ -7,8 +7,9 @@
  * `legacy: 'stateless'` posture, JSON responses), which is what our own stateless branch used to do.
  * Sessionful 2025 traffic stays with the runner's session table (`http.ts`).
  *
- * `subscriptions/listen` streams take a slot first (`listenSlots.ts`: per principal, reclaimed when full), then hear the app's `bus`, or, when the app picks a bus per listener
- * (`ServerApp.listenBus`, e.g. one per user), the bus it picks for the context of the listen request.
+ * `subscriptions/listen` streams take a slot first (`listenSlots.ts`: per principal, reclaimed when full), then
+ * hear the app's `bus`, or, when the app picks a bus per listener (`ServerApp.listenBus`, e.g. one per user), the
+ * bus it picks for the context of the listen request.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
