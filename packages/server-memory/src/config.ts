@@ -55,7 +55,8 @@ export const options = defineOptions({
     type: 'string',
     env: 'MEMORY_POOL_SIZE',
     valueName: 'n',
-    description: 'Most database connections this process opens with --storage postgres',
+    description:
+      "Most database connections this process's pool opens with --storage postgres, for all its graphs (with --graph-per-user, every user's); one LISTEN connection comes on top while a client is subscribed",
     default: 10,
     parse: parse.int({ min: 1, max: 1000 }),
   },

@@ -46,16 +46,14 @@ const cli: CliApp<typeof options> = {
       if (config.graphPerUser) {
         const tooLong = checkGraphName(userGraphName(config.graph, '0'.repeat(32)));
         if (tooLong) throw new ConfigError(`--graph is too long for --graph-per-user (${tooLong}, with "/user:" and 32 more)`, 'graph');
-        // Each user's graph gets its own small pool; idle users' pools are closed beyond 64 open graphs.
-        const users = createUserGraphs({
-          open: async (key) =>
-            openPostgresStore({
-              url: config.databaseUrl as string,
-              graph: userGraphName(config.graph, key),
-              poolSize: Math.min(config.poolSize, 2),
-              timeoutMs: config.databaseTimeout,
-              logger,
-            }),
+        // Every user's graph runs on the process's one pool (--pool-size) and one LISTEN connection.
+        const { openPostgresUserGraphs } = await import('./store/postgres/userGraphs.js');
+        const users = openPostgresUserGraphs({
+          url: config.databaseUrl,
+          graph: config.graph,
+          poolSize: config.poolSize,
+          timeoutMs: config.databaseTimeout,
+          logger,
         });
         logger.info(`one knowledge graph per user in PostgreSQL: graphs "${config.graph}/user:<hash of the subject>"`);
         return perUserApp(users);

@@ -73,6 +73,23 @@ export const runnerOptions = defineOptions({
     default: 100,
     parse: parse.int({ min: 1, max: 100_000 }),
   },
+  'max-listens': {
+    type: 'string',
+    env: 'MCP_MAX_LISTENS',
+    valueName: 'n',
+    description:
+      'Open subscriptions/listen streams (2026-07-28, HTTP) at most; when full, a new one takes the slot of one whose client is gone, else of the oldest of the principal holding the most',
+    default: 1024,
+    parse: parse.int({ min: 1, max: 100_000 }),
+  },
+  'max-listens-per-principal': {
+    type: 'string',
+    env: 'MCP_MAX_LISTENS_PER_PRINCIPAL',
+    valueName: 'n',
+    description: 'Open subscriptions/listen streams of one principal (OAuth subject, else client address) at most; one more is refused',
+    default: 16,
+    parse: parse.int({ min: 1, max: 100_000 }),
+  },
   'session-timeout': {
     type: 'string',
     env: 'MCP_SESSION_TIMEOUT',
@@ -274,6 +291,8 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
         ...(config.authToken !== undefined ? { authToken: config.authToken } : {}),
         ...(guard ? { auth: guard } : {}),
         maxSessions: config.maxSessions,
+        maxListens: config.maxListens,
+        maxListensPerPrincipal: config.maxListensPerPrincipal,
         sessionIdleMs: config.sessionTimeout,
         maxBodyBytes: config.maxBody,
         requestTimeoutMs: config.requestTimeout,

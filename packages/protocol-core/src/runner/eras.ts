@@ -7,14 +7,16 @@
  * `legacy: 'stateless'` posture, JSON responses), which is what our own stateless branch used to do.
  * Sessionful 2025 traffic stays with the runner's session table (`http.ts`).
  *
- * `subscriptions/listen` streams hear the app's `bus`, or, when the app picks a bus per listener
- * (`ServerApp.listenBus`, e.g. one per user), the bus it picks for the context of the listen request.
+ * `subscriptions/listen` streams take a slot first (`listenSlots.ts`: per principal, reclaimed when full), then
+ * hear the app's `bus`, or, when the app picks a bus per listener (`ServerApp.listenBus`, e.g. one per user), the
+ * bus it picks for the context of the listen request.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
+import { createListenSlots, isListenRequest, type ListenSlotOptions, type ListenSlots } from './listenSlots.js';
 import type { ServerApp } from './types.js';
 
 export interface EraRouter {
@@ -23,6 +25,8 @@ export interface EraRouter {
   /** Serves a POST whose body was already read (and size-checked) by the runner. */
   serve(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
   close(): Promise<void>;
+  /** The open `subscriptions/listen` streams' slots (`listenSlots.ts`). */
+  readonly listens: ListenSlots;
 }
 
 /** Headers that describe a body; the classification `Request` has none. */
@@ -67,7 +71,14 @@ function perListenerBus(
   };
 }
 
-export function createEraRouter(app: ServerApp, { stateless, logger }: { stateless: boolean; logger: Logger }): EraRouter {
+export interface EraRouterOptions {
+  stateless: boolean;
+  /** The bounds of `subscriptions/listen` streams: in the process, and per principal. */
+  listens: Omit<ListenSlotOptions, 'logger'>;
+  logger: Logger;
+}
+
+export function createEraRouter(app: ServerApp, { stateless, listens: bounds, logger }: EraRouterOptions): EraRouter {
   const onerror = (error: Error) => logger.error('MCP handler error:', error);
   // Only an app that picks a bus per listener pays for tracking the request through the SDK.
   const listenBus = app.listenBus?.bind(app);
@@ -78,8 +89,11 @@ export function createEraRouter(app: ServerApp, { stateless, logger }: { statele
     if (served) served.context = context;
     return app.createServer(context);
   };
+  // The runner's slots come first (fair between principals); the SDK's own limit, the same, is never reached first.
+  const listens = createListenSlots({ ...bounds, logger });
   const handler = createMcpHandler(factory, {
     legacy: stateless ? 'stateless' : 'reject',
+    maxSubscriptions: bounds.maxListens,
     ...(bus ? { bus } : {}),
     ...(stateless ? { responseMode: 'json' as const } : {}),
     onerror,
@@ -91,7 +105,11 @@ export function createEraRouter(app: ServerApp, { stateless, logger }: { statele
       // carries the headers only (no JSON re-serialised, cloned and parsed again on every request).
       return !(await isLegacyRequest(headersOnly(req), body));
     },
-    serve: (req, res, body) => (requests ? requests.run({}, () => node(req, res, body)) : node(req, res, body)),
+    async serve(req, res, body) {
+      if (isListenRequest(body) && !(await listens.admit(req, res, body.id))) return;
+      await (requests ? requests.run({}, () => node(req, res, body)) : node(req, res, body));
+    },
     close: () => handler.close(),
+    listens,
   };
 }

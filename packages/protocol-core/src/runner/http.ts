@@ -39,6 +39,8 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     stateless = false,
     authToken,
     maxSessions = 100,
+    maxListens = 1024,
+    maxListensPerPrincipal = 16,
     sessionIdleMs = 30 * 60_000,
     maxBodyBytes = 4 * 1024 * 1024,
     requestTimeoutMs = 60_000,
@@ -55,7 +57,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   let closing = false;
   const sessions = createRunnerSessions({ maxSessions, idleMs: sessionIdleMs, unusedIdleMs, reclaimIdleMs, logger });
   // 2026-07-28 requests (and, with --stateless, every request) are the SDK's to serve per request.
-  const eras = createEraRouter(app, { stateless, logger });
+  const eras = createEraRouter(app, { stateless, listens: { maxListens, maxPerPrincipal: maxListensPerPrincipal }, logger });
   const handle =
     mode === 'http' ? createStreamableHandler({ app, sessions, eras, stateless, eventStore, logger }) : createSseHandler({ app, sessions });
   const auth = options.auth ? createAuthGate(options.auth, logger) : undefined;
@@ -132,6 +134,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     endpoint: `${base}${mode === 'http' ? '/mcp' : '/sse'}`,
     httpServer,
     sessionCount: () => sessions.table.size,
+    listenCount: () => eras.listens.size,
     async close() {
       if (closing) return;
       closing = true;

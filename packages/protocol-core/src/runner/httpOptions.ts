@@ -26,6 +26,17 @@ export interface HttpOptions {
    * Only when none can be reclaimed does a new session get 503.
    */
   maxSessions?: number;
+  /**
+   * Open 2026 `subscriptions/listen` streams at most, in the process (default 1024). When all are open, a new
+   * one takes the slot of a stream whose client is gone or, failing that, of the oldest stream of the principal
+   * holding the most (if it would still hold more than the newcomer); else it is refused in-band (JSON-RPC −32603).
+   */
+  maxListens?: number;
+  /**
+   * Open `subscriptions/listen` streams of one principal at most (default 16): the OAuth token's subject (or its
+   * client), else the client's address. One more is refused in-band (JSON-RPC −32603) naming the limit.
+   */
+  maxListensPerPrincipal?: number;
   /** How long a session must be idle before a full table may reclaim it (ms); default 60 s, or `sessionIdleMs` if shorter. */
   reclaimIdleMs?: number;
   /** A session with no request for this long is closed (ms). */
@@ -65,5 +76,7 @@ export interface RunningHttpServer extends RunningServer {
   endpoint: string;
   /** Live 2025-era sessions now (both transports); 2026-07-28 requests hold none. */
   sessionCount(): number;
+  /** Open 2026-07-28 `subscriptions/listen` streams now. */
+  listenCount(): number;
   httpServer: Server;
 }

@@ -1,8 +1,9 @@
 /** Change notifications across processes (LISTEN/NOTIFY): two stores with their own pools stand for two replicas. */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { openPostgresDatabase } from '../../src/store/postgres/database.js';
 import { graphChannel } from '../../src/store/postgres/listener.js';
-import { openPostgresStore } from '../../src/store/postgres/postgresStore.js';
+import { openPostgresGraph, openPostgresStore } from '../../src/store/postgres/postgresStore.js';
 import type { GraphChange } from '../../src/store/types.js';
 import { freshGraph, postgresUrl } from './fixture.js';
 import { startRelay } from './proxy.js';
@@ -19,14 +20,14 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   }
 }
 
-/** How many sessions LISTEN on `graph`'s channel (their last statement, idle). */
-async function listeners(graph: string): Promise<number> {
+/** How many sessions LISTEN on `graph`'s channel (their last statement, idle); `UNLISTEN` for the ones that stopped. */
+async function listeners(graph: string, statement = 'LISTEN'): Promise<number> {
   const client = new pg.Client(url);
   await client.connect();
   try {
     const { rows } = await client.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1 AND state = 'idle'`,
-      [`LISTEN ${graphChannel(graph)}`],
+      [`${statement} ${graphChannel(graph)}`],
     );
     return rows[0]!.n;
   } finally {
@@ -147,6 +148,61 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
       unwatch();
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("one process's graphs share one LISTEN connection: each hears its own graph, an unwatched one is UNLISTENed, an outage reports one change to each watched", async () => {
+    const target = new URL(url!);
+    await using relay = await startRelay({ host: target.hostname, port: Number(target.port) });
+    const viaRelay = new URL(url!);
+    viaRelay.port = String(relay.port);
+    const [graph1, graph2] = [freshGraph(), freshGraph()];
+    const db = openPostgresDatabase({ url: viaRelay.toString(), poolSize: 2 });
+    const one = openPostgresGraph(db, graph1);
+    const two = openPostgresGraph(db, graph2);
+    const writer1 = openPostgresStore({ url: url!, graph: graph1, poolSize: 1 });
+    const writer2 = openPostgresStore({ url: url!, graph: graph2, poolSize: 1 });
+    const heard = { one: [] as GraphChange[], two: [] as GraphChange[] };
+    one.onChange((change) => heard.one.push(change));
+    two.onChange((change) => heard.two.push(change));
+    try {
+      await one.readGraph();
+      const unwatchOne = one.watch();
+      const unwatchTwo = two.watch();
+      await Promise.all([one.listening!(), two.listening!()]);
+      // One session LISTENs on both channels: its last statement is one of the two LISTENs.
+      expect((await listeners(graph1)) + (await listeners(graph2))).toBe(1);
+
+      await writer1.createEntities([entity('in one')]);
+      await until(() => heard.one.length === 1, "graph one's notice");
+      await writer2.createEntities([entity('in two')]);
+      await until(() => heard.two.length === 1, "graph two's notice");
+      expect(heard.one).toHaveLength(1);
+
+      unwatchOne();
+      await until(async () => (await listeners(graph1, 'UNLISTEN')) === 1, 'the UNLISTEN of graph one');
+      await writer1.createEntities([entity('unheard')]);
+      await writer2.createEntities([entity('heard')]);
+      // Notices arrive in commit order on the connection: graph two's second one comes after anything of graph one.
+      await until(() => heard.two.length === 2, "graph two's second notice");
+      expect(heard.one).toEqual([{ source: 'external' }]);
+
+      await relay.down();
+      await writer2.createEntities([entity('while-down')]);
+      await relay.up();
+      await until(() => heard.two.length === 3, 'the change reported after the reconnect');
+      expect(heard.two.at(-1)).toEqual({ source: 'external' });
+      expect(heard.one).toHaveLength(1); // not watched: told nothing
+
+      const again = one.watch();
+      await one.listening!();
+      await writer1.createEntities([entity('heard again')]);
+      await until(() => heard.one.length === 2, "graph one's notice after watching again");
+      again();
+      unwatchTwo();
+    } finally {
+      await Promise.all([one.close(), two.close(), writer1.close(), writer2.close()]);
+      await db.close();
     }
   });
 });

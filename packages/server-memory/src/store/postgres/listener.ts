@@ -1,11 +1,12 @@
 /**
  * Change notifications across processes, with PostgreSQL's LISTEN/NOTIFY and no other broker.
- * Every write transaction that changed the graph sends `pg_notify(<graph's channel>, <notice>)`
- * before its COMMIT, so the notice is delivered only if the change commits. While at least one
- * `watch()` handle is held (a client subscribed to the graph resource), the store keeps one
- * dedicated connection (outside the pool) that LISTENs on the graph's channel; when it breaks
- * (database restarted, network cut) it reconnects with a growing delay, listens again and reports
- * one change, since notices sent meanwhile were lost.
+ * Every write that changed a graph sends `pg_notify(<graph's channel>, <notice>)` in its statement, so the
+ * notice is delivered only if the change commits. While at least one graph of the process is followed (a
+ * client subscribed to its resource), the process keeps one dedicated connection (outside the pool) that
+ * LISTENs on the channel of every followed graph, and hands each notice to the followers of the graph it
+ * names; a graph no longer followed is UNLISTENed, and the connection closes when none is. When it breaks
+ * (database restarted, network cut) it reconnects with a growing delay, listens again and reports one change
+ * to every follower, since notices sent meanwhile were lost.
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from '@mcpkit/protocol-core';
@@ -35,45 +36,51 @@ function decodeNotice(payload: string | undefined): ChangeNotice | undefined {
   }
 }
 
-export interface GraphListenerOptions {
+export interface ChangeListenerOptions {
   /** How to open the listening connection (the pool's settings). */
   connection: pg.ClientConfig;
-  graph: string;
-  /** This store's id: its own notices are skipped (it tells its listeners itself, at once). */
-  origin: string;
-  /** Called for each notice from another store, and once after each reconnect. */
-  onChange: () => void;
   logger: Logger;
   redact: (text: string) => string;
   /** First and longest wait before reconnecting; default 250 ms and 5 s. */
   retryMs?: { first: number; max: number };
 }
 
-export interface GraphListener {
-  /** Listens while at least one handle is held; the returned function releases the handle. */
-  watch(): () => void;
+export interface Following {
   /**
-   * Resolves once the connection under way listens, or has failed to (its reconnect then reports one
-   * change): from then on no other store's change goes unheard. At once when nothing is watched or it already listens.
+   * Resolves once the connection listens on the graph's channel, or has failed to (its reconnect then reports one
+   * change): from then on no other store's change of the graph goes unheard.
    */
   listening(): Promise<void>;
-  /** Releases every handle and closes the connection. */
+  /** Stops hearing the graph (once; again is nothing). */
+  stop(): void;
+}
+
+export interface ChangeListener {
+  /** Calls `onChange` for each notice on `graph` from a writer other than `origin`, and once after each reconnect. */
+  follow(graph: string, origin: string, onChange: () => void): Following;
+  /** Stops every follower and closes the connection. */
   close(): Promise<void>;
 }
 
-export function createGraphListener({
+interface Follower {
+  graph: string;
+  origin: string;
+  onChange: () => void;
+}
+
+export function createChangeListener({
   connection,
-  graph,
-  origin,
-  onChange,
   logger,
   redact,
   retryMs = { first: 250, max: 5000 },
-}: GraphListenerOptions): GraphListener {
-  const channel = graphChannel(graph);
-  let handles = 0;
+}: ChangeListenerOptions): ChangeListener {
+  /** The followers of each channel listened to (or to listen to once connected). */
+  const channels = new Map<string, Set<Follower>>();
+  /** On the connected client: each channel's LISTEN, settled once in effect or failed. */
+  const listened = new Map<string, Promise<void>>();
   let closed = false;
   let client: pg.Client | undefined;
+  let connected = false;
   let retry: NodeJS.Timeout | undefined;
   let delay = retryMs.first;
   /** The connection broke (or never came up) since the last LISTEN: changes may have been missed. */
@@ -85,46 +92,69 @@ export function createGraphListener({
     attempt = undefined;
   };
 
+  const everyone = (): Follower[] => [...channels.values()].flatMap((set) => [...set]);
+
+  const lost = (c: pg.Client, error: Error) => {
+    if (client !== c) return; // stopped on purpose, or already handled
+    client = undefined;
+    connected = false;
+    listened.clear();
+    settleAttempt();
+    c.end().catch(() => {});
+    if (!missed) logger.warn(`change notifications interrupted: ${redact(error.message)}; reconnecting`);
+    missed = true;
+    if (closed || channels.size === 0) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect();
+    }, delay);
+    retry.unref();
+    delay = Math.min(delay * 2, retryMs.max);
+  };
+
+  /** LISTENs on `channel` on the connected client `c`; settles either way (a failure is the connection's). */
+  const listen = (c: pg.Client, channel: string): Promise<void> => {
+    // `channel` is made of [a-z0-9_] only (`graphChannel`): safe as an identifier.
+    const done = c.query(`LISTEN ${channel}`).then(
+      () => {},
+      (error: Error) => lost(c, error),
+    );
+    listened.set(channel, done);
+    return done;
+  };
+
   const connect = () => {
-    if (closed || handles === 0 || client || retry) return;
+    if (closed || channels.size === 0 || client || retry) return;
     const c = new pg.Client({ ...connection, keepAlive: true });
     client = c;
     let settle!: () => void;
     attempt = { settled: new Promise<void>((resolve) => (settle = resolve)), settle };
-    const lost = (error: Error) => {
-      if (client !== c) return; // stopped on purpose, or already handled
-      client = undefined;
-      settleAttempt();
-      c.end().catch(() => {});
-      if (!missed) logger.warn(`change notifications interrupted: ${redact(error.message)}; reconnecting`);
-      missed = true;
-      if (closed || handles === 0) return;
-      retry = setTimeout(() => {
-        retry = undefined;
-        connect();
-      }, delay);
-      retry.unref();
-      delay = Math.min(delay * 2, retryMs.max);
-    };
-    c.on('error', lost);
-    c.on('end', () => lost(new Error('the connection was closed')));
+    c.on('error', (error) => lost(c, error));
+    c.on('end', () => lost(c, new Error('the connection was closed')));
     c.on('notification', (message) => {
-      if (message.channel !== channel) return;
       const notice = decodeNotice(message.payload);
-      if (notice && notice.graph === graph && notice.origin !== origin) onChange();
+      if (!notice) return;
+      for (const f of [...(channels.get(message.channel) ?? [])]) if (notice.graph === f.graph && notice.origin !== f.origin) f.onChange();
     });
     c.connect()
-      // `channel` is made of [a-z0-9_] only (`graphChannel`): safe as an identifier.
-      .then(() => c.query(`LISTEN ${channel}`))
       .then(() => {
         if (client !== c) return;
-        settleAttempt();
-        delay = retryMs.first;
-        if (!missed) return;
-        missed = false;
-        logger.info('change notifications resumed');
-        onChange();
-      }, lost);
+        // Channels followed from now on are listened to by `follow` itself.
+        connected = true;
+        return Promise.all([...channels.keys()].map((channel) => listen(c, channel)));
+      })
+      .then(
+        () => {
+          if (client !== c) return;
+          settleAttempt();
+          delay = retryMs.first;
+          if (!missed) return;
+          missed = false;
+          logger.info('change notifications resumed');
+          for (const f of everyone()) f.onChange();
+        },
+        (error: Error) => lost(c, error),
+      );
   };
 
   const stop = () => {
@@ -132,28 +162,57 @@ export function createGraphListener({
     retry = undefined;
     const c = client;
     client = undefined;
+    connected = false;
+    listened.clear();
     settleAttempt();
     missed = false;
     delay = retryMs.first;
     return c ? c.end().catch(() => {}) : Promise.resolve();
   };
 
+  const unfollow = (channel: string, follower: Follower) => {
+    const set = channels.get(channel);
+    if (!set?.delete(follower) || set.size > 0) return;
+    channels.delete(channel);
+    listened.delete(channel);
+    if (channels.size === 0) {
+      void stop();
+      return;
+    }
+    const c = client;
+    if (c && connected) c.query(`UNLISTEN ${channel}`).catch((error: Error) => lost(c, error));
+  };
+
   return {
-    watch() {
-      handles++;
+    follow(graph, origin, onChange) {
+      const follower: Follower = { graph, origin, onChange };
+      const channel = graphChannel(graph);
+      if (closed) return { listening: () => Promise.resolve(), stop: () => {} };
+      let set = channels.get(channel);
+      if (!set) {
+        set = new Set();
+        channels.set(channel, set);
+        if (client && connected) listen(client, channel);
+      }
+      set.add(follower);
       connect();
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        handles--;
-        if (handles === 0) void stop();
+      let stopped = false;
+      return {
+        listening: () => {
+          if (stopped || !client) return Promise.resolve(); // waiting to reconnect: the reconnect reports the gap
+          if (!connected) return attempt?.settled ?? Promise.resolve();
+          return listened.get(channel) ?? Promise.resolve();
+        },
+        stop() {
+          if (stopped) return;
+          stopped = true;
+          unfollow(channel, follower);
+        },
       };
     },
-    listening: () => attempt?.settled ?? Promise.resolve(),
     async close() {
       closed = true;
-      handles = 0;
+      channels.clear();
       await stop();
     },
   };

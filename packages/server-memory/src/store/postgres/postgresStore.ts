@@ -1,241 +1,120 @@
 /**
- * A `GraphStore` on PostgreSQL: many processes (and machines) share one database, each graph a
- * `graph` key on every row. Each call is one transaction on a pooled connection: a read, a
- * read-only transaction; a write, one statement that commits by itself (one round trip), durable
- * once acknowledged. The schema is created or migrated at start (`schema.ts`),
- * in the background: with the database down the server still starts, each call fails with a clear
- * error, and the next call after the database is back migrates (if needed) and succeeds. No call
- * waits on the database longer than `timeoutMs` (`statement_timeout` on the server, pg's
- * `query_timeout` for a database that stops answering). Each write that changed the graph NOTIFYs
- * the graph's channel in that statement; `watch()` LISTENs for other processes' (`listener.ts`).
+ * A `GraphStore` on PostgreSQL: many processes (and machines) share one database, each graph a `graph` key on
+ * every row. The connections are the process's (`database.ts`: one pool and one LISTEN connection for all its
+ * graphs); a store is one graph's calls on them. Each write that changed the graph NOTIFYs the graph's channel in
+ * its statement; `watch()` follows the channel on the process's LISTEN connection for other processes' (`listener.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
-import pg from 'pg';
+import { ToolError } from '@mcpkit/protocol-core';
+import type pg from 'pg';
 import type { GraphChange, GraphStore } from '../types.js';
+import { openPostgresDatabase, type PostgresDatabase, type PostgresDatabaseOptions } from './database.js';
 import { checkGraphName, DEFAULT_GRAPH } from './graphName.js';
-import { createGraphListener, encodeNotice, graphChannel } from './listener.js';
+import { encodeNotice, type Following, graphChannel } from './listener.js';
 import { openNodes, readGraph, searchNodes } from './reads.js';
-import { passwordRedactor, redactUrl } from './redact.js';
-import { migrate } from './schema.js';
 import { createTrigramSampler, indexPattern, sampleTrigrams } from './searchPattern.js';
 import * as writes from './writes.js';
 
-export interface PostgresStoreOptions {
-  /** `postgres://user:password@host:port/database?sslmode=…`; its password is never logged. */
-  url: string;
+export interface PostgresStoreOptions extends PostgresDatabaseOptions {
   /** Which graph of the database this store reads and writes; default `default`. */
   graph?: string;
-  /** Most connections the pool opens; default 10. */
-  poolSize?: number;
-  /** How long one statement may take (`statement_timeout`, and pg's `query_timeout` just after); default 10 s. */
-  timeoutMs?: number;
-  /** How long a call waits for a connection before it fails; default `timeoutMs`. */
-  connectTimeoutMs?: number;
-  logger?: Logger;
-}
-
-/** `10s`, `1.5s` or `250ms`, for error texts. */
-const formatMs = (ms: number): string => (ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`);
-
-/** pg's own time-outs, and PostgreSQL's cancellation by `statement_timeout` (SQLSTATE 57014). */
-function isTimeout(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    code === '57014' ||
-    (typeof message === 'string' && /^Query read timeout$|timeout exceeded when trying to connect|due to connection timeout/.test(message))
-  );
 }
 
 /**
- * Whether a failed write statement surely rolled back: the server answered with an error that ends the statement,
- * not the session. A session ended by the server (shutdown or crash, 57P01/57P02; a connection failure, class 08; an
- * internal error, class XX) may have ended after its commit reached the disk.
+ * A store on one graph of `db`, the process's connections; closing it leaves them open (`db.close()` closes them).
+ * Throws when `graph` is no graph name.
  */
-function rolledBack(error: unknown): boolean {
-  return error instanceof pg.DatabaseError && !/^(57P|08|XX)/.test(error.code ?? '');
-}
-
-/** Opens a store on the database at `url` (no connection is made before the first need). */
-export function openPostgresStore({
-  url,
-  graph = DEFAULT_GRAPH,
-  poolSize = 10,
-  timeoutMs = 10_000,
-  connectTimeoutMs = timeoutMs,
-  logger = silentLogger,
-}: PostgresStoreOptions): GraphStore {
+export function openPostgresGraph(db: PostgresDatabase, graph: string = DEFAULT_GRAPH): GraphStore {
   const bad = checkGraphName(graph);
   if (bad) throw new Error(bad);
-  const redact = passwordRedactor(url);
-  const location = `${redactUrl(url)} (graph ${JSON.stringify(graph)})`;
-  const connection = { connectionString: url, connectionTimeoutMillis: connectTimeoutMs, application_name: 'mcp-server-memory' };
-  const pool = new pg.Pool({
-    ...connection,
-    max: poolSize,
-    // The server cancels a statement after `timeoutMs` (its locks are released at once); pg gives up a little later
-    // when the server does not answer at all (a hung host, a stalled network), and the connection is then dropped.
-    statement_timeout: timeoutMs,
-    query_timeout: timeoutMs + 250,
-    // A transaction left open by a process that vanished (its locks) ends after this long.
-    idle_in_transaction_session_timeout: timeoutMs,
-  });
-  // An idle connection that breaks (database restarted) must not crash the process; the pool replaces it.
-  pool.on('error', (error) => logger.warn(`database connection lost: ${redact(error.message)}`));
+  const location = `${db.location} (graph ${JSON.stringify(graph)})`;
   const listeners = new Set<(change: GraphChange) => void>();
+  // This store's id in its notices: its own are skipped by the listener (it tells its listeners itself, at once).
   const origin = randomUUID();
   const channel = graphChannel(graph);
   let seq = 0;
-  const listener = createGraphListener({
-    connection,
-    graph,
-    origin,
-    logger,
-    redact,
-    onChange: () => {
-      for (const l of listeners) l({ source: 'external' });
-    },
-  });
   let closed = false;
-  let schema: Promise<void> | undefined;
+  let handles = 0;
+  let following: Following | undefined;
 
-  /**
-   * A tool-facing error for a database failure: what failed, redacted, and whether anything changed (unknown only
-   * when a write got no answer: it may have committed).
-   */
-  const failure = (error: unknown, commitUnanswered: boolean): Error => {
-    if (error instanceof ToolError) return error;
-    const message = redact(error instanceof Error ? error.message || String((error as { code?: string }).code ?? error) : String(error));
-    logger.warn(`database call failed: ${message}`);
-    const what = isTimeout(error)
-      ? `The memory database did not answer within ${formatMs(timeoutMs)} (${message})`
-      : `The memory database failed: ${message}`;
-    const outcome = commitUnanswered
-      ? 'The change may or may not have been saved; read the graph to check before trying again.'
-      : 'Nothing was changed; try again once it is reachable.';
-    return new ToolError(`${what}. ${outcome}`, { cause: error });
-  };
-
-  const ensureSchema = (): Promise<void> => {
-    schema ??= (async () => {
-      const client = await pool.connect();
-      let lost: Error | undefined;
-      const onLost = (error: Error) => {
-        lost = error;
-      };
-      client.on('error', onLost);
-      try {
-        const { from, to } = await migrate(client);
-        if (from !== to) logger.info(`memory schema migrated from version ${from} to ${to} in ${location}`);
-      } catch (error) {
-        lost ??= error as Error; // the connection may be mid-transaction: never reuse it
-        throw error;
-      } finally {
-        client.off('error', onLost);
-        client.release(lost);
-      }
-    })().catch((error: unknown) => {
-      schema = undefined; // the next call tries again
-      throw error;
-    });
-    return schema;
-  };
-
-  /**
-   * One call on a pooled connection: `read`, a read-only transaction; `write`, one statement that commits on its
-   * own (no BEGIN/COMMIT: one round trip), so its answer is its commit's.
-   */
-  const transaction = async <T>(mode: 'read' | 'write', run: (db: pg.PoolClient) => Promise<T>): Promise<T> => {
-    if (closed) throw new ToolError('the memory store is closed');
-    let client: pg.PoolClient | undefined;
-    // A connection that breaks while checked out emits `error` (the pool listens only to idle ones): the query fails instead.
-    let lost: Error | undefined;
-    const onLost = (error: Error) => {
-      lost = error;
-    };
-    let writeSent = false;
-    try {
-      await ensureSchema();
-      client = await pool.connect();
-      client.on('error', onLost);
-      if (mode === 'read') await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      else writeSent = true;
-      const value = await run(client);
-      if (mode === 'read') await client.query('COMMIT');
-      client.off('error', onLost);
-      client.release(lost);
-      return value;
-    } catch (error) {
-      if (client) {
-        // A query pg gave up on is still running on that connection, and a failed ROLLBACK means it is broken:
-        // either way, drop it from the pool (the server rolls back when the connection closes). A write's failed
-        // statement left no transaction open.
-        if (!lost && error instanceof Error && error.message === 'Query read timeout') lost = error;
-        const broken =
-          lost ??
-          (mode === 'write'
-            ? undefined
-            : await client.query('ROLLBACK').then(
-                () => undefined,
-                (e: unknown) => e as Error,
-              ));
-        client.off('error', onLost);
-        client.release(broken);
-      }
-      // A write that failed with an answer (a constraint, its cancellation by `statement_timeout`) rolled back; one
-      // without an answer (the connection broke, pg gave up waiting, the server went down) may have committed.
-      const unanswered = writeSent && (lost !== undefined || !rolledBack(error));
-      throw failure(error, unanswered);
-    }
-  };
+  const transaction = <T>(mode: 'read' | 'write', run: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
+    closed ? Promise.reject(new ToolError('the memory store is closed')) : db.transaction(mode, run);
 
   /**
    * A write: one statement (`writes.ts`) that, if it changes the graph, also NOTIFYs the graph's channel (delivered
    * to the other processes' listeners only if it commits) and waits for its commit to reach the disk; this
    * process's listeners are told once it has committed.
    */
-  const write = async <T>(run: (db: pg.PoolClient, notice: writes.Notice) => Promise<writes.Written<T>>): Promise<T> => {
+  const write = async <T>(run: (client: pg.PoolClient, notice: writes.Notice) => Promise<writes.Written<T>>): Promise<T> => {
     const notice = { channel, payload: encodeNotice({ graph, origin, seq: ++seq }) };
-    const { value, changed } = await transaction('write', (db) => run(db, notice));
+    const { value, changed } = await transaction('write', (client) => run(client, notice));
     if (changed) for (const l of listeners) l({ source: 'local' });
     return value;
   };
 
   // The graph's common trigrams, so a search asks the index for the query's rarest word (`searchPattern.ts`).
-  const trigrams = createTrigramSampler(() => transaction('read', (db) => sampleTrigrams(db, graph)));
+  const trigrams = createTrigramSampler(() => transaction('read', (client) => sampleTrigrams(client, graph)));
 
-  ensureSchema().catch((error: unknown) =>
-    logger.warn(`cannot prepare ${location} yet: ${redact(String((error as Error)?.message ?? error))}`),
-  );
+  /** Follows the graph's channel while at least one `watch()` handle is held. */
+  const watch = (): (() => void) => {
+    if (closed) return () => {};
+    handles++;
+    following ??= db.listener.follow(graph, origin, () => {
+      for (const l of listeners) l({ source: 'external' });
+    });
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--handles > 0) return;
+      following?.stop();
+      following = undefined;
+    };
+  };
 
   return {
     location,
-    createEntities: (entities) => write((db, notice) => writes.createEntities(db, graph, entities, notice)),
-    createRelations: (relations) => write((db, notice) => writes.createRelations(db, graph, relations, notice)),
-    addObservations: (additions) => write((db, notice) => writes.addObservations(db, graph, additions, notice)),
-    deleteEntities: (names) => write((db, notice) => writes.deleteEntities(db, graph, names, notice)),
-    deleteObservations: (deletions) => write((db, notice) => writes.deleteObservations(db, graph, deletions, notice)),
-    deleteRelations: (relations) => write((db, notice) => writes.deleteRelations(db, graph, relations, notice)),
-    readGraph: (page) => transaction('read', (db) => readGraph(db, graph, page)),
+    createEntities: (entities) => write((client, notice) => writes.createEntities(client, graph, entities, notice)),
+    createRelations: (relations) => write((client, notice) => writes.createRelations(client, graph, relations, notice)),
+    addObservations: (additions) => write((client, notice) => writes.addObservations(client, graph, additions, notice)),
+    deleteEntities: (names) => write((client, notice) => writes.deleteEntities(client, graph, names, notice)),
+    deleteObservations: (deletions) => write((client, notice) => writes.deleteObservations(client, graph, deletions, notice)),
+    deleteRelations: (relations) => write((client, notice) => writes.deleteRelations(client, graph, relations, notice)),
+    readGraph: (page) => transaction('read', (client) => readGraph(client, graph, page)),
     searchNodes: (query, page) => {
       const pattern = indexPattern(query, trigrams.current());
-      return transaction('read', (db) => searchNodes(db, graph, query, page, pattern));
+      return transaction('read', (client) => searchNodes(client, graph, query, page, pattern));
     },
-    openNodes: (names, page) => transaction('read', (db) => openNodes(db, graph, names, page)),
+    openNodes: (names, page) => transaction('read', (client) => openNodes(client, graph, names, page)),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     // Every call reads the database; this only makes other processes' changes heard while a client is subscribed.
-    watch: () => (closed ? () => {} : listener.watch()),
-    listening: () => listener.listening(),
+    watch,
+    listening: () => following?.listening() ?? Promise.resolve(),
     async close() {
       if (closed) return;
       closed = true;
       listeners.clear();
-      await listener.close();
-      await schema?.catch(() => {});
-      await pool.end();
+      handles = 0;
+      following?.stop();
+      following = undefined;
+    },
+  };
+}
+
+/** Opens a store on one graph of the database at `url`, with connections of its own (none made before the first need). */
+export function openPostgresStore({ graph = DEFAULT_GRAPH, ...options }: PostgresStoreOptions): GraphStore {
+  const bad = checkGraphName(graph);
+  if (bad) throw new Error(bad);
+  const db = openPostgresDatabase(options);
+  const store = openPostgresGraph(db, graph);
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      await db.close();
     },
   };
 }
