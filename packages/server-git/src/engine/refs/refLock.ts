@@ -5,7 +5,7 @@
  * rename. Deleting a ref also removes it from packed-refs, under `packed-refs.lock`. Callers hold the
  * repository's write turn (repoWrites.ts) and pass full, checked ref names (HEAD or refs/…).
  */
-import { appendFileSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ToolError } from '@mcpkit/protocol-core';
 import { acquireLock, type LockFile } from '../git/lockFile.js';
@@ -42,7 +42,7 @@ export interface RefUpdate {
   /** What the ref must hold now (as stored, see readStored), null for "must not exist"; undefined skips the check. */
   expected?: string | null | undefined;
   /** Run under the ref's lock, after the check and before the rename (reflog lines); a throw cancels the update. */
-  log?: (() => void) | undefined;
+  log?: (() => void | Promise<void>) | undefined;
 }
 
 function described(value: string | null): string {
@@ -63,7 +63,7 @@ export async function updateRef(repo: Repo, update: RefUpdate): Promise<void> {
       );
     }
     if (update.value === null) {
-      update.log?.();
+      await update.log?.();
       await removePacked(repo, update.ref);
       try {
         unlinkSync(file);
@@ -74,7 +74,7 @@ export async function updateRef(repo: Repo, update: RefUpdate): Promise<void> {
       return;
     }
     lock.write(Buffer.from(`${update.value}\n`));
-    update.log?.();
+    await update.log?.();
     lock.commit();
   } catch (error) {
     lock.rollback();
@@ -113,6 +113,24 @@ export function appendReflog(repo: Repo, ref: string, line: string): void {
   const file = join(repo.gitdir, 'logs', ref);
   mkdirSync(dirname(file), { recursive: true });
   appendFileSync(file, line.endsWith('\n') ? line : `${line}\n`);
+}
+
+/** Replaces a whole reflog (`logs/<ref>`) through its lock file; `lines` empty removes it. Call under the ref's lock. */
+export async function rewriteReflog(repo: Repo, ref: string, lines: readonly string[]): Promise<void> {
+  const file = join(repo.gitdir, 'logs', ref);
+  const lock = await acquireLock(file, repo.writes.ref);
+  try {
+    if (lines.length === 0) {
+      rmSync(file, { force: true });
+      lock.rollback();
+      return;
+    }
+    lock.write(Buffer.from(`${lines.join('\n')}\n`));
+    lock.commit();
+  } catch (error) {
+    lock.rollback();
+    throw error;
+  }
 }
 
 /** Runs `fn` in this process's write turn for the repository (ref-only writers: branch and tag creation). */
