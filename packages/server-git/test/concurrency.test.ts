@@ -105,6 +105,34 @@ describe.skipIf(!hasGit)('concurrent writers', () => {
     expect(fx.git('rev-list', '--count', 'HEAD').trim()).toBe('1');
   });
 
+  it('an index.lock held by someone else stops git_checkout, git_stash and git_merge too: HEAD, branches and files unchanged', async () => {
+    using fx = gitRepo();
+    fx.git('checkout', '-q', '-b', 'other');
+    write(fx.repo, { 'o.txt': 'other\n' });
+    fx.git('add', 'o.txt');
+    fx.git('commit', '-q', '-m', 'other');
+    fx.git('checkout', '-q', 'master');
+    write(fx.repo, { 'test.txt': 'changed\n' });
+    const lock = join(fx.repo, '.git', 'index.lock');
+    writeFileSync(lock, '');
+    const refs = fx.git('show-ref', '--head');
+    await using c = await connect({ repositories: [fx.path], repoCache: createRepoCache(16, {}, { indexTimeoutMs: 300, ...testClock() }) });
+    for (const [name, args] of [
+      ['git_stash', { action: 'push' }],
+      ['git_checkout', { branch_name: 'other' }],
+      ['git_merge', { branch: 'other' }],
+    ] as const) {
+      const res = await c.client.callTool({ name, arguments: { repo_path: fx.repo, ...args } });
+      expect([name, res.isError]).toEqual([name, true]);
+      expect(text(res)).toContain(`Unable to create '${lock}': File exists.`);
+    }
+    expect(fx.git('show-ref', '--head')).toBe(refs);
+    expect(readFileSync(join(fx.repo, 'test.txt'), 'utf8')).toBe('changed\n');
+    expect(existsSync(join(fx.repo, 'o.txt'))).toBe(false);
+    unlinkSync(lock);
+    expect(fx.git('status', '--porcelain')).toBe(' M test.txt\n');
+  });
+
   it('an index.lock released during the wait: the call goes through', async () => {
     using fx = gitRepo();
     write(fx.repo, { 'new.txt': 'new\n' });
