@@ -9,6 +9,8 @@
  * index run inside the held lock with `held.git`: the same confined fs, except that the index is
  * written into `index.lock` (and read back from it once written), and a cache whose index entry is
  * this call's own (packs stay shared), so an index that was never committed is never seen later.
+ * Its work-tree walks (statusMatrix) write the index too (refreshed stat data): under the lock they
+ * run with `held.repo`, so that write also goes into the lock.
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -24,6 +26,8 @@ export interface HeldIndex {
   write(entries: readonly IndexEntry[]): void;
   /** isomorphic-git's arguments with the index redirected into the lock (see above). */
   readonly git: Repo['git'];
+  /** The repository with those arguments: for helpers that call isomorphic-git (its work-tree walks refresh the index's stat data, a write). */
+  readonly repo: Repo;
 }
 
 function readUnderLock(lock: LockFile): ParsedIndex {
@@ -72,13 +76,15 @@ export function withIndexLock<T>(repo: Repo, fn: (held: HeldIndex) => Promise<T>
     const lock = await acquireLock(join(repo.gitdir, 'index'), repo.writes.index);
     try {
       const parsed = readUnderLock(lock);
+      const git = redirectedGit(repo, lock);
       const held: HeldIndex = {
         index: snapshotOf(parsed),
         write(entries) {
           assertWritableIndex(parsed);
           lock.write(serializeIndex(entries));
         },
-        git: redirectedGit(repo, lock),
+        git,
+        repo: { ...repo, git },
       };
       const result = await fn(held);
       if (lock.written) lock.commit();

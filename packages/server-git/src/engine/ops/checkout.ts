@@ -47,7 +47,7 @@ async function switchTo(
   const head = await readHead(repo);
   const cmdline = `git checkout ${branch_name}`;
   // git's rule: local changes are carried over unless the switch changes those same files.
-  const changes = await localChanges(repo);
+  const changes = await localChanges(held.repo);
   const touched = head.oid === null ? new Set<string>() : await changedPaths(repo, head.oid, target);
   const overwritten = [...new Set([...changes.staged, ...changes.unstaged])].filter((p) => touched.has(p)).sort();
   if (overwritten.length > 0) {

@@ -71,7 +71,7 @@ async function mergeHeld(repo: Repo, { branch, message }: { branch: string; mess
       'Already up to date.',
     );
   }
-  const changes = await localChanges(repo);
+  const changes = await localChanges(held.repo);
   const dirty = [...new Set([...changes.staged, ...changes.unstaged])].sort();
   if (dirty.length > 0) {
     throw new ToolError(

@@ -180,7 +180,7 @@ export async function pull({ repo_path, remote: remoteName, branch }: PullArgs, 
       }
     }
     const files = await changedPaths(repo, ours, target);
-    await assertClean(repo, files);
+    await assertClean(held.repo, files);
     // The last point a cancel is honoured: from here on the work tree and the branch are updated together.
     await stopIfCancelled();
     if (files.length > 0) {

@@ -63,7 +63,7 @@ export interface PushResult {
 export async function stashPush(repo: Repo, held: HeldIndex, identity: Identity, message: string | undefined): Promise<PushResult> {
   const head = await readHead(repo);
   if (head.oid === null) throw new ToolError('You do not have the initial commit yet (git stash needs one)');
-  const changes = await localChanges(repo);
+  const changes = await localChanges(held.repo);
   const paths = [...new Set([...changes.staged, ...changes.unstaged])].sort();
   if (paths.length === 0) throw new ToolError('No local changes to save');
   const blocked = await blockedPaths(repo, paths);
@@ -171,7 +171,7 @@ export async function stashPop(repo: Repo, held: HeldIndex): Promise<PopResult> 
   if (head.oid === null) throw new ToolError('HEAD has no commit yet; cannot apply a stash');
   const stashed = await changedPaths(repo, baseOid, w.tree);
   const moved = head.oid === baseOid ? new Set<string>() : await changedPaths(repo, baseOid, head.oid);
-  const changes = await localChanges(repo);
+  const changes = await localChanges(held.repo);
   const local = new Set([...changes.staged, ...changes.unstaged]);
   const blocked = [...stashed].filter((p) => local.has(p)).sort();
   if (blocked.length > 0) {
