@@ -176,9 +176,7 @@ describe.skipIf(!hasGit)('concurrent writers', () => {
     await using one = await connect({ repositories: [fx.path], repoCache });
     await using two = await connect({ repositories: [fx.path], repoCache });
     const tags = await Promise.all(
-      [one, two].map((s, i) =>
-        s.client.callTool({ name: 'git_tag', arguments: { repo_path: fx.repo, name: 'v1', message: `from ${i}` } }),
-      ),
+      [one, two].map((s, i) => s.client.callTool({ name: 'git_tag', arguments: { repo_path: fx.repo, name: 'v1', message: `from ${i}` } })),
     );
     expect(tags.map((t) => t.isError ?? false).sort()).toEqual([false, true]);
     expect(text(tags.find((t) => t.isError))).toBe("fatal: tag 'v1' already exists");

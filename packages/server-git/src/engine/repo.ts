@@ -47,5 +47,13 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
   }
   const work = createWorkTree(location.dir, ctx.repoCache.stats);
   const fs = createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir });
-  return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo, objects, work, writes: ctx.repoCache.writes };
+  return {
+    ...location,
+    given: repoPath,
+    git: { fs, dir: location.dir, gitdir: location.gitdir, cache },
+    memo,
+    objects,
+    work,
+    writes: ctx.repoCache.writes,
+  };
 }

@@ -6,7 +6,18 @@
  * bounded backoff, up to a timeout (git's core.filesRefLockTimeout); then the call fails with git's
  * words and changes nothing. A stale lock is never broken: git does not either, the user removes it.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, type Stats, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  type Stats,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { ToolError } from '@mcpkit/protocol-core';
 
 /** How long to wait for a lock someone else holds, and the clock that wait runs on (tests inject theirs). */

@@ -85,7 +85,11 @@ async function switchTo(
       expected: head.branch ? `ref: ${head.branch}` : head.oid,
       log: () => {
         try {
-          appendReflog(repo, 'HEAD', headReflogLine(repo, head, target, head.branch?.replace(/^refs\/heads\//, '') ?? head.oid ?? '', branch_name, ctx));
+          appendReflog(
+            repo,
+            'HEAD',
+            headReflogLine(repo, head, target, head.branch?.replace(/^refs\/heads\//, '') ?? head.oid ?? '', branch_name, ctx),
+          );
         } catch {
           // The reflog is a convenience; the switch stands.
         }

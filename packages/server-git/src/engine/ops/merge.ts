@@ -57,7 +57,12 @@ export async function merge({ repo_path, branch, message }: MergeArgs, ctx: GitC
   return withIndexLock(repo, (held) => mergeHeld(repo, { branch, message }, held, ctx));
 }
 
-async function mergeHeld(repo: Repo, { branch, message }: { branch: string; message?: string | undefined }, held: HeldIndex, ctx: GitContext) {
+async function mergeHeld(
+  repo: Repo,
+  { branch, message }: { branch: string; message?: string | undefined },
+  held: HeldIndex,
+  ctx: GitContext,
+) {
   const head = await readHead(repo);
   if (head.branch === null) throw new ToolError('HEAD is detached: check out the branch to merge into first (git_checkout)');
   const current = head.branch.replace(/^refs\/heads\//, '');

@@ -20,19 +20,19 @@ export interface ResetArgs {
 export async function reset({ repo_path }: ResetArgs, ctx: GitContext) {
   const repo = await openRepo(ctx, repo_path);
   return withIndexLock(repo, async (held) => {
-  const head = await headCommit(repo);
-  const files = head ? await treeFiles(repo, head) : new Map();
-  const index = held.index;
-  const current = new Map(index.parsed.entries.filter((e) => e.stage === 0).map((e) => [e.path, e]));
-  const entries: IndexEntry[] = [];
-  for (const file of files.values()) entries.push(entryFromTree(file, current.get(file.path)));
-  const unstaged = new Set<string>();
-  for (const e of index.parsed.entries) {
-    const h = files.get(e.path);
-    if (!h || e.stage !== 0 || h.oid !== e.oid || h.mode !== e.mode || e.intentToAdd) unstaged.add(e.path);
-  }
-  for (const path of files.keys()) if (!current.has(path)) unstaged.add(path);
-  if (unstaged.size > 0) held.write(entries);
-  return structuredResult({ unstaged: [...unstaged].sort(comparePaths) }, 'All staged changes reset');
+    const head = await headCommit(repo);
+    const files = head ? await treeFiles(repo, head) : new Map();
+    const index = held.index;
+    const current = new Map(index.parsed.entries.filter((e) => e.stage === 0).map((e) => [e.path, e]));
+    const entries: IndexEntry[] = [];
+    for (const file of files.values()) entries.push(entryFromTree(file, current.get(file.path)));
+    const unstaged = new Set<string>();
+    for (const e of index.parsed.entries) {
+      const h = files.get(e.path);
+      if (!h || e.stage !== 0 || h.oid !== e.oid || h.mode !== e.mode || e.intentToAdd) unstaged.add(e.path);
+    }
+    for (const path of files.keys()) if (!current.has(path)) unstaged.add(path);
+    if (unstaged.size > 0) held.write(entries);
+    return structuredResult({ unstaged: [...unstaged].sort(comparePaths) }, 'All staged changes reset');
   });
 }

@@ -7,15 +7,24 @@
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
+import type { HeldIndex } from '../git/indexLock.js';
 import { readCommitInfo } from '../log/commits.js';
 import { subject } from '../log/format.js';
-import type { HeldIndex } from '../git/indexLock.js';
 import type { Repo } from '../repo.js';
 import type { Identity } from './identity.js';
 import { blockedPaths } from './inTheWay.js';
 import { appendReflog, rewriteReflog, updateRef } from './refLock.js';
 import { abbrev, readHead } from './revision.js';
-import { changedPaths, type FlatEntry, flatTree, indexEntries, localChanges, workFileEntry, writeFlatTree, writeWorkFile } from './worktree.js';
+import {
+  changedPaths,
+  type FlatEntry,
+  flatTree,
+  indexEntries,
+  localChanges,
+  workFileEntry,
+  writeFlatTree,
+  writeWorkFile,
+} from './worktree.js';
 
 export interface StashEntry {
   index: number;
