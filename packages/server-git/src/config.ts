@@ -36,6 +36,15 @@ export const options = defineOptions({
     description:
       'Do not read ahead in the background once the client has connected (engine, schemas, each --repository), which makes the first tool call fast',
   },
+  'lock-timeout': {
+    type: 'string',
+    env: 'GIT_LOCK_TIMEOUT',
+    valueName: 'ms',
+    description:
+      "How long a call that changes the index or a ref waits for another process's index.lock or ref lock before it fails and changes nothing",
+    default: 2000,
+    parse: parse.int({ min: 0, max: 600_000 }),
+  },
   ...networkOptions({ allowPrivateNetwork: 'GIT_ALLOW_PRIVATE_NETWORK', allowHosts: 'GIT_ALLOW_HOSTS' }),
   ...proxyOption('GIT_PROXY_URL'),
 });

@@ -18,13 +18,13 @@ await runCli(
     options,
     create: async (config, logger) => {
       // Checked once, at start: a missing path or a non-repository exits 2 with one line.
-      const repositories = await resolveStartupRepositories(config.repository);
+      const repositories = await resolveStartupRepositories(config.repository, (message) => logger.warn(message));
       for (const repo of repositories) logger.info(`Using repository at ${repo}`);
       if (repositories.length === 0) logger.info("No --repository given: the client's MCP roots decide where the tools may work");
       const remote = config.allowRemote
         ? (await import('./engine/remote/http.js')).createRemoteAccess(config, process.env, logger)
         : undefined;
-      const repoCache = createRepoCache();
+      const repoCache = createRepoCache(undefined, undefined, { indexTimeoutMs: config.lockTimeout, refTimeoutMs: config.lockTimeout });
       // Reads ahead once the client has connected and gone quiet (./warmup.ts), through the cache the sessions share.
       const serverOptions = { repositories, allowInit: config.allowInit, remote, repoCache, logger };
       const warmup = config.noWarmup

@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, symlinkSync, unlinkSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
-import { parseIndex, readIndexFile, serializeIndex, writeIndexFile } from '../src/engine/git/indexFile.js';
+import { parseIndex, readIndexFile, serializeIndex } from '../src/engine/git/indexFile.js';
+import { withIndexLock } from '../src/engine/git/indexLock.js';
 import { indexFiles } from '../src/engine/git/indexSnapshot.js';
 import { headCommit, readBlob, treeFiles } from '../src/engine/git/objects.js';
 import { readWorktreeFile, type WorktreeState, worktreeState } from '../src/engine/git/worktreeState.js';
@@ -80,7 +81,7 @@ describe('snapshot', () => {
   });
 
   it.skipIf(!hasGit)(
-    'serializeIndex round-trips; writeIndexFile output is accepted by git with stat data intact',
+    'serializeIndex round-trips; an index written through the index lock is accepted by git with stat data intact',
     async () => {
       using fx = gitRepo();
       write(fx.repo, { 'a.txt': 'a', 'd/e.txt': 'e', 'ita.txt': 'i' });
@@ -91,7 +92,7 @@ describe('snapshot', () => {
       const again = parseIndex(serializeIndex(before.entries));
       expect(again.entries).toEqual(before.entries);
       const lsBefore = fx.git('ls-files', '-s', '--debug');
-      writeIndexFile(gitdir, before, before.entries);
+      await withIndexLock(await open(fx), async (held) => held.write(before.entries));
       expect(fx.git('ls-files', '-s', '--debug')).toBe(lsBefore); // same entries, same stat data
       expect(fx.git('diff-files', '--name-only')).toBe('ita.txt\n'); // only the intent-to-add entry differs
     },

@@ -9,6 +9,7 @@ import { type RepoLocation, resolveRepository } from './confine.js';
 import type { GitContext } from './context.js';
 import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
 import { createObjectStore, type ObjectStore } from './git/objectStore.js';
+import type { RepoWrites } from './git/repoWrites.js';
 import { createWorkTree, type WorkTree } from './git/workTree.js';
 
 export { createRepoCache, type RepoCache } from './repoCache.js';
@@ -24,6 +25,8 @@ export interface Repo extends RepoLocation {
   objects: ObjectStore;
   /** The work tree as git sees it (symlinks never followed), for this call: every work-tree read goes through it or `git.fs`. */
   work: WorkTree;
+  /** This process's turn to change the repository, and how long its lock files are waited for (git/repoWrites.ts). */
+  writes: RepoWrites;
 }
 
 /** Confines `repoPath` to the session's roots and returns what the tools need to work on it. */
@@ -44,5 +47,13 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
   }
   const work = createWorkTree(location.dir, ctx.repoCache.stats);
   const fs = createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir });
-  return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo, objects, work };
+  return {
+    ...location,
+    given: repoPath,
+    git: { fs, dir: location.dir, gitdir: location.gitdir, cache },
+    memo,
+    objects,
+    work,
+    writes: ctx.repoCache.writes,
+  };
 }

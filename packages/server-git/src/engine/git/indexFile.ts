@@ -4,9 +4,10 @@
  * stat data, path-prefix compression of v4); extensions are skipped. Writing produces version 2 (3 when
  * an entry carries extended flags) without extensions: the cache-tree and untracked caches are
  * optional and git rebuilds them. A split or sparse index is refused rather than rewritten wrongly.
+ * Writing goes through the index lock (indexLock.ts), never straight to the file.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolError } from '@mcpkit/protocol-core';
 
@@ -171,12 +172,8 @@ export function readIndexFile(gitdir: string): ParsedIndex {
   return parseIndex(buf, mtimeMs);
 }
 
-/**
- * Replaces the index the way git does: write `index.lock` (created exclusively, so a concurrent git
- * fails instead of both writing), then rename it over `index`. `current` is the index the new entries
- * were derived from; a split or sparse index is refused.
- */
-export function writeIndexFile(gitdir: string, current: ParsedIndex, entries: readonly IndexEntry[]): void {
+/** Throws when the index is one this server must not rewrite (split or sparse). */
+export function assertWritableIndex(current: ParsedIndex): void {
   if (current.extensions.includes('link')) {
     throw new ToolError(
       'This repository uses a split index (core.splitIndex), which this server does not write; run `git update-index --no-split-index` first',
@@ -186,33 +183,5 @@ export function writeIndexFile(gitdir: string, current: ParsedIndex, entries: re
     throw new ToolError(
       'This repository uses a sparse index, which this server does not write; run `git sparse-checkout disable` or `git config index.sparse false` first',
     );
-  }
-  const file = join(gitdir, 'index');
-  const lock = `${file}.lock`;
-  let fd: number;
-  try {
-    fd = openSync(lock, 'wx', 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new ToolError(
-        `Unable to create '${lock}': File exists.\n\nAnother git process seems to be running in this repository. If it still fails, a git process may have crashed earlier: remove the file manually to continue.`,
-      );
-    }
-    throw error;
-  }
-  try {
-    const data = serializeIndex(entries);
-    let off = 0;
-    while (off < data.length) off += writeSync(fd, data, off);
-    closeSync(fd);
-    renameSync(lock, file);
-  } catch (error) {
-    try {
-      closeSync(fd);
-    } catch {}
-    try {
-      unlinkSync(lock);
-    } catch {}
-    throw error;
   }
 }

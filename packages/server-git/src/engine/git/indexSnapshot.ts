@@ -31,6 +31,13 @@ export function loadIndex(repo: Repo): IndexSnapshot {
   const cached = repo.memo.get('snapshot:index') as { key: string; snapshot: IndexSnapshot } | undefined;
   if (cached?.key === key) return cached.snapshot;
   const parsed: ParsedIndex = st ? parseIndex(readFileSync(file), st.mtimeMs) : { version: 2, entries: [], extensions: [], mtimeMs: 0 };
+  const snapshot = snapshotOf(parsed);
+  repo.memo.set('snapshot:index', { key, snapshot });
+  return snapshot;
+}
+
+/** The lookups of a parsed index. */
+export function snapshotOf(parsed: ParsedIndex): IndexSnapshot {
   const files = new Map<string, FileEntry>();
   const paths = new Set<string>();
   const dirs = new Set<string>();
@@ -45,9 +52,7 @@ export function loadIndex(repo: Repo): IndexSnapshot {
       dirs.add(dir);
     }
   }
-  const snapshot = { parsed, files, paths, dirs, unmerged };
-  repo.memo.set('snapshot:index', { key, snapshot });
-  return snapshot;
+  return { parsed, files, paths, dirs, unmerged };
 }
 
 /** Stage-0 entries of the index by path (unmerged paths are left out). */

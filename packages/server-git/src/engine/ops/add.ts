@@ -7,13 +7,13 @@ import { resolveWorkPath } from '../confine.js';
 import type { GitContext } from '../context.js';
 import { configBool, excludesFile, repoConfig } from '../git/gitConfig.js';
 import { IgnoreRules } from '../git/ignore.js';
-import { type IndexEntry, writeIndexFile } from '../git/indexFile.js';
-import { loadIndex } from '../git/indexSnapshot.js';
+import type { IndexEntry } from '../git/indexFile.js';
+import { type HeldIndex, withIndexLock } from '../git/indexLock.js';
 import { comparePaths } from '../git/paths.js';
 import { entryFromWorktree, under } from '../git/stage.js';
 import { untrackedUnder } from '../git/untracked.js';
 import { worktreeState } from '../git/worktreeState.js';
-import { openRepo } from '../repo.js';
+import { openRepo, type Repo } from '../repo.js';
 
 /** The reference's error for a failed `git add -- <files…>` (GitPython's GitCommandError text). */
 function gitAddError(files: readonly string[], code: number, stderr: string): ToolError {
@@ -30,8 +30,12 @@ export async function add({ repo_path, files }: AddArgs, ctx: GitContext) {
   // 1. Every argument is confined first: one refusal and nothing is touched.
   const specs: string[] = [];
   for (const file of files) specs.push(await resolveWorkPath(repo, file));
+  // 2-3 under the index lock: the index read there is the one the new entries replace (git add's order).
+  return withIndexLock(repo, (held) => stage(repo, files, specs, held, ctx));
+}
 
-  const index = loadIndex(repo);
+async function stage(repo: Repo, files: readonly string[], specs: readonly string[], held: HeldIndex, ctx: GitContext) {
+  const index = held.index;
   const excludes = excludesFile(repo, { env: ctx.env, home: ctx.home });
   const rules = new IgnoreRules(repo.dir, repo.gitdir, excludes);
   const fileMode = configBool(repoConfig(repo).get('core.filemode')?.at(-1), true);
@@ -113,7 +117,7 @@ export async function add({ repo_path, files }: AddArgs, ctx: GitContext) {
     };
     const entries: IndexEntry[] = index.parsed.entries.filter((e) => !replacements.has(e.path) && !conflicts(e.path));
     for (const entry of replacements.values()) if (entry) entries.push(entry);
-    writeIndexFile(repo.gitdir, index.parsed, entries);
+    held.write(entries);
   }
   return structuredResult({ staged, removed }, 'Files staged successfully');
 }

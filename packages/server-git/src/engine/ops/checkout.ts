@@ -3,9 +3,11 @@
 import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { type HeldIndex, withIndexLock } from '../git/indexLock.js';
 import { identityFor } from '../refs/identity.js';
 import { blockedPaths } from '../refs/inTheWay.js';
 import { badName, guardDash } from '../refs/names.js';
+import { appendReflog, updateRef } from '../refs/refLock.js';
 import { readHead, resolveRevision } from '../refs/revision.js';
 import { changedPaths, localChanges } from '../refs/worktree.js';
 import { openRepo, type Repo } from '../repo.js';
@@ -32,11 +34,21 @@ export async function checkout({ repo_path, branch_name }: CheckoutArgs, ctx: Gi
   } catch {
     branch = null;
   }
+  // Index and HEAD change together under index.lock (HEAD under its own lock too), as git checkout does.
+  return withIndexLock(repo, (held) => switchTo(repo, { branch_name, branch, target: target.oid }, held, ctx));
+}
+
+async function switchTo(
+  repo: Repo,
+  { branch_name, branch, target }: { branch_name: string; branch: string | null; target: string },
+  held: HeldIndex,
+  ctx: GitContext,
+) {
   const head = await readHead(repo);
   const cmdline = `git checkout ${branch_name}`;
   // git's rule: local changes are carried over unless the switch changes those same files.
-  const changes = await localChanges(repo);
-  const touched = head.oid === null ? new Set<string>() : await changedPaths(repo, head.oid, target.oid);
+  const changes = await localChanges(held.repo);
+  const touched = head.oid === null ? new Set<string>() : await changedPaths(repo, head.oid, target);
   const overwritten = [...new Set([...changes.staged, ...changes.unstaged])].filter((p) => touched.has(p)).sort();
   if (overwritten.length > 0) {
     throw gitFailure(
@@ -51,7 +63,7 @@ export async function checkout({ repo_path, branch_name }: CheckoutArgs, ctx: Gi
       `error: The following untracked working tree files would be overwritten by checkout:\n\t${clobbered.join('\n\t')}\nPlease move or remove them before you switch branches.\nAborting`,
     );
   }
-  if (changes.staged.length > 0 && head.oid !== target.oid) {
+  if (changes.staged.length > 0 && head.oid !== target) {
     // isomorphic-git does not carry staged changes across a switch the way git does; refuse rather than lose them.
     throw new ToolError(
       `Staged changes in ${changes.staged.join(', ')}: commit them (git_commit), unstage them (git_reset) or stash them (git_stash) before switching; nothing was changed.`,
@@ -65,44 +77,44 @@ export async function checkout({ repo_path, branch_name }: CheckoutArgs, ctx: Gi
     );
   }
   try {
-    await git.checkout({ ...repo.git, ref: branch ?? target.oid, force: false, track: false });
+    // HEAD is moved below, under its lock; the index goes into index.lock (committed when this returns).
+    await git.checkout({ ...held.git, ref: branch ?? target, force: false, track: false, noUpdateHead: true });
+    await updateRef(repo, {
+      ref: 'HEAD',
+      value: branch ? `ref: refs/heads/${branch}` : target,
+      expected: head.branch ? `ref: ${head.branch}` : head.oid,
+      log: () => {
+        try {
+          appendReflog(
+            repo,
+            'HEAD',
+            headReflogLine(repo, head, target, head.branch?.replace(/^refs\/heads\//, '') ?? head.oid ?? '', branch_name, ctx),
+          );
+        } catch {
+          // The reflog is a convenience; the switch stands.
+        }
+      },
+    });
   } catch (error) {
-    // Put back what was written: the touched files (clean, see above) and HEAD.
+    // Put back the touched files (clean, see above); the index and HEAD were not changed.
     if (head.oid !== null && touched.size > 0) {
-      await git.checkout({ ...repo.git, ref: head.oid, filepaths: [...touched], force: true, noUpdateHead: true }).catch(() => undefined);
+      await git.checkout({ ...held.git, ref: head.oid, filepaths: [...touched], force: true, noUpdateHead: true }).catch(() => undefined);
     }
-    if (head.branch)
-      await git.writeRef({ ...repo.git, ref: 'HEAD', value: head.branch, symbolic: true, force: true }).catch(() => undefined);
-    else if (head.oid) await git.writeRef({ ...repo.git, ref: 'HEAD', value: head.oid, force: true }).catch(() => undefined);
     if ((error as { code?: string }).code === 'CheckoutConflictError') {
       const files = ((error as { data?: { filepaths?: string[] } }).data?.filepaths ?? []).join('\n\t');
       throw gitFailure(cmdline, `error: Your local changes to the following files would be overwritten by checkout:\n\t${files}\nAborting`);
     }
     throw error;
   }
-  await appendHeadReflog(repo, head, target.oid, head.branch?.replace(/^refs\/heads\//, '') ?? head.oid ?? '', branch_name, ctx).catch(
-    () => undefined,
-  );
-  return structuredResult({ branch, commit: target.oid, previous: head.oid }, `Switched to branch '${branch_name}'`);
+  return structuredResult({ branch, commit: target, previous: head.oid }, `Switched to branch '${branch_name}'`);
 }
 
 /** git's HEAD reflog line for a checkout (what `git branch` reads to say "HEAD detached at <name>"). */
-async function appendHeadReflog(
-  repo: Repo,
-  head: { oid: string | null },
-  to: string,
-  fromName: string,
-  toName: string,
-  ctx: GitContext,
-): Promise<void> {
+function headReflogLine(repo: Repo, head: { oid: string | null }, to: string, fromName: string, toName: string, ctx: GitContext): string {
   const who = identityFor(repo, ctx, 'committer');
   const offset = -who.timezoneOffset;
   const sign = offset < 0 ? '-' : '+';
   const abs = Math.abs(offset);
   const tz = `${sign}${String(Math.trunc(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
-  const line = `${head.oid ?? '0'.repeat(40)} ${to} ${who.name} <${who.email}> ${who.timestamp} ${tz}\tcheckout: moving from ${fromName} to ${toName}\n`;
-  const fsp = repo.git.fs.promises;
-  await fsp.mkdir(`${repo.gitdir}/logs`, { recursive: true } as never).catch(() => undefined);
-  const previous = await fsp.readFile(`${repo.gitdir}/logs/HEAD`, 'utf8').catch(() => '');
-  await fsp.writeFile(`${repo.gitdir}/logs/HEAD`, previous + line);
+  return `${head.oid ?? '0'.repeat(40)} ${to} ${who.name} <${who.email}> ${who.timestamp} ${tz}\tcheckout: moving from ${fromName} to ${toName}\n`;
 }

@@ -7,9 +7,10 @@ import * as git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { formatPerson, type Person, resolvePerson } from '../git/identity.js';
 import type { IndexEntry } from '../git/indexFile.js';
-import { loadIndex } from '../git/indexSnapshot.js';
+import { withIndexLock } from '../git/indexLock.js';
 import { headCommit } from '../git/objects.js';
 import { assertSafePath } from '../git/paths.js';
+import { updateRef } from '../refs/refLock.js';
 import { openRepo, type Repo } from '../repo.js';
 
 type TreeNode = { files: { name: string; mode: string; oid: string; type: 'blob' | 'commit' }[]; dirs: Map<string, TreeNode> };
@@ -77,41 +78,50 @@ export async function commit({ repo_path, message }: CommitArgs, ctx: GitContext
   const user = { env: ctx.env, home: ctx.home };
   const author = resolvePerson(repo, user, 'author');
   const committer = resolvePerson(repo, user, 'committer');
-  const index = loadIndex(repo);
-  if (index.unmerged.size > 0) {
-    throw new ToolError(
-      `Committing is not possible because you have unmerged files (${[...index.unmerged.keys()].join(', ')}). Fix them up in the work tree, and then stage them with git_add to mark resolution.`,
-    );
-  }
-  const headText = readFileSync(join(repo.gitdir, 'HEAD'), 'utf8').trim();
-  const symbolic = /^ref:\s*(\S+)$/.exec(headText)?.[1] ?? null;
-  const parent = await headCommit(repo);
-  const parents = parent ? [parent] : [];
-  const mergeHead = join(repo.gitdir, 'MERGE_HEAD');
-  const merging = existsSync(mergeHead);
-  if (merging) {
-    for (const line of readFileSync(mergeHead, 'utf8').split('\n')) if (/^[0-9a-f]{40}$/.test(line.trim())) parents.push(line.trim());
-  }
-  const tree = await writeIndexTree(repo, index.parsed.entries);
-  const oid = await git.writeObject({
-    ...repo.git,
-    type: 'commit',
-    format: 'content',
-    object: serializeCommit(tree, parents, author, committer, message),
+  // As git commit: the index is read under index.lock (a file staged meanwhile is either in this
+  // commit or still staged after it), and the branch moves under its own lock, only from the commit
+  // this one is based on.
+  return withIndexLock(repo, async (held) => {
+    const index = held.index;
+    if (index.unmerged.size > 0) {
+      throw new ToolError(
+        `Committing is not possible because you have unmerged files (${[...index.unmerged.keys()].join(', ')}). Fix them up in the work tree, and then stage them with git_add to mark resolution.`,
+      );
+    }
+    const headText = readFileSync(join(repo.gitdir, 'HEAD'), 'utf8').trim();
+    const symbolic = /^ref:\s*(\S+)$/.exec(headText)?.[1] ?? null;
+    const parent = await headCommit(repo);
+    const parents = parent ? [parent] : [];
+    const mergeHead = join(repo.gitdir, 'MERGE_HEAD');
+    const merging = existsSync(mergeHead);
+    if (merging) {
+      for (const line of readFileSync(mergeHead, 'utf8').split('\n')) if (/^[0-9a-f]{40}$/.test(line.trim())) parents.push(line.trim());
+    }
+    const tree = await writeIndexTree(repo, index.parsed.entries);
+    const oid = await git.writeObject({
+      ...repo.git,
+      type: 'commit',
+      format: 'content',
+      object: serializeCommit(tree, parents, author, committer, message),
+    });
+    const ref = symbolic ?? 'HEAD';
+    const kind = parent === null ? 'commit (initial)' : merging ? 'commit (merge)' : 'commit';
+    const subject = message.split('\n')[0]!;
+    await updateRef(repo, {
+      ref,
+      value: oid,
+      expected: parent,
+      log: () => {
+        try {
+          if (symbolic) appendReflog(repo, symbolic, parent, oid, committer, `${kind}: ${subject}`);
+          appendReflog(repo, 'HEAD', parent, oid, committer, `${kind}: ${subject}`);
+        } catch {
+          // The reflog is a convenience; the commit stands.
+        }
+      },
+    });
+    if (merging) for (const f of ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE']) rmSync(join(repo.gitdir, f), { force: true });
+    const branch = symbolic?.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : null;
+    return structuredResult({ hash: oid, branch, parents }, `Changes committed successfully with hash ${oid}`);
   });
-  // Move the branch (or a detached HEAD) only if nobody moved it meanwhile.
-  if ((await headCommit(repo)) !== parent) throw new ToolError('HEAD moved while committing; nothing was changed. Try again.');
-  const ref = symbolic ?? 'HEAD';
-  await git.writeRef({ ...repo.git, ref, value: oid, force: true });
-  const kind = parent === null ? 'commit (initial)' : merging ? 'commit (merge)' : 'commit';
-  const subject = message.split('\n')[0]!;
-  try {
-    if (symbolic) appendReflog(repo, symbolic, parent, oid, committer, `${kind}: ${subject}`);
-    appendReflog(repo, 'HEAD', parent, oid, committer, `${kind}: ${subject}`);
-  } catch {
-    // The reflog is a convenience; the commit stands.
-  }
-  if (merging) for (const f of ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE']) rmSync(join(repo.gitdir, f), { force: true });
-  const branch = symbolic?.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : null;
-  return structuredResult({ hash: oid, branch, parents }, `Changes committed successfully with hash ${oid}`);
 }

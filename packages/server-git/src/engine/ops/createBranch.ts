@@ -5,6 +5,7 @@ import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { listRefNames } from '../refs/branches.js';
 import { assertBranchName, badName, guardDash } from '../refs/names.js';
+import { updateRef, withRefWrites } from '../refs/refLock.js';
 import { peelToCommit, readHead } from '../refs/revision.js';
 import { openRepo, type Repo } from '../repo.js';
 
@@ -60,22 +61,25 @@ export async function createBranch({ repo_path, branch_name, base_branch }: Crea
   }
   if (oid === null) throw badName(baseName);
   const full = `refs/heads/${branch_name}`;
-  let existing: string | null = null;
-  try {
-    existing = await git.resolveRef({ ...repo.git, ref: full });
-  } catch {
-    existing = null;
-  }
-  if (existing !== null && existing !== oid) {
-    throw new ToolError(`Reference at '${full}' does already exist, pointing to '${existing}', requested was '${oid}'`);
-  }
-  if (existing === null) {
+  const created = await withRefWrites(repo, async () => {
+    let existing: string | null = null;
+    try {
+      existing = await git.resolveRef({ ...repo.git, ref: full });
+    } catch {
+      existing = null;
+    }
+    if (existing !== null && existing !== oid) {
+      throw new ToolError(`Reference at '${full}' does already exist, pointing to '${existing}', requested was '${oid}'`);
+    }
+    if (existing !== null) return false;
     const conflict = await existingBranchConflict(repo, full);
     if (conflict) throw new ToolError(`Cannot create branch '${branch_name}': ${conflict}`);
-    await git.writeRef({ ...repo.git, ref: full, value: oid });
-  }
+    // Created only where no branch is (compare-and-swap with "missing", under the ref's lock).
+    await updateRef(repo, { ref: full, value: oid, expected: null });
+    return true;
+  });
   return structuredResult(
-    { branch: branch_name, base: baseName, commit: oid, created: existing === null },
+    { branch: branch_name, base: baseName, commit: oid, created },
     `Created branch '${branch_name}' from '${baseName}'`,
   );
 }

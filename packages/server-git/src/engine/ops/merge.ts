@@ -3,11 +3,13 @@
 import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { type HeldIndex, withIndexLock } from '../git/indexLock.js';
 import { reaches } from '../log/commits.js';
 import { identityFor } from '../refs/identity.js';
 import { blockedPaths } from '../refs/inTheWay.js';
 import { kindConflicts } from '../refs/mergeCheck.js';
 import { guardDash } from '../refs/names.js';
+import { updateRef } from '../refs/refLock.js';
 import { abbrev, readHead, resolveRevision } from '../refs/revision.js';
 import { changedPaths, localChanges } from '../refs/worktree.js';
 import { openRepo, type Repo } from '../repo.js';
@@ -22,23 +24,24 @@ function defaultMessage(given: string, ref: string | undefined, current: string)
 }
 
 /** Brings index and work tree from `from` to `to` for the files that differ (both clean there). */
-async function updateWorkTree(repo: Repo, to: string, paths: Set<string>): Promise<void> {
+async function updateWorkTree(held: HeldIndex, to: string, paths: Set<string>): Promise<void> {
   if (paths.size === 0) return;
-  await git.checkout({ ...repo.git, ref: to, filepaths: [...paths], force: true, noUpdateHead: true });
+  await git.checkout({ ...held.git, ref: to, filepaths: [...paths], force: true, noUpdateHead: true });
 }
 
 /**
  * Work tree and index first, the branch last: when the files cannot be written, they are put back as
  * they were at `from` (they were clean) and the branch is not moved, so a failure changes nothing.
  */
-async function moveBranch(repo: Repo, ref: string, from: string, to: string, paths: Set<string>): Promise<void> {
+async function moveBranch(repo: Repo, held: HeldIndex, ref: string, from: string, to: string, paths: Set<string>): Promise<void> {
   try {
-    await updateWorkTree(repo, to, paths);
+    await updateWorkTree(held, to, paths);
+    // Only from the commit the merge started at (compare-and-swap under the branch's lock).
+    await updateRef(repo, { ref, value: to, expected: from });
   } catch (error) {
-    await updateWorkTree(repo, from, paths).catch(() => undefined);
+    await updateWorkTree(held, from, paths).catch(() => undefined);
     throw error;
   }
-  await git.writeRef({ ...repo.git, ref, value: to, force: true });
 }
 
 export interface MergeArgs {
@@ -50,6 +53,16 @@ export interface MergeArgs {
 export async function merge({ repo_path, branch, message }: MergeArgs, ctx: GitContext) {
   const repo = await openRepo(ctx, repo_path);
   guardDash('branch', branch);
+  // Under index.lock from the first read of HEAD and the index to the move of the branch, as git merge.
+  return withIndexLock(repo, (held) => mergeHeld(repo, { branch, message }, held, ctx));
+}
+
+async function mergeHeld(
+  repo: Repo,
+  { branch, message }: { branch: string; message?: string | undefined },
+  held: HeldIndex,
+  ctx: GitContext,
+) {
   const head = await readHead(repo);
   if (head.branch === null) throw new ToolError('HEAD is detached: check out the branch to merge into first (git_checkout)');
   const current = head.branch.replace(/^refs\/heads\//, '');
@@ -63,7 +76,7 @@ export async function merge({ repo_path, branch, message }: MergeArgs, ctx: GitC
       'Already up to date.',
     );
   }
-  const changes = await localChanges(repo);
+  const changes = await localChanges(held.repo);
   const dirty = [...new Set([...changes.staged, ...changes.unstaged])].sort();
   if (dirty.length > 0) {
     throw new ToolError(
@@ -88,7 +101,7 @@ export async function merge({ repo_path, branch, message }: MergeArgs, ctx: GitC
     }
     try {
       const merged = await git.merge({
-        ...repo.git,
+        ...held.git,
         ours: head.branch,
         theirs: theirs.oid,
         fastForward: false,
@@ -132,7 +145,7 @@ export async function merge({ repo_path, branch, message }: MergeArgs, ctx: GitC
   if (blocked.length > 0) {
     throw new ToolError(`Merging '${branch}' would have to overwrite: ${blocked.join(', ')}. Move them away first. Nothing was changed.`);
   }
-  await moveBranch(repo, head.branch, from, to, paths);
+  await moveBranch(repo, held, head.branch, from, to, paths);
   const files = [...paths].sort();
   const range = `${await abbrev(repo, from)}..${await abbrev(repo, to)}`;
   const text =

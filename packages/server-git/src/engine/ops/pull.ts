@@ -4,8 +4,10 @@ import { type RequestExtra, structuredResult, ToolError } from '@mcpkit/protocol
 import git, { Errors } from 'isomorphic-git';
 import type { GitContext } from '../context.js';
 import { allConfigs, configValue } from '../git/gitConfig.js';
+import { withIndexLock } from '../git/indexLock.js';
 import { treeFiles } from '../git/objects.js';
 import { identityFor } from '../refs/identity.js';
+import { updateRef } from '../refs/refLock.js';
 import { readHead } from '../refs/revision.js';
 import { cancelledError, startRemoteCall } from '../remote/call.js';
 import {
@@ -140,48 +142,62 @@ export async function pull({ repo_path, remote: remoteName, branch }: PullArgs, 
   if (upToDate) {
     return structuredResult({ ...base, result: 'up-to-date' as const, old: ours, new: ours, files: [] }, 'Already up to date.');
   }
-  const fastForward = ours === null || (await git.isDescendent({ ...repo.git, oid: theirs, ancestor: ours, depth: -1 }));
-  let target = theirs;
-  if (!fastForward) {
-    // Who makes the merge commit: env, then config, like git; a ToolError saying how to set one when unknown.
-    const author = identityFor(repo, ctx, 'author');
-    const committer = identityFor(repo, ctx, 'committer');
-    try {
-      const merged = await git.merge({
-        ...repo.git,
-        ours: head.branch,
-        theirs,
-        fastForward: false,
-        noUpdateBranch: true,
-        abortOnConflict: true,
-        message: `Merge branch '${remoteBranch}' of ${remote.display}`,
-        author,
-        committer,
-      });
-      if (!merged.oid) throw new ToolError(`Pull from '${remote.name}' failed: the merge produced no commit`);
-      target = merged.oid;
-    } catch (error) {
-      if (error instanceof Errors.MergeConflictError || error instanceof Errors.MergeNotSupportedError) {
-        const files = ((error as { data?: { filepaths?: string[] } }).data?.filepaths ?? []).join(', ');
+  const branchRef = head.branch;
+  // From here to the move of the branch under index.lock, as git merge: the index and the work tree
+  // are checked and changed by this call only.
+  const { fastForward, target, files } = await withIndexLock(repo, async (held) => {
+    const fastForward = ours === null || (await git.isDescendent({ ...repo.git, oid: theirs, ancestor: ours, depth: -1 }));
+    let target = theirs;
+    if (!fastForward) {
+      // Who makes the merge commit: env, then config, like git; a ToolError saying how to set one when unknown.
+      const author = identityFor(repo, ctx, 'author');
+      const committer = identityFor(repo, ctx, 'committer');
+      try {
+        const merged = await git.merge({
+          ...held.git,
+          ours: branchRef,
+          theirs,
+          fastForward: false,
+          noUpdateBranch: true,
+          abortOnConflict: true,
+          message: `Merge branch '${remoteBranch}' of ${remote.display}`,
+          author,
+          committer,
+        });
+        if (!merged.oid) throw new ToolError(`Pull from '${remote.name}' failed: the merge produced no commit`);
+        target = merged.oid;
+      } catch (error) {
+        if (error instanceof Errors.MergeConflictError || error instanceof Errors.MergeNotSupportedError) {
+          const files = ((error as { data?: { filepaths?: string[] } }).data?.filepaths ?? []).join(', ');
+          throw new ToolError(
+            `Pull stopped, nothing was changed: merging ${from} into ${local} conflicts${files ? ` in ${files}` : ''}. The fetched commits are in ${from}; merge or rebase by hand.`,
+          );
+        }
+        if (error instanceof ToolError) throw error;
         throw new ToolError(
-          `Pull stopped, nothing was changed: merging ${from} into ${local} conflicts${files ? ` in ${files}` : ''}. The fetched commits are in ${from}; merge or rebase by hand.`,
+          access.redact(`Pull from '${remote.name}' failed while merging: ${error instanceof Error ? error.message : String(error)}`),
         );
       }
-      if (error instanceof ToolError) throw error;
-      throw new ToolError(
-        access.redact(`Pull from '${remote.name}' failed while merging: ${error instanceof Error ? error.message : String(error)}`),
-      );
     }
-  }
-  const files = await changedPaths(repo, ours, target);
-  await assertClean(repo, files);
-  // The last point a cancel is honoured: from here on the work tree and the branch are updated together.
-  await stopIfCancelled();
-  if (files.length > 0) {
-    // Only the files that change are touched; other local changes stay. Conflicts are found before any write.
-    await git.checkout({ ...repo.git, ref: target, filepaths: files, noUpdateHead: true });
-  }
-  await git.writeRef({ ...repo.git, ref: head.branch, value: target, force: true });
+    const files = await changedPaths(repo, ours, target);
+    await assertClean(held.repo, files);
+    // The last point a cancel is honoured: from here on the work tree and the branch are updated together.
+    await stopIfCancelled();
+    if (files.length > 0) {
+      // Only the files that change are touched; other local changes stay. Conflicts are found before any write.
+      await git.checkout({ ...held.git, ref: target, filepaths: files, noUpdateHead: true });
+    }
+    try {
+      // The branch moves only from the commit the pull started from (compare-and-swap under its lock).
+      await updateRef(repo, { ref: branchRef, value: target, expected: ours });
+    } catch (error) {
+      if (files.length > 0 && ours !== null) {
+        await git.checkout({ ...held.git, ref: ours, filepaths: files, force: true, noUpdateHead: true }).catch(() => undefined);
+      }
+      throw error;
+    }
+    return { fastForward, target, files };
+  });
   ctx.repoCache.drop(repo.gitdir);
   const summary = fastForward
     ? `fast-forward ${ours ? short(ours) : '(unborn)'}..${short(target)}`

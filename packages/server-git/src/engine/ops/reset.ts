@@ -2,8 +2,8 @@
 
 import { structuredResult } from '@mcpkit/protocol-core';
 import type { GitContext } from '../context.js';
-import { type IndexEntry, writeIndexFile } from '../git/indexFile.js';
-import { loadIndex } from '../git/indexSnapshot.js';
+import type { IndexEntry } from '../git/indexFile.js';
+import { withIndexLock } from '../git/indexLock.js';
 import { headCommit, treeFiles } from '../git/objects.js';
 import { comparePaths } from '../git/paths.js';
 import { entryFromTree } from '../git/stage.js';
@@ -19,18 +19,20 @@ export interface ResetArgs {
 
 export async function reset({ repo_path }: ResetArgs, ctx: GitContext) {
   const repo = await openRepo(ctx, repo_path);
-  const head = await headCommit(repo);
-  const files = head ? await treeFiles(repo, head) : new Map();
-  const index = loadIndex(repo);
-  const current = new Map(index.parsed.entries.filter((e) => e.stage === 0).map((e) => [e.path, e]));
-  const entries: IndexEntry[] = [];
-  for (const file of files.values()) entries.push(entryFromTree(file, current.get(file.path)));
-  const unstaged = new Set<string>();
-  for (const e of index.parsed.entries) {
-    const h = files.get(e.path);
-    if (!h || e.stage !== 0 || h.oid !== e.oid || h.mode !== e.mode || e.intentToAdd) unstaged.add(e.path);
-  }
-  for (const path of files.keys()) if (!current.has(path)) unstaged.add(path);
-  if (unstaged.size > 0) writeIndexFile(repo.gitdir, index.parsed, entries);
-  return structuredResult({ unstaged: [...unstaged].sort(comparePaths) }, 'All staged changes reset');
+  return withIndexLock(repo, async (held) => {
+    const head = await headCommit(repo);
+    const files = head ? await treeFiles(repo, head) : new Map();
+    const index = held.index;
+    const current = new Map(index.parsed.entries.filter((e) => e.stage === 0).map((e) => [e.path, e]));
+    const entries: IndexEntry[] = [];
+    for (const file of files.values()) entries.push(entryFromTree(file, current.get(file.path)));
+    const unstaged = new Set<string>();
+    for (const e of index.parsed.entries) {
+      const h = files.get(e.path);
+      if (!h || e.stage !== 0 || h.oid !== e.oid || h.mode !== e.mode || e.intentToAdd) unstaged.add(e.path);
+    }
+    for (const path of files.keys()) if (!current.has(path)) unstaged.add(path);
+    if (unstaged.size > 0) held.write(entries);
+    return structuredResult({ unstaged: [...unstaged].sort(comparePaths) }, 'All staged changes reset');
+  });
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { resolveWorkPath } from '../confine.js';
 import type { GitContext } from '../context.js';
-import { type IndexEntry, writeIndexFile } from '../git/indexFile.js';
-import { loadIndex } from '../git/indexSnapshot.js';
+import type { IndexEntry } from '../git/indexFile.js';
+import { type HeldIndex, withIndexLock } from '../git/indexLock.js';
 import { type FileEntry, headCommit, readBlob, treeFiles } from '../git/objects.js';
 import { assertSafePath, comparePaths } from '../git/paths.js';
 import { entryFromTree, under } from '../git/stage.js';
@@ -65,8 +65,16 @@ export async function restore({ repo_path, files, source, staged }: RestoreArgs,
   const from = staged ? 'HEAD' : (source ?? 'index');
   const specs: string[] = [];
   for (const file of files) specs.push(await resolveWorkPath(repo, file));
+  // Under the index lock, as git restore: the index read is the one written back (staged) or restored from.
+  return withIndexLock(repo, (held) => restoreHeld(repo, { files, specs, from, staged }, held));
+}
 
-  const index = loadIndex(repo);
+async function restoreHeld(
+  repo: Repo,
+  { files, specs, from, staged }: { files: readonly string[]; specs: readonly string[]; from: 'HEAD' | 'index'; staged: boolean },
+  held: HeldIndex,
+) {
+  const index = held.index;
   const head = await headCommit(repo);
   if (from === 'HEAD' && head === null) throw new ToolError('HEAD has no commit yet (unborn branch): there is nothing to restore from');
   const sourceFiles = from === 'HEAD' ? await treeFiles(repo, head!) : index.files;
@@ -102,7 +110,7 @@ export async function restore({ repo_path, files, source, staged }: RestoreArgs,
         restored.push(path);
       } else removed.push(path);
     }
-    writeIndexFile(repo.gitdir, index.parsed, entries);
+    held.write(entries);
   } else {
     for (const path of paths) {
       const file = sourceFiles.get(path);

@@ -8,6 +8,7 @@ import { readObjectParsed } from '../git/objectRead.js';
 import { listRefNames } from '../refs/branches.js';
 import { identityFor } from '../refs/identity.js';
 import { assertTagName, badName, guardDash } from '../refs/names.js';
+import { updateRef, withRefWrites } from '../refs/refLock.js';
 import { abbrev, resolveRevision } from '../refs/revision.js';
 import { openRepo, type Repo } from '../repo.js';
 
@@ -71,22 +72,24 @@ export async function tag({ repo_path, name, target, message, pattern }: TagArgs
   assertTagName(name);
   const resolved = await resolveRevision(repo, target ?? 'HEAD');
   if (!resolved) throw badName(target ?? 'HEAD');
-  const exists = await git
-    .resolveRef({ ...repo.git, ref: `refs/tags/${name}` })
-    .then(() => true)
-    .catch(() => false);
-  if (exists) throw new ToolError(`fatal: tag '${name}' already exists`);
-  const conflict = (await listRefNames(repo, 'refs/tags')).find(
-    (r) => r.startsWith(`refs/tags/${name}/`) || `refs/tags/${name}`.startsWith(`${r}/`),
-  );
-  if (conflict) throw new ToolError(`Cannot create tag '${name}': '${conflict}' exists`);
-  if (message !== undefined) {
-    const tagger = identityFor(repo, ctx, 'committer');
-    const text = `${message.replace(/\s+$/, '')}\n`;
-    await git.annotatedTag({ ...repo.git, ref: name, object: resolved.oid, message: text, tagger });
-  } else {
-    await git.tag({ ...repo.git, ref: name, object: resolved.oid });
-  }
+  const full = `refs/tags/${name}`;
+  await withRefWrites(repo, async () => {
+    const exists = await git
+      .resolveRef({ ...repo.git, ref: full })
+      .then(() => true)
+      .catch(() => false);
+    if (exists) throw new ToolError(`fatal: tag '${name}' already exists`);
+    const conflict = (await listRefNames(repo, 'refs/tags')).find((r) => r.startsWith(`${full}/`) || full.startsWith(`${r}/`));
+    if (conflict) throw new ToolError(`Cannot create tag '${name}': '${conflict}' exists`);
+    let value = resolved.oid;
+    if (message !== undefined) {
+      const tagger = identityFor(repo, ctx, 'committer');
+      const text = `${message.replace(/\s+$/, '')}\n`;
+      value = await git.writeTag({ ...repo.git, tag: { object: resolved.oid, type: 'commit', tag: name, tagger, message: text } });
+    }
+    // Created only where no tag is (compare-and-swap with "missing", under the ref's lock).
+    await updateRef(repo, { ref: full, value, expected: null });
+  });
   const info = await tagInfo(repo, name);
   const short = await abbrev(repo, resolved.oid);
   return structuredResult(

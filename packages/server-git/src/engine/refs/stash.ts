@@ -7,13 +7,24 @@
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
+import type { HeldIndex } from '../git/indexLock.js';
 import { readCommitInfo } from '../log/commits.js';
 import { subject } from '../log/format.js';
 import type { Repo } from '../repo.js';
 import type { Identity } from './identity.js';
 import { blockedPaths } from './inTheWay.js';
+import { appendReflog, rewriteReflog, updateRef } from './refLock.js';
 import { abbrev, readHead } from './revision.js';
-import { changedPaths, flatTree, indexEntries, localChanges, workFileEntry, writeFlatTree, writeWorkFile } from './worktree.js';
+import {
+  changedPaths,
+  type FlatEntry,
+  flatTree,
+  indexEntries,
+  localChanges,
+  workFileEntry,
+  writeFlatTree,
+  writeWorkFile,
+} from './worktree.js';
 
 export interface StashEntry {
   index: number;
@@ -58,10 +69,10 @@ export interface PushResult {
 }
 
 /** `git stash push [-m message]` for tracked files: saves index and work tree, then resets them to HEAD. */
-export async function stashPush(repo: Repo, identity: Identity, message: string | undefined): Promise<PushResult> {
+export async function stashPush(repo: Repo, held: HeldIndex, identity: Identity, message: string | undefined): Promise<PushResult> {
   const head = await readHead(repo);
   if (head.oid === null) throw new ToolError('You do not have the initial commit yet (git stash needs one)');
-  const changes = await localChanges(repo);
+  const changes = await localChanges(held.repo);
   const paths = [...new Set([...changes.staged, ...changes.unstaged])].sort();
   if (paths.length === 0) throw new ToolError('No local changes to save');
   const blocked = await blockedPaths(repo, paths);
@@ -95,31 +106,53 @@ export async function stashPush(repo: Repo, identity: Identity, message: string 
   });
 
   // Put index and work tree back to HEAD for those paths, then record the entry (ref + reflog, as git
-  // does): if the files cannot be put back, the index and files are restored and no entry is left.
-  const indexFile = `${repo.gitdir}/index`;
-  const savedIndex = await repo.git.fs.promises.readFile(indexFile);
+  // does): if the files cannot be put back, they are restored and no entry is left (the index, written
+  // into index.lock, is left as it was by the caller's lock).
   try {
-    await git.checkout({ ...repo.git, ref: head.oid, filepaths: paths, force: true, noUpdateHead: true });
+    await git.checkout({ ...held.git, ref: head.oid, filepaths: paths, force: true, noUpdateHead: true });
   } catch (error) {
-    await repo.git.fs.promises.writeFile(indexFile, savedIndex);
-    for (const path of changes.unstaged) await writeWorkFile(repo, path, work.get(path) ?? null).catch(() => undefined);
-    for (const path of paths)
-      if (!changes.unstaged.includes(path)) await writeWorkFile(repo, path, index.get(path) ?? null).catch(() => undefined);
+    await restoreFiles(repo, changes.unstaged, paths, work, index);
     throw error;
   }
-  const existing = await listStash(repo);
-  let log = '';
+  const previous = await currentStash(repo);
   try {
-    log = await repo.git.fs.promises.readFile(reflogPath(repo), 'utf8');
-  } catch {
-    log = '';
+    await updateRef(repo, {
+      ref: 'refs/stash',
+      value: wCommit,
+      expected: previous,
+      log: () =>
+        appendReflog(
+          repo,
+          'refs/stash',
+          `${previous ?? ZERO} ${wCommit} ${identity.name} <${identity.email}> ${identity.timestamp} ${tz(identity)}\t${title}`,
+        ),
+    });
+  } catch (error) {
+    await restoreFiles(repo, changes.unstaged, paths, work, index);
+    throw error;
   }
-  const previous = existing[0]?.oid ?? ZERO;
-  log += `${previous} ${wCommit} ${identity.name} <${identity.email}> ${identity.timestamp} ${tz(identity)}\t${title}\n`;
-  await repo.git.fs.promises.mkdir(`${repo.gitdir}/logs/refs`, { recursive: true }).catch(() => undefined);
-  await repo.git.fs.promises.writeFile(reflogPath(repo), log);
-  await git.writeRef({ ...repo.git, ref: 'refs/stash', value: wCommit, force: true });
   return { oid: wCommit, message: title, paths };
+}
+
+/** Puts the work-tree files of a failed push back as they were (best effort: the push is failing anyway). */
+async function restoreFiles(
+  repo: Repo,
+  unstaged: readonly string[],
+  paths: readonly string[],
+  work: Map<string, FlatEntry>,
+  index: Map<string, FlatEntry>,
+): Promise<void> {
+  for (const path of unstaged) await writeWorkFile(repo, path, work.get(path) ?? null).catch(() => undefined);
+  for (const path of paths) if (!unstaged.includes(path)) await writeWorkFile(repo, path, index.get(path) ?? null).catch(() => undefined);
+}
+
+/** What refs/stash holds now (null when there is no stash). */
+async function currentStash(repo: Repo): Promise<string | null> {
+  try {
+    return await git.resolveRef({ ...repo.git, ref: 'refs/stash', depth: 1 });
+  } catch {
+    return null;
+  }
 }
 
 export interface PopResult {
@@ -133,7 +166,7 @@ export interface PopResult {
  * locally and the same in HEAD as when the stash was made. Otherwise nothing is changed and the
  * error names the files (git would try a three-way merge).
  */
-export async function stashPop(repo: Repo): Promise<PopResult> {
+export async function stashPop(repo: Repo, held: HeldIndex): Promise<PopResult> {
   const entries = await listStash(repo);
   const top = entries[0];
   if (!top) throw new ToolError('No stash entries found.');
@@ -147,7 +180,7 @@ export async function stashPop(repo: Repo): Promise<PopResult> {
   if (head.oid === null) throw new ToolError('HEAD has no commit yet; cannot apply a stash');
   const stashed = await changedPaths(repo, baseOid, w.tree);
   const moved = head.oid === baseOid ? new Set<string>() : await changedPaths(repo, baseOid, head.oid);
-  const changes = await localChanges(repo);
+  const changes = await localChanges(held.repo);
   const local = new Set([...changes.staged, ...changes.unstaged]);
   const blocked = [...stashed].filter((p) => local.has(p)).sort();
   if (blocked.length > 0) {
@@ -180,21 +213,22 @@ export async function stashPop(repo: Repo): Promise<PopResult> {
   for (const path of paths) await writeWorkFile(repo, path, workFiles.get(path) ?? null);
   // Like `git stash pop` without --index: files new in the stash are staged again, other changes are left unstaged.
   for (const path of paths) {
-    if (!baseFiles.has(path) && workFiles.has(path)) await git.add({ ...repo.git, filepath: path, force: true });
+    if (!baseFiles.has(path) && workFiles.has(path)) await git.add({ ...held.git, filepath: path, force: true });
   }
   await dropTop(repo, entries);
   return { oid: top.oid, message: top.message, paths };
 }
 
+/** Drops stash@{0}: refs/stash moves to stash@{1} (or goes, with its reflog), only from stash@{0}. */
 async function dropTop(repo: Repo, entries: StashEntry[]): Promise<void> {
   const text = await repo.git.fs.promises.readFile(reflogPath(repo), 'utf8');
   const lines = text.split('\n').filter((l) => l !== '');
   lines.pop();
-  if (lines.length === 0 || entries.length <= 1) {
-    await repo.git.fs.promises.rm(reflogPath(repo), { force: true });
-    await git.deleteRef({ ...repo.git, ref: 'refs/stash' });
-    return;
-  }
-  await repo.git.fs.promises.writeFile(reflogPath(repo), `${lines.join('\n')}\n`);
-  await git.writeRef({ ...repo.git, ref: 'refs/stash', value: entries[1]!.oid, force: true });
+  const last = lines.length === 0 || entries.length <= 1;
+  await updateRef(repo, {
+    ref: 'refs/stash',
+    value: last ? null : entries[1]!.oid,
+    expected: entries[0]!.oid,
+    log: () => rewriteReflog(repo, 'refs/stash', last ? [] : lines),
+  });
 }
