@@ -10,7 +10,8 @@
 //   5. checks each published tarball's files (README without the note, LICENSE, server.json for servers, no
 //      tests, no source maps of tests), then `npx -y <package>` of every server in an empty folder with an empty
 //      npm cache lists its tools over stdio, and `npx -y @mcpkit/agent-cli --version` prints its version.
-// Exits 1 on any failure, naming the package and the problem. `--keep` leaves the temp folder.
+// Exits 1 on any failure, naming the package and the problem. `--keep` leaves the temp folder; `--reuse <folder>`
+// starts from such a kept folder at the registry step (its clone already versioned and built).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import {
   quietEnv,
   REFERENCE_SERVER_VERSION,
   removeTemp,
+  resolveNode22Tool,
   root,
   run,
   smoke,
@@ -31,14 +33,16 @@ import {
 } from './lib.mjs';
 
 const VERDACCIO = 'verdaccio@6.10.4';
-const keep = process.argv.includes('--keep');
+const reuseAt = process.argv.indexOf('--reuse');
+const reuse = reuseAt > 0 ? process.argv[reuseAt + 1] : undefined;
+const keep = process.argv.includes('--keep') || reuse !== undefined;
 const { step, conclude } = createSteps('release');
 /** Each step needs the one before: the first failure ends the run (its reason is already printed). */
 const chain = async (name, fn) => {
   if (!(await step(name, fn))) throw new StepFailed();
 };
 class StepFailed extends Error {}
-const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-release-'));
+const tmp = reuse ?? mkdtempSync(join(tmpdir(), 'mcpkit-release-'));
 const repo = join(tmp, 'repo');
 const baseEnv = { ...quietEnv };
 delete baseEnv.GITHUB_TOKEN;
@@ -70,15 +74,20 @@ function publicPackages() {
 
 let verdaccio;
 try {
-  await chain('clone HEAD and install (frozen lockfile, warm store)', () => {
-    must(run('git', ['clone', '--quiet', '--no-local', root, repo]), 'git clone');
-    must(run(PNPM[0], [...PNPM.slice(1), 'install', '--frozen-lockfile', '--prefer-offline'], { cwd: repo, env: baseEnv }), 'pnpm install');
-  });
+  if (!reuse)
+    await chain('clone HEAD and install (frozen lockfile, warm store)', () => {
+      must(run('git', ['clone', '--quiet', '--no-local', root, repo]), 'git clone');
+      must(
+        run(PNPM[0], [...PNPM.slice(1), 'install', '--frozen-lockfile', '--prefer-offline'], { cwd: repo, env: baseEnv }),
+        'pnpm install',
+      );
+    });
 
-  await chain('pnpm version-packages (no GITHUB_TOKEN: plain changelog entries)', () => {
-    const res = must(run(PNPM[0], [...PNPM.slice(1), 'version-packages'], { cwd: repo, env: baseEnv }), 'pnpm version-packages');
-    console.log(`[release]   ${res.output.split('\n').filter((l) => l.startsWith('[notes]')).length} notes removed`);
-  });
+  if (!reuse)
+    await chain('pnpm version-packages (no GITHUB_TOKEN: plain changelog entries)', () => {
+      const res = must(run(PNPM[0], [...PNPM.slice(1), 'version-packages'], { cwd: repo, env: baseEnv }), 'pnpm version-packages');
+      console.log(`[release]   ${res.output.split('\n').filter((l) => l.startsWith('[notes]')).length} notes removed`);
+    });
 
   const packages = publicPackages();
   await chain('every package versioned; READMEs without the note; first CHANGELOGs say what each package is', () => {
@@ -100,17 +109,17 @@ try {
     console.log(`[release]   ${packages.length} packages at ${[...new Set(packages.map((p) => p.version))].join(', ')}`);
   });
 
-  await chain('build the versioned packages', () => {
-    must(
-      run(PNPM[0], [...PNPM.slice(1), 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: repo, env: baseEnv }),
-      'turbo build',
-    );
-  });
+  if (!reuse)
+    await chain('build the versioned packages', () => {
+      must(
+        run(PNPM[0], [...PNPM.slice(1), 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: repo, env: baseEnv }),
+        'turbo build',
+      );
+    });
 
   const port = await freePortNumber();
   const registry = `http://127.0.0.1:${port}/`;
-  const storage = join(tmp, 'verdaccio');
-  mkdirSync(storage);
+  const storage = mkdtempSync(join(tmp, 'verdaccio-'));
   const npmrc = join(tmp, 'npmrc');
   const env = { ...baseEnv, npm_config_registry: registry, npm_config_userconfig: npmrc };
 
@@ -138,9 +147,11 @@ try {
       ].join('\n'),
     );
     writeFileSync(npmrc, '');
+    // verdaccio 6 needs Node 22: npm's node@22 package, as for the conformance suite and the Inspector.
+    const tool = resolveNode22Tool(VERDACCIO, 'verdaccio', tmp);
     verdaccio = startProcess(
-      'npx',
-      ['-y', VERDACCIO, '--config', join(storage, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
+      tool.node,
+      [tool.bin, '--config', join(storage, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
       { cwd: tmp, env: baseEnv, ready: () => false, timeoutMs: 600_000 }, // readiness: the ping below
     );
     verdaccio.started.catch(() => {});
@@ -149,6 +160,8 @@ try {
       try {
         if ((await fetch(`${registry}-/ping`)).ok) break;
       } catch {}
+      if (verdaccio.child.exitCode !== null || verdaccio.child.signalCode !== null)
+        throw new Error(`verdaccio exited before it answered\n${tail(verdaccio.output(), 30)}`);
       if (Date.now() > deadline) throw new Error(`verdaccio did not answer within 180 s\n${tail(verdaccio.output(), 30)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -174,8 +187,7 @@ try {
 
   await chain('published tarballs: README without the note, LICENSE, server.json for servers, no tests', () => {
     const problems = [];
-    const packDir = join(tmp, 'fetched');
-    mkdirSync(packDir);
+    const packDir = mkdtempSync(join(tmp, 'fetched-'));
     for (const pkg of packages) {
       const res = must(
         run('npm', ['pack', `${pkg.name}@${pkg.version}`, '--pack-destination', packDir, '--json'], { cwd: tmp, env }),
