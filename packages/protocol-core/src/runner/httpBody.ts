@@ -38,6 +38,13 @@ export function sendJsonRpcError(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
+/** Whether `req` announced a body that nobody has read yet (a refusal before the read closes the connection). */
+export function unreadBody(req: IncomingMessage): boolean {
+  if (req.readableEnded || req.readableDidRead) return false;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return req.headers['transfer-encoding'] !== undefined || (Number.isFinite(length) ? length > 0 : true);
+}
+
 async function readText(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit)
