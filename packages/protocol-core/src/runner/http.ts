@@ -106,7 +106,9 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       await handle(req, res, url, body);
     } catch (error) {
       if (error instanceof HttpError) {
-        sendJsonRpcError(res, error.status, error.code, error.message, {}, error.id);
+        // A body refused unread (413 from its Content-Length) is not read afterwards either.
+        const close: Record<string, string> = unreadBody(req) ? { Connection: 'close' } : {};
+        sendJsonRpcError(res, error.status, error.code, error.message, close, error.id);
         return;
       }
       logger.error(`request ${req.method} ${url.pathname} failed:`, error);
