@@ -182,6 +182,8 @@ describe('HTTP security defaults', () => {
     await using http = await startHttp(app(), { maxBodyBytes: 1024 });
     const big = await raw(http.url, { body: { ...INIT, params: { ...INIT.params, pad: 'x'.repeat(4096) } } });
     expect(big.status).toBe(413);
+    // Refused from its Content-Length, unread: the connection is closed rather than kept to read it to the end.
+    expect(big.headers.connection).toBe('close');
     const bad = await raw(http.url, { body: '{not json' });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.code).toBe(-32700);

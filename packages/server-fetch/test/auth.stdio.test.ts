@@ -30,4 +30,6 @@ describeOAuthBin({
     scope: 'fetch:read',
     check: (result) => expect(resultText(result)).toBe(`Contents of ${web?.origin}/article:\n## Title\n\nFetched with a token.`),
   },
+  // The prompt fetches the URL as the tool does.
+  read: { method: 'prompts/get', params: { name: 'fetch', arguments: { url: 'http://127.0.0.1:1/' } }, scope: 'fetch:read' },
 });

@@ -10,9 +10,11 @@ const REMOTE = 'git:remote';
  * The OAuth scopes of git's tools (with `--oauth-issuer`): tools that only look need `git:read`, tools that change
  * a repository `git:write`, tools that talk to a remote `git:remote` (a pull also changes the work tree, so it needs
  * `git:write` too). A scope is per tool, not per argument: `git_tag` creates a tag when given a name, so it needs
- * `git:write` even to list. `--oauth-scope-map` renames them.
+ * `git:write` even to list. Resource reads and 2026 `subscriptions/listen` streams need `git:read` (git serves no
+ * resources today; a stream would carry list changes). `--oauth-scope-map` renames them.
  */
 export const GIT_SCOPES: ScopeDeclaration = {
+  resources: READ,
   tools: {
     git_status: READ,
     git_diff_unstaged: READ,

@@ -60,6 +60,8 @@ describeOAuthBin({
     check: (r) => expect(r.structuredContent).toMatchObject({ entities: [] }),
   },
   otherScopeCall: { ...entity('Nope'), scope: 'memory:write' },
+  // A writer does not read the graph as a resource either.
+  read: { method: 'resources/read', params: { uri: 'memory://knowledge-graph' }, scope: 'memory:read', granted: 'memory:write' },
 });
 
 /** Two users (alice, bob) against one `--graph-per-user` bin: nothing crosses, in either era. */

@@ -60,10 +60,18 @@ export interface AuthGuard {
   readonly metadataUrl: string;
   metadataDocument(): ProtectedResourceMetadata;
   /**
-   * Checks the `Authorization: Bearer` token of a request and, for a `tools/call` (or a batch with
-   * some), the scopes `parsedBody` needs. Never throws; never puts the token in a refusal or a log.
+   * `authenticate`, then `authorize`: the `Authorization: Bearer` token of a request and the scopes
+   * `parsedBody` needs. Never throws; never puts the token in a refusal or a log.
    */
   check(headers: HeaderSource, parsedBody?: unknown): Promise<AuthCheck>;
+  /**
+   * The first half of `check`, from the headers alone: no, a malformed or a refused token is answered
+   * without the body (the runner calls it before reading one, so an unauthenticated request costs no
+   * body read or parse). Never throws.
+   */
+  authenticate(headers: HeaderSource): Promise<AuthCheck>;
+  /** The second half of `check`: 403 `insufficient_scope` when `parsedBody` needs a scope `authInfo` lacks. */
+  authorize(authInfo: AuthInfo, parsedBody: unknown): AuthCheck;
   /** Fetches the authorization server's metadata now, so a misconfiguration shows at start. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -131,6 +139,50 @@ export function createAuthGuard(config: AuthConfig, options: AuthGuardOptions = 
     }
   }
 
+  /** The token of `headers`, verified; `hint` is what the no-token challenge names as the scope needed. */
+  async function authenticate(headers: HeaderSource, hint: readonly string[]): Promise<AuthCheck> {
+    const raw = header(headers, 'authorization');
+    if (raw === undefined || !/^Bearer(\s|$)/i.test(raw)) {
+      // No credentials: the challenge and the body name no error (RFC 6750 §3.1), only where to get a token.
+      return refuse(401, bearerChallenge({ resourceMetadata, scopes: hint }), {
+        error_description: 'this server needs an OAuth bearer token; its metadata names the authorization server',
+      });
+    }
+    const token = BEARER.exec(raw)?.[1];
+    if (!token) {
+      return refuse(401, bearerChallenge({ resourceMetadata, error: 'invalid_token', description: 'the bearer token is malformed' }), {
+        error: 'invalid_token',
+        error_description: 'the bearer token is malformed',
+      });
+    }
+    const verified = await verify(token);
+    if ('ok' in verified) return verified;
+    return {
+      ok: true,
+      authInfo: {
+        token,
+        clientId: verified.clientId,
+        scopes: verified.scopes,
+        ...(verified.expiresAt !== undefined ? { expiresAt: verified.expiresAt } : {}),
+        resource,
+        resourceMetadataUrl: resourceMetadata,
+        extra: { subject: verified.subject, issuer: config.issuer },
+      },
+    };
+  }
+
+  function authorize(authInfo: AuthInfo, parsedBody: unknown): AuthCheck {
+    const required = policy.required(parsedBody);
+    const missing = policy.missing(parsedBody, authInfo.scopes);
+    if (missing.length === 0) return { ok: true, authInfo };
+    const description = `this call needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}`;
+    logger.debug(`request refused: ${description}`);
+    return refuse(403, bearerChallenge({ resourceMetadata, error: 'insufficient_scope', description, scopes: required }), {
+      error: 'insufficient_scope',
+      error_description: description,
+    });
+  }
+
   return {
     resource: config.audience,
     metadataPaths: Object.freeze(metadataPaths(config.audience)),
@@ -144,47 +196,11 @@ export function createAuthGuard(config: AuthConfig, options: AuthGuardOptions = 
       }),
 
     async check(headers, parsedBody) {
-      const required = policy.required(parsedBody);
-      const raw = header(headers, 'authorization');
-      if (raw === undefined || !/^Bearer(\s|$)/i.test(raw)) {
-        // No credentials: the challenge and the body name no error (RFC 6750 §3.1), only where to get a token.
-        return refuse(401, bearerChallenge({ resourceMetadata, scopes: required }), {
-          error_description: 'this server needs an OAuth bearer token; its metadata names the authorization server',
-        });
-      }
-      const token = BEARER.exec(raw)?.[1];
-      if (!token) {
-        return refuse(401, bearerChallenge({ resourceMetadata, error: 'invalid_token', description: 'the bearer token is malformed' }), {
-          error: 'invalid_token',
-          error_description: 'the bearer token is malformed',
-        });
-      }
-      const verified = await verify(token);
-      if ('ok' in verified) return verified;
-
-      const granted = new Set(verified.scopes);
-      const missing = required.filter((scope) => !granted.has(scope));
-      if (missing.length) {
-        const description = `this call needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}`;
-        logger.debug(`request refused: ${description}`);
-        return refuse(403, bearerChallenge({ resourceMetadata, error: 'insufficient_scope', description, scopes: required }), {
-          error: 'insufficient_scope',
-          error_description: description,
-        });
-      }
-      return {
-        ok: true,
-        authInfo: {
-          token,
-          clientId: verified.clientId,
-          scopes: verified.scopes,
-          ...(verified.expiresAt !== undefined ? { expiresAt: verified.expiresAt } : {}),
-          resource,
-          resourceMetadataUrl: resourceMetadata,
-          extra: { subject: verified.subject, issuer: config.issuer },
-        },
-      };
+      const authenticated = await authenticate(headers, policy.required(parsedBody));
+      return authenticated.ok ? authorize(authenticated.authInfo, parsedBody) : authenticated;
     },
+    authenticate: (headers) => authenticate(headers, []),
+    authorize,
 
     async ready() {
       await discovery.metadata();

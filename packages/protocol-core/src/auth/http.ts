@@ -52,9 +52,25 @@ function isLoopback(url: URL): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || parseIp(url.hostname)?.range() === 'loopback';
 }
 
-function requireSecure(url: URL): void {
+/**
+ * Where a URL points, for a message: its origin, or, for a URL without one (`file:`, `data:`), its scheme and
+ * path, never its query or credentials.
+ */
+export function shownUrl(raw: string | URL): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'an invalid URL';
+  }
+  if (url.origin !== 'null') return url.origin;
+  return url.protocol === 'data:' ? 'a data: URL' : `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+/** Throws unless `url` is https (or plain http on a loopback host). */
+export function requireSecure(url: URL): void {
   if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) return;
-  throw new Error(`${url.origin} is not https (plain http is accepted only on a loopback address)`);
+  throw new Error(`${shownUrl(url)} is not https (plain http is accepted only on a loopback address)`);
 }
 
 async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
@@ -88,12 +104,12 @@ export function createAuthHttp(config: AuthConfig, options: AuthHttpOptions = {}
         const host = new URL(url).host;
         throw new AuthServerError(
           blocked
-            ? `refused to contact ${new URL(url).origin}: it is not the issuer's host and resolves to a private address; allow it with --oauth-allow-host ${host}`
-            : `refused to contact ${new URL(url).origin}: ${error.message}`,
+            ? `refused to contact ${shownUrl(url)}: it is not the issuer's host and resolves to a private address; allow it with --oauth-allow-host ${host}`
+            : `refused to contact ${shownUrl(url)}: ${error.message}`,
           { cause: error },
         );
       }
-      throw new AuthServerError(`could not reach ${new URL(url).origin}: ${error instanceof Error ? error.message : String(error)}`, {
+      throw new AuthServerError(`could not reach ${shownUrl(url)}: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       });
     }

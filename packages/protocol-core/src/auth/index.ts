@@ -1,8 +1,8 @@
 /**
  * OAuth 2.1 resource server for the HTTP runner (MCP authorization, spec 2025-11-25 and 2026-07-28):
  * protected resource metadata (RFC 9728), JWT access tokens (RFC 9068) checked against the issuer's
- * JWKS or opaque tokens by introspection (RFC 7662), audience binding (RFC 8707), scopes per tool
- * with `insufficient_scope` step-up.
+ * JWKS or opaque tokens by introspection (RFC 7662), audience binding (RFC 8707), scopes per tool, per
+ * resource read and per prompt with `insufficient_scope` step-up.
  *
  * The seam, for the runner:
  *
@@ -17,11 +17,15 @@
  *   // 3. Per request, before the MCP transport:
  *   //    GET one of guard.metadataPaths → 200 application/json guard.metadataDocument(), no auth,
  *   //      `access-control-allow-origin: *` (browser clients read it cross-origin).
- *   //    On the MCP endpoint (all methods), after the Host/Origin checks and the body parse:
- *   const r = await guard.check(req.headers, parsedBody);
- *   if (!r.ok) { res.writeHead(r.status, { ...r.headers, 'content-type': 'application/json' }).end(JSON.stringify(r.body)); return; }
+ *   //    On the MCP endpoint (all methods), after the Host/Origin checks and BEFORE reading the body
+ *   //    (an unauthenticated request must cost no body read or parse; close the connection on a refusal):
+ *   const r = await guard.authenticate(req.headers);
+ *   if (!r.ok) { res.writeHead(r.status, { ...r.headers, 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(r.body)); return; }
+ *   //    then read and parse the body, and check the scopes it needs (403 the same way):
+ *   const s = guard.authorize(r.authInfo, parsedBody);
  *   req.auth = r.authInfo;   // the SDK's AuthInfo: handlers see it as `extra.authInfo`;
  *                            // the user is `authInfo.extra.subject` (the token's `sub`).
+ *   //    (`guard.check(headers, parsedBody)` does both at once, for a caller that has the body already.)
  *
  *   // 4. At shutdown: await guard.close();
  *

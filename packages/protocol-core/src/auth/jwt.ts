@@ -2,11 +2,13 @@
  * JWT access tokens (RFC 9068) verified with jose: the signature against the issuer's JWKS (fetched
  * through `@mcpkit/net`, cached, fetched again when a token names an unknown `kid`, so key rotation
  * needs no restart), the algorithm allow-list, `iss`, `aud` (RFC 8707: a token for another resource is
- * refused) and `exp` (required) with the configured clock skew.
+ * refused), `exp` (required), `nbf` and `iat` (not in the future) with the configured clock skew, and the
+ * header's `typ` when `--oauth-require-typ` names one. A key set that could not be fetched or used is not
+ * asked for again for `JWKS_FAILURE_TTL_MS`: every request in that time gets the same 503, not a fetch.
  */
 import { createRemoteJWKSet, customFetch, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import type { Discovery } from './discovery.js';
-import { type AuthHttp, AuthServerError } from './http.js';
+import { type AuthHttp, AuthServerError, requireSecure, shownUrl } from './http.js';
 import type { AuthConfig } from './options.js';
 import { InvalidTokenError, type VerifiedToken, verifiedFromClaims } from './token.js';
 
@@ -22,6 +24,9 @@ export interface JwtVerifier {
   verify(token: string): Promise<VerifiedToken>;
 }
 
+/** How long a key set that could not be fetched (or used) is answered from memory before the next attempt. */
+export const JWKS_FAILURE_TTL_MS = 30_000;
+
 const COMPACT_JWS = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 
 const CLAIM_PROBLEMS: Record<string, string> = {
@@ -30,11 +35,12 @@ const CLAIM_PROBLEMS: Record<string, string> = {
   nbf: 'the token is not valid yet',
   iat: 'the token was issued in the future',
   exp: 'the token has no expiry',
+  typ: 'the token is not an access token (its header "typ" is not the one this server requires)',
 };
 
 /** jose's error as what the client is told, or an `AuthServerError` when the key set could not be had. */
 function translate(error: unknown): Error {
-  if (error instanceof AuthServerError) return error;
+  if (error instanceof AuthServerError || error instanceof InvalidTokenError) return error;
   if (error instanceof errors.JWTExpired) return new InvalidTokenError('the token has expired');
   if (error instanceof errors.JWTClaimValidationFailed)
     return new InvalidTokenError(CLAIM_PROBLEMS[error.claim] ?? `the token's "${error.claim}" claim is not acceptable`);
@@ -54,12 +60,23 @@ function translate(error: unknown): Error {
 
 export function createJwtVerifier(config: AuthConfig, { discovery, http, now, jwksCooldownMs = 30_000 }: JwtVerifierOptions): JwtVerifier {
   let keySet: JWTVerifyGetKey | undefined;
+  let failed: { at: number; error: AuthServerError } | undefined;
 
-  async function keys(): Promise<JWTVerifyGetKey> {
+  async function remoteKeys(): Promise<JWTVerifyGetKey> {
     if (keySet) return keySet;
-    const url = config.jwksUrl ?? (await discovery.metadata()).jwks_uri;
-    if (typeof url !== 'string') throw new AuthServerError(`the metadata of ${config.issuer} has no jwks_uri; set --oauth-jwks-url`);
-    keySet ??= createRemoteJWKSet(new URL(url), {
+    const configured = config.jwksUrl;
+    const raw = configured ?? (await discovery.metadata()).jwks_uri;
+    if (typeof raw !== 'string') throw new AuthServerError(`the metadata of ${config.issuer} has no jwks_uri; set --oauth-jwks-url`);
+    let url: URL;
+    try {
+      url = new URL(raw);
+      requireSecure(url);
+    } catch (error) {
+      throw new AuthServerError(
+        `the jwks_uri ${JSON.stringify(shownUrl(raw))} of ${config.issuer}'s metadata cannot be fetched (${error instanceof Error ? error.message : String(error)}); set --oauth-jwks-url`,
+      );
+    }
+    keySet ??= createRemoteJWKSet(url, {
       cooldownDuration: jwksCooldownMs,
       timeoutDuration: 5000,
       [customFetch]: http.jwksFetch,
@@ -67,11 +84,24 @@ export function createJwtVerifier(config: AuthConfig, { discovery, http, now, jw
     return keySet;
   }
 
+  /** The key for a token's header; a key set failure is remembered for `JWKS_FAILURE_TTL_MS` instead of refetched per request. */
+  const getKey: JWTVerifyGetKey = async (header, token) => {
+    if (failed && now() - failed.at < JWKS_FAILURE_TTL_MS) throw failed.error;
+    try {
+      const key = await (await remoteKeys())(header, token);
+      failed = undefined;
+      return key;
+    } catch (error) {
+      const translated = translate(error);
+      if (translated instanceof AuthServerError) failed = { at: now(), error: translated };
+      throw translated;
+    }
+  };
+
   return {
     async verify(token) {
       if (!COMPACT_JWS.test(token))
         throw new InvalidTokenError('the token is not a JWT (this server is not set up for token introspection)');
-      const getKey = await keys();
       try {
         const { payload } = await jwtVerify(token, getKey, {
           issuer: config.issuer,
@@ -80,7 +110,11 @@ export function createJwtVerifier(config: AuthConfig, { discovery, http, now, jw
           clockTolerance: config.clockSkewSeconds,
           currentDate: new Date(now()),
           requiredClaims: ['exp'],
+          ...(config.requireTyp !== undefined ? { typ: config.requireTyp } : {}),
         });
+        // jose checks `iat` only against a maximum age; a token issued beyond the skew in the future is refused here.
+        if (typeof payload.iat === 'number' && payload.iat > now() / 1000 + config.clockSkewSeconds)
+          throw new InvalidTokenError(CLAIM_PROBLEMS.iat as string);
         return verifiedFromClaims(payload as Record<string, unknown>);
       } catch (error) {
         throw translate(error);

@@ -24,6 +24,9 @@ export const DEFAULT_ALGORITHMS = [
 
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
+/** A media type or its subtype alone (RFC 6838 restricted names), as JWS `typ` carries it. */
+const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*)?$/;
+
 /** RFC 6749 §3.3 `scope-token`: printable ASCII except space, `"` and `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
@@ -42,6 +45,8 @@ export interface AuthConfig {
   readonly algorithms: readonly string[];
   /** Tolerance on `exp`/`nbf`/`iat`, in seconds. */
   readonly clockSkewSeconds: number;
+  /** The JWT header `typ` a token must have (`at+jwt`, RFC 9068; compared without `application/`, any case). */
+  readonly requireTyp?: string;
   /** The server's scope name → the operator's name for it. */
   readonly scopeMap: Readonly<Record<string, string>>;
   /** Hosts the JWKS or introspection endpoint may be on although private (the issuer's host always may). */
@@ -142,6 +147,18 @@ export const authOptions = defineOptions({
       return ms;
     },
   },
+  'oauth-require-typ': {
+    type: 'string',
+    env: 'MCP_OAUTH_REQUIRE_TYP',
+    valueName: 'TYP',
+    description:
+      'Refuse JWTs whose header typ is not this (at+jwt, RFC 9068: an ID token is then never taken for an access token); off by default, as Keycloak sends typ JWT',
+    parse: (raw: string): string => {
+      const typ = raw.trim();
+      if (!MEDIA_TYPE.test(typ)) throw new Error(`"${raw}" is not a media type such as at+jwt or application/at+jwt`);
+      return typ;
+    },
+  },
   'oauth-scope-map': {
     type: 'string',
     multiple: true,
@@ -179,6 +196,7 @@ export function authConfigFrom(values: AuthOptionValues, env: NodeJS.ProcessEnv)
         ['oauthIntrospect', '--oauth-introspect'],
         ['oauthAlgorithms', '--oauth-algorithms'],
         ['oauthClockSkew', '--oauth-clock-skew'],
+        ['oauthRequireTyp', '--oauth-require-typ'],
         ['oauthScopeMap', '--oauth-scope-map'],
         ['oauthAllowHost', '--oauth-allow-host'],
       ] as const
@@ -192,6 +210,11 @@ export function authConfigFrom(values: AuthOptionValues, env: NodeJS.ProcessEnv)
   let client: AuthConfig['client'];
   if (values.oauthIntrospect && values.oauthJwksUrl !== undefined)
     throw new ConfigError('--oauth-jwks-url has no use with --oauth-introspect (the issuer checks every token)', '--oauth-jwks-url');
+  if (values.oauthIntrospect && values.oauthRequireTyp !== undefined)
+    throw new ConfigError(
+      `${name('oauthRequireTyp', '--oauth-require-typ')} has no use with --oauth-introspect (the token is not read as a JWT)`,
+      '--oauth-require-typ',
+    );
   if (values.oauthIntrospect) {
     const id = env.MCP_OAUTH_CLIENT_ID?.trim();
     const secret = env.MCP_OAUTH_CLIENT_SECRET;
@@ -221,6 +244,7 @@ export function authConfigFrom(values: AuthOptionValues, env: NodeJS.ProcessEnv)
     ...(client ? { client } : {}),
     algorithms: Object.freeze(algorithms),
     clockSkewSeconds: values.oauthClockSkew / 1000,
+    ...(values.oauthRequireTyp !== undefined ? { requireTyp: values.oauthRequireTyp } : {}),
     scopeMap: Object.freeze(scopeMap),
     allowHosts: Object.freeze([...values.oauthAllowHost]),
   });

@@ -1,24 +1,51 @@
 /**
  * OAuth in front of the MCP endpoint (`--oauth-issuer`): the protected resource metadata (RFC 9728) served
  * without auth at its well-known paths, and every MCP request's bearer token checked by the auth guard
- * (`../auth/guard.ts`) before any transport or the SDK sees it. A request that passes carries the token's
+ * (`../auth/guard.ts`) before any transport or the SDK sees it, in two steps: `authenticate` from the headers
+ * alone, before the body is read (no, a malformed or a refused token costs no body read or parse), then,
+ * once the body is read, `authorize` (the scopes it needs). A request that passes carries the token's
  * `AuthInfo` as `req.auth`, which the SDK hands every handler as `extra.authInfo` (the user: its
  * `extra.subject`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { AuthGuard } from '../auth/guard.js';
+import type { AuthCheck, AuthGuard } from '../auth/guard.js';
 import type { Logger } from '../logger.js';
+import { unreadBody } from './httpBody.js';
 
 export interface AuthGate {
   /** Answers a GET of the metadata document; `false` when `url` is not one of its paths. */
   serveMetadata(req: IncomingMessage, res: ServerResponse, url: URL): boolean;
-  /** Checks the request's token (and, for `tools/call`, its scopes); answers 401/403/503 itself and returns `false`. */
-  admit(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean>;
+  /**
+   * Checks the request's token from its headers, before its body is read; answers 401/503 itself (closing the
+   * connection when a body was announced, so it is never read) and returns `undefined`.
+   */
+  authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined>;
+  /** The scopes the read body needs (`tools/call`, resource reads…); answers 403 itself and returns `false`. */
+  authorize(req: IncomingMessage, res: ServerResponse, authInfo: AuthInfo, body: unknown): boolean;
 }
 
 export function createAuthGate(guard: AuthGuard, logger: Logger): AuthGate {
   const paths = new Set(guard.metadataPaths);
+
+  function answer(req: IncomingMessage, res: ServerResponse, result: AuthCheck): AuthInfo | undefined {
+    if (result.ok) {
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = result.authInfo;
+      return result.authInfo;
+    }
+    logger.debug(`refused ${req.method} ${req.url}: ${result.status} ${result.body.error ?? 'no bearer token'}`);
+    res.writeHead(result.status, {
+      ...result.headers,
+      'content-type': 'application/json',
+      // Browser clients must be able to read the challenge to find the metadata.
+      'access-control-expose-headers': 'WWW-Authenticate',
+      // A body not read yet is not read at all: the connection ends with the answer.
+      ...(unreadBody(req) ? { connection: 'close' } : {}),
+    });
+    res.end(JSON.stringify(result.body));
+    return undefined;
+  }
+
   return {
     serveMetadata(req, res, url) {
       if (!paths.has(url.pathname)) return false;
@@ -42,21 +69,12 @@ export function createAuthGate(guard: AuthGuard, logger: Logger): AuthGate {
       return true;
     },
 
-    async admit(req, res, body) {
-      const result = await guard.check(req.headers, body);
-      if (result.ok) {
-        (req as IncomingMessage & { auth?: AuthInfo }).auth = result.authInfo;
-        return true;
-      }
-      logger.debug(`refused ${req.method} ${req.url}: ${result.status} ${result.body.error ?? 'no bearer token'}`);
-      res.writeHead(result.status, {
-        ...result.headers,
-        'content-type': 'application/json',
-        // Browser clients must be able to read the challenge to find the metadata.
-        'access-control-expose-headers': 'WWW-Authenticate',
-      });
-      res.end(JSON.stringify(result.body));
-      return false;
+    async authenticate(req, res) {
+      return answer(req, res, await guard.authenticate(req.headers));
+    },
+
+    authorize(req, res, authInfo, body) {
+      return answer(req, res, guard.authorize(authInfo, body)) !== undefined;
     },
   };
 }

@@ -12,7 +12,7 @@ import type { SessionEventStoreOptions } from '../resumable.js';
 import { createAuthGate } from './authGate.js';
 import { createEraRouter } from './eras.js';
 import { parseAllowedHost } from './hosts.js';
-import { checkParams, HttpError, readJsonRpcBody, sendJsonRpcError } from './httpBody.js';
+import { checkParams, HttpError, readJsonRpcBody, sendJsonRpcError, unreadBody } from './httpBody.js';
 import type { HttpOptions, RunningHttpServer } from './httpOptions.js';
 import { createRunnerSessions } from './runnerSessions.js';
 import { checkRequest, type GuardOptions, hostPolicy } from './security.js';
@@ -88,22 +88,29 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       const refusal = guard ? checkRequest(req, guard) : { status: 503, message: 'Service unavailable: the server is starting' };
       if (refusal) {
         logger.warn(`refused ${req.method} ${url.pathname}: ${refusal.message}`);
-        sendJsonRpcError(res, refusal.status, ErrorCode.ServerError, refusal.message, refusal.headers);
+        // The body is not read: the connection ends with the answer.
+        const close: Record<string, string> = unreadBody(req) ? { Connection: 'close' } : {};
+        sendJsonRpcError(res, refusal.status, ErrorCode.ServerError, refusal.message, { ...refusal.headers, ...close });
         return;
       }
       if (closing) {
         sendJsonRpcError(res, 503, ErrorCode.ServerError, 'Service unavailable: the server is shutting down');
         return;
       }
-      // The body is read (size-capped, JSON-RPC checked) before the token is checked, since a tools/call's
-      // scopes depend on it; its params are checked only for a request that may go ahead.
+      // The token is checked from the headers before a byte of the body is read (an unauthenticated request
+      // costs no read, no parse); the body (size-capped, JSON-RPC checked) then tells the scopes it needs, and
+      // its params are checked only for a request that may go ahead.
+      const authInfo = auth ? await auth.authenticate(req, res) : undefined;
+      if (auth && !authInfo) return;
       const body = req.method === 'POST' ? await readJsonRpcBody(req, maxBodyBytes) : undefined;
-      if (auth && !(await auth.admit(req, res, body))) return;
+      if (auth && authInfo && !auth.authorize(req, res, authInfo, body)) return;
       if (body !== undefined) checkParams(body);
       await handle(req, res, url, body);
     } catch (error) {
       if (error instanceof HttpError) {
-        sendJsonRpcError(res, error.status, error.code, error.message, {}, error.id);
+        // A body refused unread (413 from its Content-Length) is not read afterwards either.
+        const close: Record<string, string> = unreadBody(req) ? { Connection: 'close' } : {};
+        sendJsonRpcError(res, error.status, error.code, error.message, close, error.id);
         return;
       }
       logger.error(`request ${req.method} ${url.pathname} failed:`, error);

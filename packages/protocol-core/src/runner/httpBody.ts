@@ -38,6 +38,16 @@ export function sendJsonRpcError(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
+/**
+ * Whether `req` announced a body that has not been read to its end (refused before the read, or cut off by the
+ * size cap): the answer then closes the connection, so the rest is never read (Node would read it to throw it away).
+ */
+export function unreadBody(req: IncomingMessage): boolean {
+  if (req.readableEnded) return false;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return req.headers['transfer-encoding'] !== undefined || (Number.isFinite(length) ? length > 0 : true);
+}
+
 async function readText(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit)

@@ -36,6 +36,11 @@ export interface OAuthBinSuite {
   call: ToolCall & { scope: string; check?: (result: { content?: unknown; structuredContent?: unknown; isError?: boolean }) => void };
   /** A call that needs a scope `call.scope` does not grant (the 403 case), when the server has one. */
   otherScopeCall?: ToolCall & { scope: string };
+  /**
+   * A read that is not a tool call (`resources/read`, `prompts/get`) and needs `scope`: a token with only `granted`
+   * (default: a scope none of the server's requests accept) gets 403 naming `scope`, as a tool call would.
+   */
+  read?: { method: string; params: Record<string, unknown>; scope: string; granted?: string };
 }
 
 export function describeOAuthBin(suite: OAuthBinSuite): void {
@@ -113,6 +118,19 @@ export function describeOAuthBin(suite: OAuthBinSuite): void {
       expect(response.headers.get('www-authenticate')).toContain(`scope="${target.scope}"`);
       expect(await response.json()).toMatchObject({ error: 'insufficient_scope' });
     });
+
+    if (suite.read) {
+      const read = suite.read;
+      it(`refuses ${read.method} without ${read.scope}: 403 insufficient_scope, as for a tool`, async () => {
+        const token = await as.authorizationCodeToken({ resource: BIN_RESOURCE, scope: read.granted ?? UNRELATED_SCOPE, login: 'alice' });
+        const request = { jsonrpc: '2.0', id: 8, method: read.method, params: read.params };
+        const response = await post(request, { authorization: `Bearer ${token}`, 'mcp-session-id': 'unused' });
+        expect(response.status).toBe(403);
+        expect(response.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+        expect(response.headers.get('www-authenticate')).toContain(`scope="${read.scope}"`);
+        expect(await response.json()).toMatchObject({ error: 'insufficient_scope' });
+      });
+    }
 
     it('refuses a token minted for another resource (401 invalid_token) and a tampered one', async () => {
       const other = await as.clientCredentialsToken({ resource: OTHER_RESOURCE, scope: suite.call.scope });

@@ -2,8 +2,11 @@
  * Opaque access tokens checked by introspection (RFC 7662) at a real authorization server
  * (oidc-provider on loopback), revocation included.
  */
+
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthCheck, type AuthGuard, createAuthGuard } from '../../src/auth/guard.ts';
+import { MAX_IN_FLIGHT, MAX_WAITING, NEGATIVE_CACHE_MS } from '../../src/auth/introspection.ts';
 import { parseAuthConfig } from '../../src/auth/options.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startAuthServer, type TestAuthServer } from './provider.ts';
@@ -93,6 +96,70 @@ describe('auth guard with token introspection', () => {
     const r = refusal(await guard.check(bearer(other), undefined), other, logs);
     expect(r.status).toBe(401);
     expect(r.body.error_description).toMatch(/another resource/);
+  });
+
+  it('refuses an active token that names no audience (no resource indicator), though the issuer vouches for it', async () => {
+    const guard = makeGuard();
+    // Another client's token for openid only: no resource indicator, so no `aud`; the provider says it is active.
+    const unbound = await as.clientCredentialsToken({ scope: 'openid' });
+    const r = refusal(
+      await guard.check(bearer(unbound), { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'x' } }),
+      unbound,
+      logs,
+    );
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ error: 'invalid_token', error_description: expect.stringMatching(/names no audience/) });
+    expect(r.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
+  it('asks about a refused token once per negative-cache TTL (kept by its hash), and once for concurrent requests', async () => {
+    const guard = makeGuard();
+    const path = '/token/introspection';
+    const bogus = `bogus-${randomBytes(8).toString('hex')}`;
+    const before = as.requestCount(path);
+    for (let i = 0; i < 5; i++) expect(refusal(await guard.check(bearer(bogus), undefined), bogus, logs).status).toBe(401);
+    expect(as.requestCount(path) - before).toBe(1);
+    const concurrent = `bogus-${randomBytes(8).toString('hex')}`;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => guard.check(bearer(concurrent), undefined)));
+    expect(answers.map((a) => (a.ok ? 200 : a.status))).toEqual([401, 401, 401, 401, 401]);
+    expect(as.requestCount(path) - before).toBe(2);
+    try {
+      clock.offsetMs = NEGATIVE_CACHE_MS + 1000;
+      expect(refusal(await guard.check(bearer(bogus), undefined), bogus, logs).status).toBe(401);
+      expect(as.requestCount(path) - before).toBe(3);
+    } finally {
+      clock.offsetMs = 0;
+    }
+  });
+
+  it(`runs at most ${MAX_IN_FLIGHT} introspections at once; past the queue, a request gets 503 at once`, async () => {
+    const guard = makeGuard();
+    const path = '/token/introspection';
+    const before = as.requestCount(path);
+    // The authorization server is slow: no introspection is answered until released.
+    const release = as.hold(path);
+    const flood = Array.from({ length: 300 }, () => `flood-${randomBytes(12).toString('hex')}`);
+    const settled: AuthCheck[] = [];
+    const pending = flood.map(async (t) => {
+      const r = await guard.check(bearer(t), undefined);
+      settled.push(r);
+      return r;
+    });
+    try {
+      // What neither runs nor fits in the queue is refused at once, while the others wait.
+      await expect.poll(() => settled.length).toBe(300 - MAX_IN_FLIGHT - MAX_WAITING);
+      expect(settled.map((r) => (r.ok ? 200 : r.status))).toEqual(settled.map(() => 503));
+      await expect.poll(() => as.inProgress(path)).toBe(MAX_IN_FLIGHT);
+    } finally {
+      release();
+    }
+    const statuses = (await Promise.all(pending)).map((a) => (a.ok ? 200 : a.status));
+    expect(as.peakConcurrency(path)).toBe(MAX_IN_FLIGHT);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_IN_FLIGHT + MAX_WAITING);
+    expect(as.requestCount(path) - before).toBe(MAX_IN_FLIGHT + MAX_WAITING);
+    // Once the flood is over, a real user is answered.
+    const token = await as.clientCredentialsToken({ resource: RESOURCE, scope: 'memory:read' });
+    expect((await guard.check(bearer(token), undefined)).ok).toBe(true);
   });
 
   it('answers 503 when the authorization server refuses its client credentials', async () => {

@@ -106,4 +106,16 @@ describe('OAuth options', () => {
     expect(config?.allowHosts).toEqual([{ host: '10.0.0.5', port: 8443 }]);
     expect(config?.clockSkewSeconds).toBe(5);
   });
+
+  it('takes --oauth-require-typ (off by default) as a media type, and refuses it with introspection', () => {
+    expect(parseAuthConfig(base, {})?.requireTyp).toBeUndefined();
+    expect(parseAuthConfig([...base, '--oauth-require-typ', 'at+jwt'], {})?.requireTyp).toBe('at+jwt');
+    expect(parseAuthConfig(base, { MCP_OAUTH_REQUIRE_TYP: 'application/at+jwt' })?.requireTyp).toBe('application/at+jwt');
+    expect(configError(() => parseAuthConfig([...base, '--oauth-require-typ', 'at jwt'], {})).flag).toBe('--oauth-require-typ');
+    expect(configError(() => parseAuthConfig(['--oauth-require-typ', 'at+jwt'], {})).flag).toBe('--oauth-issuer');
+    const env = { MCP_OAUTH_CLIENT_ID: 'rs', MCP_OAUTH_CLIENT_SECRET: 's3cret' };
+    expect(configError(() => parseAuthConfig([...base, '--oauth-introspect', '--oauth-require-typ', 'at+jwt'], env)).flag).toBe(
+      '--oauth-require-typ',
+    );
+  });
 });

@@ -53,8 +53,16 @@ export interface TestAuthServer extends AsyncDisposable {
   resourceServer: TestClient;
   /** Public client (no secret) with the authorization code grant and PKCE. */
   publicClient: { id: string; redirectUri: string };
-  /** An access token from the client credentials grant, for `resource`. */
-  clientCredentialsToken(params: { resource: string; scope: string; client?: TestClient }): Promise<string>;
+  /** An access token from the client credentials grant, for `resource` (none: a token without an audience). */
+  clientCredentialsToken(params: { resource?: string; scope: string; client?: TestClient }): Promise<string>;
+  /** How many requests the provider has had for `pathname` (e.g. `/token/introspection`). */
+  requestCount(pathname: string): number;
+  /** The most requests for `pathname` the provider has had in progress at once. */
+  peakConcurrency(pathname: string): number;
+  /** Requests for `pathname` in progress now (received, not yet answered). */
+  inProgress(pathname: string): number;
+  /** Holds every request for `pathname` unanswered (in progress) until the returned release is called. */
+  hold(pathname: string): () => void;
   /**
    * The whole authorization code + PKCE flow of the public client: authorization request, the
    * provider's login page (as `login`), its consent page, the redirect with the code, the token request.
@@ -196,12 +204,35 @@ export async function startAuthServer(options: AuthServerOptions): Promise<TestA
   };
 
   let handler = build();
-  server.on('request', (req, res) => handler(req, res));
+  const counts = new Map<string, { total: number; now: number; peak: number }>();
+  const held = new Map<string, Array<() => void>>();
+  server.on('request', (req, res) => {
+    const pathname = new URL(req.url ?? '/', issuer).pathname;
+    const count = counts.get(pathname) ?? { total: 0, now: 0, peak: 0 };
+    counts.set(pathname, count);
+    count.total++;
+    count.now++;
+    count.peak = Math.max(count.peak, count.now);
+    res.once('close', () => count.now--);
+    const queue = held.get(pathname);
+    if (queue) queue.push(() => handler(req, res));
+    else handler(req, res);
+  });
+
+  function hold(pathname: string): () => void {
+    const queue: Array<() => void> = [];
+    held.set(pathname, queue);
+    return () => {
+      held.delete(pathname);
+      for (const resume of queue.splice(0)) resume();
+    };
+  }
 
   const tokenUrl = `${issuer}/token`;
 
-  async function clientCredentialsToken({ resource, scope, client = service }: { resource: string; scope: string; client?: TestClient }) {
-    return accessToken(await postForm(tokenUrl, { grant_type: 'client_credentials', scope, resource }, basic(client)));
+  async function clientCredentialsToken({ resource, scope, client = service }: { resource?: string; scope: string; client?: TestClient }) {
+    const form = { grant_type: 'client_credentials', scope, ...(resource !== undefined ? { resource } : {}) };
+    return accessToken(await postForm(tokenUrl, form, basic(client)));
   }
 
   /**
@@ -317,6 +348,10 @@ export async function startAuthServer(options: AuthServerOptions): Promise<TestA
     resourceServer,
     publicClient,
     clientCredentialsToken,
+    requestCount: (pathname) => counts.get(pathname)?.total ?? 0,
+    peakConcurrency: (pathname) => counts.get(pathname)?.peak ?? 0,
+    inProgress: (pathname) => counts.get(pathname)?.now ?? 0,
+    hold,
     authorizationCodeToken,
     authorize: browse,
     revoke,

@@ -14,75 +14,11 @@ import {
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAuthGuard } from '../../src/auth/guard.ts';
-import { parseAuthConfig } from '../../src/auth/options.ts';
-import { createMcpServer, defineTool, registerTools } from '../../src/define.ts';
-import { textResult } from '../../src/results.ts';
-import type { ServerApp } from '../../src/runner/types.ts';
-import { freePort } from '../../src/testing/index.js';
-import { type HttpFixture, newV2Client, startHttp } from '../../src/testing/index.ts';
+import { newV2Client } from '../../src/testing/index.ts';
 import { INIT, INITIALIZED, raw, sessionHeaders } from '../fixtures/rawHttp.ts';
+import { bearer, type Protected, serveProtected } from './protectedApp.ts';
 import { startAuthServer, type TestAuthServer } from './provider.ts';
 
-const SCOPES = { tools: { whoami: 'test:read', note: 'test:write' } };
-const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-/** `whoami` answers who the handler sees (`extra.authInfo`); `note` needs a scope the read-only tokens lack. */
-function testApp(): ServerApp {
-  return {
-    scopes: SCOPES,
-    createServer: () => {
-      const server = createMcpServer({ name: 'auth-e2e', version: '0.0.0' });
-      const whoami = defineTool({
-        name: 'whoami',
-        title: 'Who am I',
-        description: 'The caller as the server sees it',
-        input: {},
-        annotations: ANNOTATIONS,
-        handler: async (_args, _ctx: unknown, extra) =>
-          textResult(JSON.stringify({ subject: extra.authInfo?.extra?.subject ?? null, scopes: extra.authInfo?.scopes ?? [] })),
-      });
-      const note = defineTool({
-        name: 'note',
-        title: 'Note',
-        description: 'Pretends to write',
-        input: { text: z.string() },
-        annotations: { ...ANNOTATIONS, readOnlyHint: false },
-        handler: async ({ text }) => textResult(`noted ${text}`),
-      });
-      registerTools(server, {}, [whoami, note]);
-      return server;
-    },
-  };
-}
-
-interface Protected {
-  http: HttpFixture;
-  resource: string;
-  clock: { offsetMs: number };
-}
-
-async function serveProtected(as: TestAuthServer, { introspect = false } = {}): Promise<Protected> {
-  const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  const config = parseAuthConfig(
-    ['--oauth-issuer', as.issuer, '--oauth-audience', resource, ...(introspect ? ['--oauth-introspect'] : [])],
-    introspect ? { MCP_OAUTH_CLIENT_ID: as.resourceServer.id, MCP_OAUTH_CLIENT_SECRET: as.resourceServer.secret } : {},
-  );
-  if (!config) throw new Error('OAuth config expected');
-  const clock = { offsetMs: 0 };
-  const guard = createAuthGuard(config, {
-    scopes: SCOPES,
-    resourceName: 'auth-e2e',
-    now: () => Date.now() + clock.offsetMs,
-    introspectionCacheMs: 0,
-  });
-  const http = await startHttp(testApp(), { port, auth: guard });
-  return { http, resource, clock };
-}
-
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const whoamiText = (result: unknown) =>
   JSON.parse((result as { content: { text: string }[] }).content[0]!.text) as { subject: string | null; scopes: string[] };
 
@@ -138,13 +74,15 @@ describe('protected resource metadata and the 401 challenge', () => {
     );
     expect(response.headers['access-control-expose-headers']).toBe('WWW-Authenticate');
     expect(JSON.parse(response.body)).toEqual({ error_description: expect.stringMatching(/needs an OAuth bearer token/) });
-    // A tools/call without a token is told the scope it will need, still without an error code.
+    // A tools/call without a token is answered before its body is read: the same challenge (the client asks for
+    // the metadata's scopes_supported), the connection closed with it.
     const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'note', arguments: { text: 'x' } } };
     const scoped = await raw(jwtServer.http.url, { body: call });
     expect(scoped.status).toBe(401);
     expect(scoped.headers['www-authenticate']).toBe(
-      `Bearer resource_metadata="${jwtServer.http.url}/.well-known/oauth-protected-resource/mcp", scope="test:write"`,
+      `Bearer resource_metadata="${jwtServer.http.url}/.well-known/oauth-protected-resource/mcp"`,
     );
+    expect(scoped.headers.connection).toBe('close');
     expect(JSON.parse(scoped.body).error).toBeUndefined();
     expect(jwtServer.http.running.sessionCount()).toBe(0);
     // The v2 client without credentials cannot connect in either era.
