@@ -42,7 +42,7 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
     objects = createObjectStore(location.gitdir);
     memo.set('objects:store', objects);
   }
-  const work = createWorkTree(location.dir, ctx.repoCache.stats);
+  const work = createWorkTree(location.dir, ctx.repoCache.stats, ctx.workTreeHooks);
   const fs = createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir });
   return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo, objects, work };
 }
