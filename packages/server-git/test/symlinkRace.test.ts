@@ -9,7 +9,7 @@
  * folder while N calls run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkFileHooks } from '../src/engine/git/workFile.js';
@@ -80,7 +80,8 @@ function swapAt(abs: string, swap: () => void): WorkFileHooks & { fired: () => b
   };
 }
 
-const outsideFiles = (r: Race) => Object.fromEntries(readdirSync(r.outside.path).map((n) => [n, readFileSync(join(r.outside.path, n), 'utf8')]));
+const outsideFiles = (r: Race) =>
+  Object.fromEntries(readdirSync(r.outside.path).map((n) => [n, readFileSync(join(r.outside.path, n), 'utf8')]));
 
 describe('a folder swapped for a symlink between the check and the open', () => {
   it.skipIf(noGit)('git_diff_unstaged and git_status: the file reads as deleted, never through the link', async () => {

@@ -222,8 +222,12 @@ export function createWorkFiles(top: string, hooks?: WorkFileHooks): WorkFiles {
   const list = (rel: string): Dirent[] => {
     const abs = rel === '' ? top : join(top, rel);
     if (!PROC_FD) {
-      if (realpathSync(abs) !== abs) throw linkError('ENOTDIR', 'readdir', abs);
-      return readdirSync(abs, { withFileTypes: true });
+      const real = () => realpathSync(abs) === abs;
+      hooks?.beforeOpen?.(abs);
+      if (!real()) throw linkError('ENOTDIR', 'readdir', abs);
+      const entries = readdirSync(abs, { withFileTypes: true });
+      if (!real()) throw linkError('ENOTDIR', 'readdir', abs);
+      return entries;
     }
     let fd: number;
     try {
@@ -240,7 +244,7 @@ export function createWorkFiles(top: string, hooks?: WorkFileHooks): WorkFiles {
   const write = (rel: string, bytes: Uint8Array, mode: number): void =>
     inFolder(rel, 'write', (path, abs) => {
       const { name } = split(rel);
-      const temp = path.slice(0, path.length - name.length) + `.mcpkit-${randomBytes(6).toString('hex')}.tmp`;
+      const temp = `${path.slice(0, path.length - name.length)}.mcpkit-${randomBytes(6).toString('hex')}.tmp`;
       const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
       let open = true;
       let renamed = false;
