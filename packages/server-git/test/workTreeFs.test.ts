@@ -179,3 +179,11 @@ describe('the confined fs when a folder is swapped for a link between the check 
     expect(readFileSync(join(s.outside, 'f.txt'), 'utf8')).toBe(SECRET);
   });
 });
+
+describe('the confined fs when a folder on the way is a file', () => {
+  it('a write under a file fails as the OS says (ENOTDIR), not as a link refusal', async () => {
+    using s = setup();
+    expect(await code(s.fs.writeFile(join(s.dir, 'target.txt/x'), 'x'))).toBe('ENOTDIR');
+    expect(await code(s.fs.mkdir(join(s.dir, 'target.txt/d')))).toBe('ENOTDIR');
+  });
+});

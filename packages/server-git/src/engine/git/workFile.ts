@@ -149,6 +149,15 @@ function present(abs: string): boolean {
   }
 }
 
+/** Whether `abs` is a symlink itself. */
+function isLink(abs: string): boolean {
+  try {
+    return lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** A folder held open for changes in it: `at(name)` is a path the kernel resolves from the checked folder. */
 interface Pinned {
   at(name: string): string;
@@ -176,9 +185,10 @@ export function createWorkFiles(top: string, hooks?: WorkFileHooks): WorkFiles {
     try {
       fd = openChecked(parent, parent, constants.O_RDONLY | DIRECTORY, op, hooks);
     } catch (error) {
-      // A missing folder stays ENOENT (isomorphic-git then makes it); one reached through a link is refused.
+      // A missing folder stays ENOENT (isomorphic-git then makes it) and a file stays ENOTDIR, as the OS says;
+      // one that is a link (ENOTDIR under O_DIRECTORY|O_NOFOLLOW) or is reached through one is refused.
       const code = codeOf(error);
-      if (code === 'ENOTDIR' || (code === 'ENOENT' && present(parent))) throw linkError('EACCES', op, parent);
+      if ((code === 'ENOTDIR' && isLink(parent)) || (code === 'ENOENT' && present(parent))) throw linkError('EACCES', op, parent);
       throw error;
     }
     return { at: (name) => `/proc/self/fd/${fd}/${name}`, done: () => closeQuietly(fd) };
