@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { reportActivity, type ServerActivity } from './activity.js';
 import type { GitContext } from './engine/context.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
+import type { WorkFileHooks } from './engine/git/workFile.js';
 import type { RemoteAccess } from './engine/remote/access.js';
 import type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
 import { createRepoCache, type RepoCache } from './engine/repoCache.js';
@@ -33,6 +34,8 @@ export interface GitServerOptions {
   logger?: Logger;
   /** Told of the session's traffic (opened, messages, tool calls): the CLI's background warm-up. Default: nobody. */
   activity?: ServerActivity;
+  /** A test seam: told of each work-tree path right before it is opened, after its checks (workFile.ts). Default: none. */
+  workTreeHooks?: WorkFileHooks;
 }
 
 /**
@@ -53,6 +56,7 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
     home: options.home ?? homedir(),
     logger,
     patchCache: createPatchCache(),
+    workTreeHooks: options.workTreeHooks,
   };
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
   const served = repositories.length > 0 ? tools : tools.map((tool) => withRootsRound(tool, logger));

@@ -3,7 +3,7 @@
  * level, whatever isomorphic-git (or this server's code) asks for. `sub` is a symlink to a folder
  * outside the repository; nothing may be read, listed, written or removed through it.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createConfinedFs } from '../src/engine/git/confinedFs.js';
@@ -108,5 +108,82 @@ describe('the confined fs in a work tree with symlinks', () => {
     expect(await code(s.fs.readFile(join(s.outside, 'f.txt')))).toBe('EACCES');
     unlinkSync(join(s.dir, 'sub'));
     expect(await code(s.fs.lstat(join(s.dir, 'sub/f.txt')))).toBe('ENOENT');
+  });
+});
+
+describe('the confined fs when a folder is swapped for a link between the check and the open', () => {
+  /** `real/` is checked (cached as a folder), then swapped for a link to the outside folder right before each open under it. */
+  function swapping() {
+    const s = setup();
+    const real = join(s.dir, 'real');
+    const swap = () => {
+      renameSync(real, `${real}.moved`);
+      symlinkSync(s.outside, real);
+    };
+    const back = () => {
+      unlinkSync(real);
+      renameSync(`${real}.moved`, real);
+    };
+    let armed = false;
+    const work = createWorkTree(s.dir, undefined, {
+      beforeOpen: (abs) => {
+        if (!armed || (abs !== real && !abs.startsWith(`${real}/`))) return;
+        armed = false;
+        swap();
+      },
+    });
+    const fs = createConfinedFs([s.dir, join(s.dir, '.git')], { tree: work, gitdir: join(s.dir, '.git') }).promises;
+    /** Runs `op` with `real/` checked as a folder first and swapped for the link at its open; then puts `real/` back. */
+    const raced = async (op: () => Promise<unknown>) => {
+      expect(work.beyondLink('real/f.txt')).toBe(false);
+      armed = true;
+      const result = await code(op());
+      expect(armed).toBe(false);
+      back();
+      return result;
+    };
+    return { ...s, work, fs, raced };
+  }
+
+  it('reads and listings through the swapped-in link are absent', async () => {
+    using s = swapping();
+    expect(await s.raced(() => s.fs.readFile(join(s.dir, 'real/f.txt')))).toBe('ENOENT');
+    expect(await s.raced(() => s.fs.readdir(join(s.dir, 'real')))).toBe('ENOTDIR');
+    expect(await s.raced(() => s.fs.readlink(join(s.dir, 'real/f.txt')))).toBe('ENOENT');
+  });
+
+  it('writes and removals through the swapped-in link are refused, and nothing outside changes', async () => {
+    using s = swapping();
+    expect(await s.raced(() => s.fs.writeFile(join(s.dir, 'real/f.txt'), 'x'))).toBe('EACCES');
+    expect(await s.raced(() => s.fs.writeFile(join(s.dir, 'real/new.txt'), 'x'))).toBe('EACCES');
+    expect(await s.raced(() => s.fs.mkdir(join(s.dir, 'real/d')))).toBe('EACCES');
+    expect(await s.raced(() => s.fs.symlink('x', join(s.dir, 'real/l')))).toBe('EACCES');
+    expect(await s.raced(() => s.fs.chmod(join(s.dir, 'real/f.txt'), 0o755))).toBe('EACCES');
+    expect(await s.raced(() => s.fs.unlink(join(s.dir, 'real/f.txt')))).toBe('EACCES');
+    expect(await s.raced(() => s.fs.rename(join(s.dir, 'target.txt'), join(s.dir, 'real/f.txt')))).toBe('EACCES');
+    expect(await s.raced(() => s.fs.rm(join(s.dir, 'real/f.txt'), { force: true }))).toBe('ok');
+    expect(readdirSync(s.outside).sort()).toEqual(['deep', 'f.txt']);
+    expect(readFileSync(join(s.outside, 'f.txt'), 'utf8')).toBe(SECRET);
+    expect(lstatSync(join(s.outside, 'f.txt')).mode & 0o111).toBe(0);
+    expect(readFileSync(join(s.dir, 'real/f.txt'), 'utf8')).toBe('inside\n');
+  });
+
+  it('a write replaces a file or a link in place with a whole new file, and leaves no temp file', async () => {
+    using s = setup();
+    await s.fs.writeFile(join(s.dir, 'real/f.txt'), 'new content\n', { mode: 0o755 } as never);
+    await s.fs.writeFile(join(s.dir, 'file-link'), 'was a link\n');
+    expect(readFileSync(join(s.dir, 'real/f.txt'), 'utf8')).toBe('new content\n');
+    expect(lstatSync(join(s.dir, 'real/f.txt')).mode & 0o100).toBe(0o100);
+    expect(lstatSync(join(s.dir, 'file-link')).isFile()).toBe(true);
+    expect(readdirSync(join(s.dir, 'real'))).toEqual(['f.txt']);
+    expect(readFileSync(join(s.outside, 'f.txt'), 'utf8')).toBe(SECRET);
+  });
+});
+
+describe('the confined fs when a folder on the way is a file', () => {
+  it('a write under a file fails as the OS says (ENOTDIR), not as a link refusal', async () => {
+    using s = setup();
+    expect(await code(s.fs.writeFile(join(s.dir, 'target.txt/x'), 'x'))).toBe('ENOTDIR');
+    expect(await code(s.fs.mkdir(join(s.dir, 'target.txt/d')))).toBe('ENOTDIR');
   });
 });

@@ -1,5 +1,6 @@
 import type { Logger } from '@mcpkit/protocol-core';
 import type { PatchCache } from './diff/patchCache.js';
+import type { WorkFileHooks } from './git/workFile.js';
 import type { RemoteAccess } from './remote/access.js';
 import type { RepoCache } from './repoCache.js';
 import type { AllowedRoots } from './roots.js';
@@ -19,4 +20,6 @@ export interface GitContext {
   logger: Logger;
   /** Patches kept briefly for their further pages (diffs, git_show). */
   patchCache: PatchCache;
+  /** A test seam for the work tree's opens (workFile.ts); undefined outside tests. */
+  workTreeHooks?: WorkFileHooks | undefined;
 }

@@ -45,7 +45,7 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
     objects = createObjectStore(location.gitdir);
     memo.set('objects:store', objects);
   }
-  const work = createWorkTree(location.dir, ctx.repoCache.stats);
+  const work = createWorkTree(location.dir, ctx.repoCache.stats, ctx.workTreeHooks);
   const fs = createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir });
   return {
     ...location,

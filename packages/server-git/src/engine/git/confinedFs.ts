@@ -9,10 +9,11 @@
  * every removal (nothing is removed), and refused to every write or mkdir (EACCES); a folder that is a
  * link is never listed; a file is never read through a link in its last component, and a write over
  * a symlink replaces the link instead of writing through it. Which folders are links is looked up once
- * per folder and call (the WorkTree's cache), so a whole-tree walk costs no lstat per file.
+ * per folder and call (the WorkTree's cache), so a whole-tree walk costs no lstat per file; every read,
+ * listing and change is then made through the WorkTree's `files` (workFile.ts), which checks again at the
+ * open, so a link swapped in after the lookup is never followed either.
  */
-import { constants, promises as fsp } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { linkError, type WorkTree } from './workTree.js';
 
@@ -47,9 +48,25 @@ const real = fsp as unknown as Record<string, Op>;
 
 const READS = ['readFile', 'stat', 'lstat', 'readlink'] as const;
 const REMOVALS = ['unlink', 'rmdir', 'rm'] as const;
-const WRITES = ['writeFile', 'mkdir', 'chmod'] as const;
 
-/** The symlink rules for work-tree paths: `wt` is the work tree, `gitdir` (inside it or not) is exempt. */
+/** `data` of a writeFile call as bytes (a string in the call's encoding, utf8 by default). */
+function bytesOf(data: unknown, options: unknown): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  const encoding = (typeof options === 'string' ? options : (options as { encoding?: BufferEncoding } | undefined)?.encoding) ?? 'utf8';
+  return Buffer.from(String(data), encoding as BufferEncoding);
+}
+
+/** A read's answer in the encoding asked for (`'utf8'`, `{ encoding }`), else the bytes. */
+function encoded(bytes: Buffer, options: unknown): Buffer | string {
+  const encoding = typeof options === 'string' ? options : (options as { encoding?: string | null } | undefined)?.encoding;
+  return encoding && encoding !== 'buffer' ? bytes.toString(encoding as BufferEncoding) : bytes;
+}
+
+/**
+ * The symlink rules for work-tree paths: `wt` is the work tree, `gitdir` (inside it or not) is exempt.
+ * `beyondLink` answers from the call's lstats; the read or change itself is made through `wt.files`,
+ * which checks again at the open (workFile.ts), so a link swapped in between is not followed either.
+ */
 function workTreeOps(wt: WorkTree, gitdir: string): Record<string, Op> {
   /** The work-tree path of `file`, or null when it is not in the work tree (or is in the git dir). */
   const workPath = (file: string): string | null => {
@@ -59,102 +76,110 @@ function workTreeOps(wt: WorkTree, gitdir: string): Record<string, Op> {
   };
   const ops: Record<string, Op> = {};
   for (const op of READS) {
-    ops[op] = (file, ...rest) => {
+    ops[op] = async (file, ...rest) => {
       const rel = workPath(String(file));
-      if (rel !== null && wt.beyondLink(rel)) return Promise.reject(linkError('ENOENT', op, String(file)));
-      if (op === 'readFile' && rel !== null && rel !== '') return readFileNoFollow(String(file), rest[0]);
+      if (rel !== null && wt.beyondLink(rel)) throw linkError('ENOENT', op, String(file));
+      if (rel !== null && rel !== '' && op === 'readFile') return encoded(wt.files.read(rel).bytes, rest[0]);
+      if (rel !== null && rel !== '' && op === 'readlink') return encoded(wt.files.readlink(rel).bytes, rest[0]);
       return real[op]!.call(fsp, file, ...rest);
     };
   }
-  ops.readdir = (file, ...rest) => {
+  ops.readdir = async (file, ...rest) => {
     const rel = workPath(String(file));
-    if (rel !== null && wt.throughLink(rel)) return Promise.reject(linkError('ENOTDIR', 'readdir', String(file)));
-    return real.readdir!.call(fsp, file, ...rest);
+    if (rel === null) return real.readdir!.call(fsp, file, ...rest);
+    if (wt.throughLink(rel)) throw linkError('ENOTDIR', 'readdir', String(file));
+    const entries = wt.files.list(rel);
+    return (rest[0] as { withFileTypes?: boolean } | undefined)?.withFileTypes ? entries : entries.map((d) => d.name);
   };
   for (const op of REMOVALS) {
     ops[op] = async (file, ...rest) => {
       const rel = workPath(String(file));
-      if (rel !== null && wt.beyondLink(rel)) {
+      if (rel === null || rel === '') return real[op]!.call(fsp, file, ...rest);
+      const force = op === 'rm' && (rest[0] as { force?: boolean } | undefined)?.force === true;
+      if (wt.beyondLink(rel)) {
         // Nothing of the work tree is there (git's unlink_entry skips it); never remove through the link.
-        if (op === 'rm' && (rest[0] as { force?: boolean } | undefined)?.force) return undefined;
+        if (force) return undefined;
         throw linkError('ENOENT', op, String(file));
       }
       try {
-        return await real[op]!.call(fsp, file, ...rest);
+        if (op === 'rm') wt.files.rm(rel, rest[0] as { recursive?: boolean; force?: boolean } | undefined);
+        else wt.files[op](rel);
+      } catch (error) {
+        // A folder on the way that is gone, or turned into a link since the check: nothing to remove there.
+        if (force && ['ENOENT', 'ENOTDIR', 'EACCES'].includes(String((error as NodeJS.ErrnoException).code))) return undefined;
+        throw error;
       } finally {
-        if (rel !== null) wt.changed(rel);
+        wt.changed(rel);
       }
+      return undefined;
     };
   }
-  for (const op of WRITES) {
-    ops[op] = async (file, ...rest) => {
-      const rel = workPath(String(file));
-      if (rel === null || rel === '') return real[op]!.call(fsp, file, ...rest);
-      if (wt.beyondLink(rel)) throw linkError('EACCES', op, String(file));
-      if (op === 'writeFile' || op === 'chmod') {
-        // Never through a link: git replaces a symlink it checks a file out over, and never chmods one.
-        const st = await fsp.lstat(String(file)).catch(() => null);
-        if (st?.isSymbolicLink()) {
-          if (op === 'chmod') return undefined;
-          await fsp.unlink(String(file));
-          wt.changed(rel);
-        }
-      }
+  ops.writeFile = async (file, data, options) => {
+    const rel = workPath(String(file));
+    if (rel === null || rel === '') return real.writeFile!.call(fsp, file, data, options);
+    if (wt.beyondLink(rel)) throw linkError('EACCES', 'writeFile', String(file));
+    // Never through a link: like git, a file checked out over a symlink replaces the link (write: temp file, rename).
+    const mode = (options as { mode?: number } | undefined)?.mode ?? 0o666;
+    try {
+      wt.files.write(rel, bytesOf(data, options), mode);
+    } finally {
+      wt.changed(rel);
+    }
+    return undefined;
+  };
+  ops.chmod = async (file, mode) => {
+    const rel = workPath(String(file));
+    if (rel === null || rel === '') return real.chmod!.call(fsp, file, mode);
+    if (wt.beyondLink(rel)) throw linkError('EACCES', 'chmod', String(file));
+    wt.files.chmod(rel, Number(mode)); // git never chmods a link: nothing happens to one
+    return undefined;
+  };
+  ops.mkdir = async (file, options) => {
+    const rel = workPath(String(file));
+    if (rel === null || rel === '') return real.mkdir!.call(fsp, file, options);
+    if (wt.beyondLink(rel)) throw linkError('EACCES', 'mkdir', String(file));
+    const opts = (typeof options === 'number' ? { mode: options } : (options ?? {})) as { mode?: number; recursive?: boolean };
+    const parts = rel.split('/');
+    // recursive: each missing folder on the way is made in its checked parent, one at a time.
+    for (let i = opts.recursive ? 1 : parts.length; i <= parts.length; i++) {
+      const sub = parts.slice(0, i).join('/');
       try {
-        return await real[op]!.call(fsp, file, ...rest);
+        wt.files.mkdir(sub, opts.mode);
+      } catch (error) {
+        if (!(opts.recursive && (error as NodeJS.ErrnoException).code === 'EEXIST')) throw error;
       } finally {
-        if (op === 'mkdir') wt.changed(rel);
+        wt.changed(sub);
       }
-    };
-  }
+    }
+    return undefined;
+  };
   ops.symlink = async (target, file) => {
     const rel = workPath(String(file));
-    if (rel !== null && wt.beyondLink(rel)) throw linkError('EACCES', 'symlink', String(file));
+    if (rel === null || rel === '') return fsp.symlink(String(target), String(file));
+    if (wt.beyondLink(rel)) throw linkError('EACCES', 'symlink', String(file));
     try {
-      return await fsp.symlink(String(target), String(file));
+      wt.files.symlink(String(target), rel);
     } finally {
-      if (rel !== null) wt.changed(rel);
+      wt.changed(rel);
     }
+    return undefined;
   };
   ops.rename = async (from, to) => {
     const [a, b] = [workPath(String(from)), workPath(String(to))];
     if (a !== null && wt.beyondLink(a)) throw linkError('EACCES', 'rename', String(from));
     if (b !== null && wt.beyondLink(b)) throw linkError('EACCES', 'rename', String(to));
     try {
-      return await fsp.rename(String(from), String(to));
+      if (a !== null && a !== '' && b !== null && b !== '') wt.files.rename(a, b);
+      else if (a === null && b === null) await fsp.rename(String(from), String(to));
+      // Between the git dir and the work tree: no caller does that; refused rather than done unchecked.
+      else throw Object.assign(new Error(`EACCES: rename between the git directory and the work tree: '${from}'`), { code: 'EACCES' });
     } finally {
       if (a !== null) wt.changed(a);
       if (b !== null) wt.changed(b);
     }
+    return undefined;
   };
   return ops;
-}
-
-/** O_NOFOLLOW where the platform has it (not on Windows, where lstat is checked first instead). */
-const NOFOLLOW: number | undefined = constants.O_NOFOLLOW;
-
-/** readFile of a work-tree file that never follows a symlink in its last component (absent to git: ENOENT). */
-async function readFileNoFollow(file: string, options: unknown): Promise<unknown> {
-  const encoding = (typeof options === 'string' ? options : (options as { encoding?: string | null } | undefined)?.encoding) as
-    | BufferEncoding
-    | null
-    | undefined;
-  if (NOFOLLOW === undefined) {
-    if ((await fsp.lstat(file)).isSymbolicLink()) throw linkError('ENOENT', 'readFile', file);
-    return encoding ? fsp.readFile(file, { encoding }) : fsp.readFile(file);
-  }
-  let handle: FileHandle;
-  try {
-    handle = await fsp.open(file, constants.O_RDONLY | NOFOLLOW);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw linkError('ENOENT', 'readFile', file);
-    throw error;
-  }
-  try {
-    return await (encoding ? handle.readFile({ encoding }) : handle.readFile());
-  } finally {
-    await handle.close();
-  }
 }
 
 const PATH_OPS = ['readFile', 'writeFile', 'unlink', 'readdir', 'mkdir', 'rmdir', 'rm', 'stat', 'lstat', 'readlink', 'chmod'] as const;

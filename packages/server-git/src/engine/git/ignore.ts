@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { readNoFollow } from './workTree.js';
+import { createWorkFiles, type WorkFiles } from './workFile.js';
 
-/** The rules in `file`, or null when it cannot be read. A work tree's `.gitignore` is never read through a symlink (git ignores such a file). */
-function load(file: string, inWorkTree = false): Ignore | null {
+/** The rules in `read()`'s text, or null when it cannot be read. */
+function load(read: () => string): Ignore | null {
   let text: string;
   try {
-    text = inWorkTree ? readNoFollow(file).toString('utf8') : readFileSync(file, 'utf8');
+    text = read();
   } catch {
     return null;
   }
@@ -21,26 +21,34 @@ function load(file: string, inWorkTree = false): Ignore | null {
 }
 
 export class IgnoreRules {
-  readonly #dir: string;
+  /** A work tree's `.gitignore` is never read through a symlink, on its way or as itself (git ignores such a file). */
+  readonly #files: WorkFiles;
   readonly #perDir = new Map<string, Ignore | null>();
   readonly #global: Ignore[];
 
   /** `dir` is the work tree; `gitdir` holds info/exclude; `excludesFile` is the user's file (or null). */
   constructor(dir: string, gitdir: string, excludesFile: string | null) {
-    this.#dir = dir;
-    this.#global = [load(join(gitdir, 'info', 'exclude')), excludesFile ? load(excludesFile) : null].filter((i): i is Ignore => i !== null);
+    this.#files = createWorkFiles(dir);
+    const outside = (file: string) => () => readFileSync(file, 'utf8');
+    this.#global = [load(outside(join(gitdir, 'info', 'exclude'))), excludesFile ? load(outside(excludesFile)) : null].filter(
+      (i): i is Ignore => i !== null,
+    );
   }
 
   /** Tells the rules whether directory `dirRel` ('' = top) has a `.gitignore` (saves a read when it has none). */
   enter(dirRel: string, hasGitignore: boolean): void {
     if (this.#perDir.has(dirRel)) return;
-    this.#perDir.set(dirRel, hasGitignore ? load(join(this.#dir, dirRel, '.gitignore'), true) : null);
+    this.#perDir.set(dirRel, hasGitignore ? this.#load(dirRel) : null);
+  }
+
+  #load(dirRel: string): Ignore | null {
+    return load(() => this.#files.read(dirRel === '' ? '.gitignore' : `${dirRel}/.gitignore`).bytes.toString('utf8'));
   }
 
   #rulesOf(dirRel: string): Ignore | null {
     let rules = this.#perDir.get(dirRel);
     if (rules === undefined) {
-      rules = load(join(this.#dir, dirRel, '.gitignore'), true);
+      rules = this.#load(dirRel);
       this.#perDir.set(dirRel, rules);
     }
     return rules;

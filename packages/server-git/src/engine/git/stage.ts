@@ -3,13 +3,12 @@
  * recorded so the next status need not hash it) or from a tree entry (no stat data, as `git read-tree`
  * leaves it, unless the current entry already records the same blob).
  */
-import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import type { Repo } from '../repo.js';
 import type { IndexEntry } from './indexFile.js';
 import type { FileEntry } from './objects.js';
 import { assertSafePath } from './paths.js';
+import { isVanished, type ReadFile } from './workFile.js';
 import { worktreeMode } from './worktreeState.js';
 
 const NO_STAT = { ctimeSeconds: 0, ctimeNanoseconds: 0, mtimeSeconds: 0, mtimeNanoseconds: 0, dev: 0, ino: 0, uid: 0, gid: 0, size: 0 };
@@ -22,8 +21,15 @@ export async function entryFromWorktree(repo: Repo, path: string, fileMode: bool
   if (small === null) return null;
   const mode = worktreeMode(small, fileMode, previous?.mode);
   if (mode === null) return null;
-  const st = lstatSync(join(repo.dir, path), { bigint: true });
-  const bytes = repo.work.read(path, small);
+  // The stat recorded is the one of the very file read (its fstat), never of whatever is at the path later.
+  let read: ReadFile;
+  try {
+    read = repo.work.readWithStat(path, small);
+  } catch (error) {
+    if (isVanished(error)) return null; // gone since its lstat, or a link on its way by now: nothing to stage
+    throw error;
+  }
+  const { bytes, stat: st } = read;
   const oid = await git.writeBlob({ ...repo.git, blob: bytes });
   const mask = 0xffff_ffffn;
   return {

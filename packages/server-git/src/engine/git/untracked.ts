@@ -3,7 +3,7 @@
  * ignored directory, with each directory's listing remembered on the repository until its stat, its
  * ignore files or the index change.
  */
-import { type Dirent, existsSync, readdirSync } from 'node:fs';
+import { type Dirent, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from '../repo.js';
 import { IgnoreRules } from './ignore.js';
@@ -62,8 +62,9 @@ export function walkUntrackedCached(repo: Repo, index: IndexSnapshot, excludesFi
     let listing = dirs.get(dirRel);
     if (!listing || listing.sig !== sig || listing.chain !== chain) {
       rules ??= new IgnoreRules(repo.dir, repo.gitdir, excludesFile);
-      listing = readListing(repo.dir, dirRel, index, rules, sig, chain);
-      if (now - st.mtimeMs > RACY_MS) dirs.set(dirRel, listing);
+      const read = readListing(repo, dirRel, index, rules, sig, chain);
+      listing = read ?? { sig, chain, files: [], subdirs: [] };
+      if (read && now - st.mtimeMs > RACY_MS) dirs.set(dirRel, listing);
       else dirs.delete(dirRel);
     }
     for (const file of listing.files) out.push(file);
@@ -78,13 +79,17 @@ export function walkUntrackedCached(repo: Repo, index: IndexSnapshot, excludesFi
   visit('', '');
 }
 
-function readListing(top: string, dirRel: string, index: IndexSnapshot, rules: IgnoreRules, sig: string, chain: string): DirListing {
+/**
+ * One directory's listing, or null when it cannot be listed: gone, or a link by now (listed through the
+ * work tree's checked open, so a folder swapped for a link after its lstat never lists the link's target).
+ */
+function readListing(repo: Repo, dirRel: string, index: IndexSnapshot, rules: IgnoreRules, sig: string, chain: string): DirListing | null {
   const listing: DirListing = { sig, chain, files: [], subdirs: [] };
   let entries: Dirent[];
   try {
-    entries = readdirSync(dirRel === '' ? top : join(top, dirRel), { withFileTypes: true });
+    entries = repo.work.files.list(dirRel);
   } catch {
-    return listing;
+    return null;
   }
   rules.enter(
     dirRel,

@@ -5,13 +5,18 @@
  * holding the link's text. Every read of a work-tree file goes through here or through the confined fs
  * (confinedFs.ts), which asks `beyondLink` before each work-tree call, so neither a status nor a diff,
  * `git_add` or a stash ever reads a file through a link, and no write or removal goes through one.
+ * `beyondLink` answers from this call's lstats; the read or change itself is then made through
+ * `files` (workFile.ts), which checks again at the open, so a link swapped in between is not followed.
  *
  * One instance per tool call: which folders are links is remembered for the call (one lstat per folder,
  * not per file), and forgotten for a path the call itself creates, removes or renames.
  */
-import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { lstatOrNull, type StatLike, type StatPool } from './statPool.js';
+import { createWorkFiles, linkError, type ReadFile, type WorkFileHooks, type WorkFiles } from './workFile.js';
+
+export { linkError };
 
 export interface WorkTree {
   /** The work tree (real, absolute). */
@@ -26,43 +31,12 @@ export interface WorkTree {
   lstatAll(rels: readonly string[]): (StatLike | null)[];
   /** What git stores for `rel`: a symlink's text, else the file's bytes, never read through a link. Throws ENOENT beyond one. */
   read(rel: string, st?: StatLike): Buffer;
+  /** `read`, with the stat of what was read (the file's fstat, the link's lstat). */
+  readWithStat(rel: string, st?: StatLike): ReadFile;
+  /** Every read and change of work-tree content, never through a link, even one swapped in after a check (workFile.ts). */
+  readonly files: WorkFiles;
   /** Forgets what is known about `rel` and below, after the caller created, removed or renamed it. */
   changed(rel: string): void;
-}
-
-/** An fs error as node makes them (code, path), for a path git would treat as absent or never touch. */
-export function linkError(code: 'ENOENT' | 'ENOTDIR' | 'EACCES', op: string, file: string): NodeJS.ErrnoException {
-  const why = code === 'EACCES' ? `${op} beyond a symbolic link in the work tree is not allowed` : `${op}: beyond a symbolic link`;
-  const error: NodeJS.ErrnoException = new Error(`${code}: ${why}: '${file}'`);
-  error.code = code;
-  error.path = file;
-  return error;
-}
-
-/** O_NOFOLLOW where the platform has it (not on Windows, where lstat is checked first instead). */
-const NOFOLLOW: number | undefined = constants.O_NOFOLLOW;
-
-/**
- * Reads a regular file without following a symlink in its last component: ELOOP (or, without
- * O_NOFOLLOW, a symlink found by lstat) is reported as ENOENT, since git treats such a file as absent.
- */
-export function readNoFollow(abs: string): Buffer {
-  if (NOFOLLOW === undefined) {
-    if (lstatSync(abs).isSymbolicLink()) throw linkError('ENOENT', 'read', abs);
-    return readFileSync(abs);
-  }
-  let fd: number;
-  try {
-    fd = openSync(abs, constants.O_RDONLY | NOFOLLOW);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw linkError('ENOENT', 'read', abs);
-    throw error;
-  }
-  try {
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** The file-type bits of an lstat's mode. */
@@ -71,9 +45,10 @@ const S_IFLNK = 0o120000;
 
 /**
  * The work tree at `dir` for one call; `stats` (the repository cache's pool) lstats long lists on two
- * threads. Without it every lstat is done on the calling thread.
+ * threads. Without it every lstat is done on the calling thread. `hooks` is a test seam (workFile.ts).
  */
-export function createWorkTree(dir: string, stats?: StatPool): WorkTree {
+export function createWorkTree(dir: string, stats?: StatPool, hooks?: WorkFileHooks): WorkTree {
+  const files = createWorkFiles(dir, hooks);
   /** Folder → "it, or a folder on its way, is a symlink". Invariant: a cached folder's parents are cached too. */
   const viaLink = new Map<string, boolean>();
   const throughLink = (rel: string): boolean => {
@@ -123,18 +98,21 @@ export function createWorkTree(dir: string, stats?: StatPool): WorkTree {
     for (let k = 0; k < at.length; k++) out[at[k]!] = found[k]!;
     return out;
   };
+  /** The kind comes from `st` (the caller's lstat) when given; the read itself checks it again. */
+  const readWithStat = (rel: string, st?: StatLike): ReadFile => {
+    if (beyondLink(rel)) throw linkError('ENOENT', 'read', join(dir, rel));
+    const mode = (st ?? lstatSync(join(dir, rel))).mode;
+    return (mode & S_IFMT) === S_IFLNK ? files.readlink(rel) : files.read(rel);
+  };
   return {
     dir,
     beyondLink,
     throughLink,
     lstat,
     lstatAll,
-    read(rel, st) {
-      const abs = join(dir, rel);
-      if (beyondLink(rel)) throw linkError('ENOENT', 'read', abs);
-      const mode = (st ?? lstatSync(abs)).mode;
-      return (mode & S_IFMT) === S_IFLNK ? readlinkSync(abs, { encoding: 'buffer' }) : readNoFollow(abs);
-    },
+    files,
+    read: (rel, st) => readWithStat(rel, st).bytes,
+    readWithStat,
     changed(rel) {
       if (!viaLink.has(rel)) return; // nothing below it is cached either
       const prefix = `${rel}/`;

@@ -17,6 +17,7 @@ import { type FileEntry, hashBlob } from './objects.js';
 import { assertSafePath, comparePaths } from './paths.js';
 import type { StatLike } from './statPool.js';
 import { walkUntrackedCached } from './untracked.js';
+import { isVanished } from './workFile.js';
 
 export interface WorktreeState {
   /** Tracked paths whose work-tree content differs from the index: the work-tree blob, or null when deleted. */
@@ -53,20 +54,39 @@ function statMatches(e: IndexEntry, st: StatLike): boolean {
   return Math.abs(mtimeNs - e.mtimeNanoseconds) < 2000 && Math.abs(ctimeNs - e.ctimeNanoseconds) < 2000;
 }
 
-/** Reads a work-tree file as git stores it: a symlink's target text, else the bytes (never through a symlinked folder). */
+/**
+ * Reads a work-tree file as git stores it: a symlink's target text, else the bytes (never through a
+ * symlinked folder). A file that vanished since the status looked at it (or was swapped for a link)
+ * reads as empty, as git's diff_populate_filespec fills one it cannot lstat, rather than failing the call.
+ */
 export async function readWorktreeFile(repo: Repo, path: string): Promise<Uint8Array> {
   assertSafePath(path);
-  return repo.work.read(path);
+  try {
+    return repo.work.read(path);
+  } catch (error) {
+    if (isVanished(error)) return new Uint8Array(0);
+    throw error;
+  }
 }
 
 type HashMemo = Map<string, { sig: string; oid: string }>;
 
-/** The blob oid of a work-tree file, remembered per stat signature (so a touched file is hashed once). */
-function hashWorktree(repo: Repo, path: string, st: StatLike, memo: HashMemo): string {
+/**
+ * The blob oid of a work-tree file, remembered per stat signature (so a touched file is hashed once);
+ * null when it vanished between its lstat and its read (or became a link on its way): deleted, as git says.
+ */
+function hashWorktree(repo: Repo, path: string, st: StatLike, memo: HashMemo): string | null {
   const sig = `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`;
   const known = memo.get(path);
   if (known?.sig === sig) return known.oid;
-  const oid = hashBlob(repo.work.read(path, st));
+  let bytes: Buffer;
+  try {
+    bytes = repo.work.read(path, st);
+  } catch (error) {
+    if (isVanished(error)) return null;
+    throw error;
+  }
+  const oid = hashBlob(bytes);
   // A file changed within the last seconds could change again without its stat changing: do not trust it yet.
   if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > 3000) memo.set(path, { sig, oid });
   return oid;
@@ -100,7 +120,8 @@ export async function worktreeState(repo: Repo, options: WorktreeOptions = {}): 
     }
     if (mode === e.mode && !e.intentToAdd && statMatches(e, st) && st.mtimeMs < racyAfter) continue;
     const oid = hashWorktree(repo, e.path, st, memo);
-    if (oid !== e.oid || mode !== e.mode || e.intentToAdd) changed.set(e.path, { path: e.path, oid, mode });
+    if (oid === null) changed.set(e.path, null);
+    else if (oid !== e.oid || mode !== e.mode || e.intentToAdd) changed.set(e.path, { path: e.path, oid, mode });
   }
   const untracked: string[] = [];
   if (options.untracked !== false) {

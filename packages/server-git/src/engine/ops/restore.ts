@@ -1,6 +1,6 @@
 /** `git_restore` (its definition: ../../tools/gitRestore.ts). */
 
-import { lstatSync, mkdirSync, type Stats, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { resolveWorkPath } from '../confine.js';
@@ -29,26 +29,30 @@ function prepareParents(repo: Repo, path: string): void {
     const abs = join(repo.dir, rel);
     const st = lstatOrNull(abs);
     if (st === null) {
-      mkdirSync(abs);
+      repo.work.files.mkdir(rel); // in its checked parent: never through a link swapped in after this lstat
       repo.work.changed(rel);
     } else if (st.isSymbolicLink()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a symbolic link`);
     else if (!st.isDirectory()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a file, not a folder`);
   }
 }
 
-/** Writes a blob into the work tree as git checks it out: regular file (0644/0755 under the umask) or symlink. */
+/**
+ * Writes a blob into the work tree as git checks it out: regular file (0644/0755 under the umask) or
+ * symlink, made in the checked parent folder (workFile.ts), so a folder on the way swapped for a link
+ * after prepareParents' lstats is never written through.
+ */
 async function writeWorktreeFile(repo: Repo, file: FileEntry): Promise<void> {
   assertSafePath(file.path);
   const abs = join(repo.dir, file.path);
   const bytes = await readBlob(repo, file.oid);
   const st = lstatOrNull(abs);
   if (st?.isDirectory()) throw new ToolError(`Cannot restore '${file.path}': a folder of that name is in the way`);
-  if (st) unlinkSync(abs);
   repo.work.changed(file.path);
   if (file.mode === 0o120000) {
-    symlinkSync(Buffer.from(bytes).toString('utf8'), abs);
+    if (st) repo.work.files.unlink(file.path);
+    repo.work.files.symlink(Buffer.from(bytes).toString('utf8'), file.path);
   } else {
-    writeFileSync(abs, bytes, { mode: file.mode === 0o100755 ? 0o777 : 0o666 });
+    repo.work.files.write(file.path, bytes, file.mode === 0o100755 ? 0o777 : 0o666); // replaces a file or link there
   }
 }
 
@@ -123,7 +127,7 @@ async function restoreHeld(
         // Behind a symlinked folder the file is absent (git removes nothing there): never unlink through the link.
         const st = repo.work.lstat(path);
         if (st && !st.isDirectory()) {
-          unlinkSync(join(repo.dir, path));
+          repo.work.files.unlink(path);
           removed.push(path);
         }
       }
