@@ -88,7 +88,9 @@ describe('switching from the reference by changing only the command', () => {
     await ours[Symbol.asyncDispose]();
     expect(readFileSync(referenceFile)).toEqual(before);
     const store = await openFileStore({ path: ourFile });
-    expect((await store.readGraph()).entities[0]?.observations).toEqual(['wrote the first program', 'kept by mcpkit']);
+    expect((await store.readGraph()).entities).toEqual([
+      { name: 'Ada', entityType: 'person', observations: ['wrote the first program', 'kept by mcpkit'] },
+    ]);
     await store.close();
   });
 });
