@@ -12,7 +12,7 @@
 //      npm cache lists its tools over stdio, and `npx -y @mcpkit/agent-cli --version` prints its version.
 // Exits 1 on any failure, naming the package and the problem. `--keep` leaves the temp folder; `--reuse <folder>`
 // starts from such a kept folder at the registry step (its clone already versioned and built).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NOT_ON_NPM } from './check-readmes.mjs';
