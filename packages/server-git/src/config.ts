@@ -1,5 +1,6 @@
 import { networkOptions, proxyOption } from '@mcpkit/net';
 import { defineOptions, parse } from '@mcpkit/protocol-core';
+import { DEFAULT_OBJECT_LIMITS } from './engine/git/objectLimits.js';
 
 /** This server's own flags; `runCli` adds the transport flags every mcpkit bin has. Parsed once, passed down. */
 export const options = defineOptions({
@@ -35,6 +36,33 @@ export const options = defineOptions({
     env: 'GIT_NO_WARMUP',
     description:
       'Do not read ahead in the background once the client has connected (engine, schemas, each --repository), which makes the first tool call fast',
+  },
+  'max-object-size': {
+    type: 'string',
+    env: 'GIT_MAX_OBJECT_SIZE',
+    valueName: 'size',
+    default: DEFAULT_OBJECT_LIMITS.maxObjectSize,
+    defaultLabel: '16mb',
+    description:
+      'The largest object (blob, tree, commit, tag, or what a delta builds) read from a repository; larger ones are refused before they are read',
+    parse: parse.bytes,
+  },
+  'max-delta-depth': {
+    type: 'string',
+    env: 'GIT_MAX_DELTA_DEPTH',
+    valueName: 'n',
+    default: DEFAULT_OBJECT_LIMITS.maxDeltaDepth,
+    description: "The longest delta chain followed when reading a packed object (git writes at most 4095)",
+    parse: parse.int({ min: 1, max: 1_000_000 }),
+  },
+  'max-inflate-bytes': {
+    type: 'string',
+    env: 'GIT_MAX_INFLATE_BYTES',
+    valueName: 'size',
+    default: DEFAULT_OBJECT_LIMITS.maxInflateBytes,
+    defaultLabel: '1gb',
+    description: 'The bytes one tool call may inflate and build from deltas in all, so a crafted repository cannot spin a call',
+    parse: parse.bytes,
   },
   ...networkOptions({ allowPrivateNetwork: 'GIT_ALLOW_PRIVATE_NETWORK', allowHosts: 'GIT_ALLOW_HOSTS' }),
   ...proxyOption('GIT_PROXY_URL'),

@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { reportActivity, type ServerActivity } from './activity.js';
 import type { GitContext } from './engine/context.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
+import { DEFAULT_OBJECT_LIMITS, type ObjectLimits } from './engine/git/objectLimits.js';
 import type { RemoteAccess } from './engine/remote/access.js';
 import type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
 import { createRepoCache, type RepoCache } from './engine/repoCache.js';
@@ -31,6 +32,8 @@ export interface GitServerOptions {
   home?: string;
   /** Where unexpected tool failures are logged (stderr in the CLI); silent by default. */
   logger?: Logger;
+  /** What reading a repository's objects may cost (--max-object-size, …). Default: DEFAULT_OBJECT_LIMITS. */
+  objectLimits?: Partial<ObjectLimits>;
   /** Told of the session's traffic (opened, messages, tool calls): the CLI's background warm-up. Default: nobody. */
   activity?: ServerActivity;
 }
@@ -53,6 +56,7 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
     home: options.home ?? homedir(),
     logger,
     patchCache: createPatchCache(),
+    objectLimits: { ...DEFAULT_OBJECT_LIMITS, ...options.objectLimits },
   };
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
   const served = repositories.length > 0 ? tools : tools.map((tool) => withRootsRound(tool, logger));
@@ -63,6 +67,7 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
 
 export type { ServerActivity } from './activity.js';
 export type { GitContext } from './engine/context.js';
+export { DEFAULT_OBJECT_LIMITS, type ObjectLimits } from './engine/git/objectLimits.js';
 export type { RemoteAccess } from './engine/remote/access.js';
 export type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
 

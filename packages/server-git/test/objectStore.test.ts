@@ -5,6 +5,7 @@ import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
 import { findTreeEntry, parseCommitPlain, parseTreePlain } from '../src/engine/git/objectRead.js';
+import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { createObjectStore } from '../src/engine/git/objectStore.js';
 import { createRepoCache, openRepo } from '../src/engine/repo.js';
 import { gitEnv, gitRepo, hasGit, type RepoFixture, write } from './helpers.js';
@@ -54,7 +55,7 @@ function history(fx: RepoFixture, commits: number): void {
 }
 
 function expectStoreMatchesGit(fx: RepoFixture): number {
-  const store = createObjectStore(join(fx.repo, '.git'));
+  const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
   const objects = allObjects(fx);
   const contents = catAll(fx, [...objects.keys()]);
   for (const [oid, type] of objects) {
@@ -97,7 +98,7 @@ describe('object store', () => {
   it.skipIf(!hasGit)('answers null for a missing object, and finds a pack written after it listed the pack folder', () => {
     using fx = gitRepo();
     history(fx, 3);
-    const store = createObjectStore(join(fx.repo, '.git'));
+    const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
     expect(store.read('0123456789012345678901234567890123456789')).toBeNull();
     expect(store.read('not an oid')).toBeNull();
     // A new commit, then everything packed (the loose files removed): the store lists the folder again on a miss.
@@ -118,7 +119,7 @@ describe('object store', () => {
     fx.git('add', '-A');
     fx.git('commit', '-q', '-m', 'names\r\n\r\n\r\nwith CRs\n\n\n');
     fx.git('repack', '-a', '-d');
-    const store = createObjectStore(join(fx.repo, '.git'));
+    const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
     const gitArgs = { fs, dir: fx.repo, gitdir: join(fx.repo, '.git') };
     let trees = 0;
     for (const [oid, type] of allObjects(fx)) {
@@ -151,7 +152,7 @@ describe('object store', () => {
       input: `100644 blob ${blob}\t.GIT\n`,
       encoding: 'utf8',
     }).trim();
-    const store = createObjectStore(join(fx.repo, '.git'));
+    const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
     expect(parseTreePlain(store.read(tree)!.data)).toBeNull();
     expect(findTreeEntry(store.read(tree)!.data, '.GIT')).toBeNull();
     const ctx = { roots: { list: async () => [fx.path] }, repoCache: createRepoCache() } as unknown as GitContext;

@@ -1,5 +1,6 @@
 import type { Logger } from '@mcpkit/protocol-core';
 import type { PatchCache } from './diff/patchCache.js';
+import type { ObjectLimits } from './git/objectLimits.js';
 import type { RemoteAccess } from './remote/access.js';
 import type { RepoCache } from './repoCache.js';
 import type { AllowedRoots } from './roots.js';
@@ -19,4 +20,6 @@ export interface GitContext {
   logger: Logger;
   /** Patches kept briefly for their further pages (diffs, git_show). */
   patchCache: PatchCache;
+  /** What reading the repositories' objects may cost (--max-object-size, --max-delta-depth, --max-inflate-bytes). */
+  objectLimits: ObjectLimits;
 }
