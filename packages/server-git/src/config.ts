@@ -52,7 +52,7 @@ export const options = defineOptions({
     env: 'GIT_MAX_DELTA_DEPTH',
     valueName: 'n',
     default: DEFAULT_OBJECT_LIMITS.maxDeltaDepth,
-    description: "The longest delta chain followed when reading a packed object (git writes at most 4095)",
+    description: 'The longest delta chain followed when reading a packed object (git writes at most 4095)',
     parse: parse.int({ min: 1, max: 1_000_000 }),
   },
   'max-inflate-bytes': {

@@ -97,7 +97,7 @@ export function writePack(gitdir: string, entries: PackEntry[]): string {
   const shas = Buffer.concat(sorted.map((e) => Buffer.from(e.oid, 'hex')));
   const crcs = Buffer.alloc(4 * sorted.length);
   const offs = Buffer.alloc(4 * sorted.length);
-  sorted.forEach((e, i) => offs.writeUInt32BE(e.offset, 4 * i));
+  for (const [i, e] of sorted.entries()) offs.writeUInt32BE(e.offset, 4 * i);
   const idxBody = Buffer.concat([Buffer.from([0xff, 0x74, 0x4f, 0x63, 0, 0, 0, 2]), fan, shas, crcs, offs, packSha]);
   const idx = join(gitdir, 'objects', 'pack', `${name}.idx`);
   writeFileSync(idx, Buffer.concat([idxBody, createHash('sha1').update(idxBody).digest()]));

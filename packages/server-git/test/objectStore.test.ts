@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
-import { findTreeEntry, parseCommitPlain, parseTreePlain } from '../src/engine/git/objectRead.js';
 import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
+import { findTreeEntry, parseCommitPlain, parseTreePlain } from '../src/engine/git/objectRead.js';
 import { createObjectStore } from '../src/engine/git/objectStore.js';
 import { createRepoCache, openRepo } from '../src/engine/repo.js';
 import { gitEnv, gitRepo, hasGit, type RepoFixture, write } from './helpers.js';
@@ -155,7 +155,11 @@ describe('object store', () => {
     const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
     expect(parseTreePlain(store.read(tree)!.data)).toBeNull();
     expect(findTreeEntry(store.read(tree)!.data, '.GIT')).toBeNull();
-    const ctx = { roots: { list: async () => [fx.path] }, repoCache: createRepoCache() } as unknown as GitContext;
+    const ctx = {
+      roots: { list: async () => [fx.path] },
+      repoCache: createRepoCache(),
+      objectLimits: DEFAULT_OBJECT_LIMITS,
+    } as unknown as GitContext;
     const repo = await openRepo(ctx, fx.repo);
     const { readTree } = await import('../src/engine/git/objectRead.js');
     await expect(readTree(repo, tree)).rejects.toThrow(/\.GIT/);

@@ -97,7 +97,8 @@ function ambiguousRepo(): { fx: RepoFixture; head: string; blob: string; looseBl
   return { fx, head, blob, looseBlob };
 }
 
-const ctxFor = (fx: RepoFixture) => ({ roots: { list: async () => [fx.path] }, repoCache: createRepoCache() }) as unknown as GitContext;
+const ctxFor = (fx: RepoFixture) =>
+  ({ roots: { list: async () => [fx.path] }, repoCache: createRepoCache(), objectLimits: DEFAULT_OBJECT_LIMITS }) as unknown as GitContext;
 
 /** The shortest prefix of `oid` (4 digits or more) that no other object of the list starts. */
 function uniquePrefix(oid: string, all: readonly string[]): string {

@@ -46,6 +46,10 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
   const objects: ObjectStore = store.forCall(ctx.objectLimits);
   const work = createWorkTree(location.dir, ctx.repoCache.stats);
   // isomorphic-git reads objects through this server's reader too (limits and damage checks included).
-  const fs = withObjectStore(createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir }), location.gitdir, objects);
+  const fs = withObjectStore(
+    createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir }),
+    location.gitdir,
+    objects,
+  );
   return { ...location, given: repoPath, git: { fs, dir: location.dir, gitdir: location.gitdir, cache }, memo, objects, work };
 }

@@ -70,7 +70,11 @@ export function readLoose(gitdir: string, oid: string, budget: ReadBudget): RawO
     if (typeof head === 'string') throw new ObjectStoreDamaged(oid, head);
     checkSize(budget, head.type, oid, head.size);
     const total = head.headerLength + head.size;
-    if (length > maxDeflated(total)) throw new ObjectStoreDamaged(oid, `its loose file of ${length} bytes is larger than ${head.size} bytes could compress to`);
+    if (length > maxDeflated(total))
+      throw new ObjectStoreDamaged(
+        oid,
+        `its loose file is ${length} bytes, more than the ${head.size} bytes its header declares could compress to`,
+      );
     charge(budget, total, oid);
     let data: Buffer;
     try {
@@ -83,7 +87,11 @@ export function readLoose(gitdir: string, oid: string, budget: ReadBudget): RawO
           : `its zlib stream is corrupt (${(error as Error).message})`,
       );
     }
-    if (data.length !== total) throw new ObjectStoreDamaged(oid, `it inflates to ${data.length - head.headerLength} bytes, not the ${head.size} its header declares`);
+    if (data.length !== total)
+      throw new ObjectStoreDamaged(
+        oid,
+        `it inflates to ${data.length - head.headerLength} bytes, not the ${head.size} its header declares`,
+      );
     return { type: head.type, data: data.subarray(head.headerLength) };
   } finally {
     closeSync(fd);

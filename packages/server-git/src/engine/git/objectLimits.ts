@@ -85,3 +85,8 @@ export function deeper(budget: ReadBudget): void {
     throw new ObjectLimitExceeded(`Refused: the delta chain of ${budget.open[0]} is deeper than --max-delta-depth (${max}).`);
   }
 }
+
+/** Whether `error` is the object store's final word (damage or a limit), which no caller may take for "not found". */
+export function isObjectStoreError(error: unknown): error is ObjectStoreDamaged | ObjectLimitExceeded {
+  return error instanceof ObjectStoreDamaged || error instanceof ObjectLimitExceeded;
+}

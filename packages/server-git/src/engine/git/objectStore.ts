@@ -14,7 +14,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { looseSize, readLoose } from './looseObject.js';
-import { createBudget, ObjectStoreDamaged, type ObjectLimits, type ReadBudget } from './objectLimits.js';
+import { createBudget, type ObjectLimits, ObjectStoreDamaged, type ReadBudget } from './objectLimits.js';
 import { openPack, type PackFile, type PackHost, type RawObject } from './packFile.js';
 
 export type { ObjectType, RawObject } from './packFile.js';
@@ -31,6 +31,10 @@ export interface ObjectStore {
   startingWith(prefix: string, limit: number): string[] | null;
   /** The object's size from its header alone (nothing inflated past it), or null (missing, or not readable). */
   size(oid: string): number | null;
+  /** How many objects the packs hold, in all (git's abbreviation length grows with it). */
+  packedCount(): number;
+  /** How many leading hex digits `oid` shares with another packed object (0 when none shares one). */
+  packedSharedPrefix(oid: string): number;
 }
 
 /** The repository's objects, shared by every call on it; `forCall` gives a call its budgeted view. */
@@ -143,7 +147,8 @@ export function createObjectStore(gitdir: string): SharedObjectStore {
   function read(oid: string, budget: ReadBudget): RawObject | null {
     if (!OID_RE.test(oid)) return null;
     if (oid === EMPTY_TREE) return { type: 'tree', data: Buffer.alloc(0) };
-    if (budget.open.includes(oid)) throw new ObjectStoreDamaged(oid, 'its delta chain is a cycle (it is a delta on itself, or on a delta based on it)');
+    if (budget.open.includes(oid))
+      throw new ObjectStoreDamaged(oid, 'its delta chain is a cycle (it is a delta on itself, or on a delta based on it)');
     if (budget.open.length === 0) budget.depth = 0;
     budget.open.push(oid);
     try {
@@ -181,10 +186,21 @@ export function createObjectStore(gitdir: string): SharedObjectStore {
     return [...found].slice(0, limit);
   };
 
+  const everyPack = (): PackFile[] => {
+    if (listedAt === undefined) list();
+    return [...packs].map(([n, known]) => packNamed(n, known));
+  };
+  const packedCount = (): number => everyPack().reduce((n, p) => n + p.count, 0);
+  const packedSharedPrefix = (oid: string): number => {
+    if (!OID_RE.test(oid)) return 0;
+    const bin = Buffer.from(oid, 'hex');
+    return everyPack().reduce((best, p) => Math.max(best, p.sharedPrefix(bin)), 0);
+  };
+
   return {
     forCall(limits) {
       const budget = createBudget(limits);
-      return { read: (oid) => read(oid, budget), size, startingWith };
+      return { read: (oid) => read(oid, budget), size, startingWith, packedCount, packedSharedPrefix };
     },
     refresh() {
       if (listedAt !== undefined) list();

@@ -15,7 +15,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { constants, inflateSync } from 'node:zlib';
 import { charge, checkSize, deeper, ObjectLimitExceeded, ObjectStoreDamaged, type ReadBudget } from './objectLimits.js';
-import { checkIndex, type PackIndex } from './packIndex.js';
+import { checkIndex, findIn, type PackIndex, sharedPrefixIn, startingWithIn } from './packIndex.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -37,8 +37,12 @@ export interface PackHost {
 export interface PackFile {
   /** The pack's base name (`pack-<sha>`), for cache keys. */
   readonly name: string;
+  /** How many objects the pack holds. */
+  readonly count: number;
   /** The object's offset in the pack, or -1 when the pack does not have it. */
   find(oid: Buffer): number;
+  /** How many leading hex digits `oid` shares with another object of the pack (at most 40). */
+  sharedPrefix(oid: Buffer): number;
   /** Up to `limit` of the pack's object ids (hex) that start with the lowercase hex `prefix` (2 digits or more). */
   startingWith(prefix: string, limit: number): string[];
   /** The object `oid` at `offset`, deltas applied, within `budget`; throws ObjectStoreDamaged or ObjectLimitExceeded. */
@@ -259,60 +263,23 @@ export function openPack(idxFile: string, shownAs: string, id: number, idxBytes:
       // which a small object kept alive in the caches would hold on to, and no byte past it.
       data = inflateSync(bytes(start, end), { chunkSize: Math.max(64, e.size + 1), maxOutputLength: Math.max(1, e.size) });
     } catch (error) {
-      const why = (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
-        ? `it inflates to more than the ${e.size} bytes its header declares`
-        : `its zlib stream is corrupt (${(error as Error).message})`;
+      const why =
+        (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+          ? `it inflates to more than the ${e.size} bytes its header declares`
+          : `its zlib stream is corrupt (${(error as Error).message})`;
       throw new ObjectStoreDamaged(oid, why);
     }
-    if (data.length !== e.size) throw new ObjectStoreDamaged(oid, `it inflates to ${data.length} bytes, not the ${e.size} its header declares`);
+    if (data.length !== e.size)
+      throw new ObjectStoreDamaged(oid, `it inflates to ${data.length} bytes, not the ${e.size} its header declares`);
     return data;
   };
   const key = (offset: number) => id * 2 ** 40 + offset;
   return {
     name,
-    find(oid) {
-      const idx = ix.idx;
-      let lo = oid[0] === 0 ? 0 : idx.readUInt32BE(ix.fanAt + 4 * (oid[0]! - 1));
-      let hi = idx.readUInt32BE(ix.fanAt + 4 * oid[0]!);
-      // The id's first four bytes as a number decide most steps of the search without a call into Buffer.compare.
-      const head = oid.readUInt32BE(0);
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const at = ix.shaAt + ix.shaStride * mid;
-        const there = idx.readUInt32BE(at);
-        // Below 0: the entry at `mid` sorts before the id.
-        const c = there !== head ? there - head : idx.compare(oid, 4, 20, at + 4, at + 20);
-        if (c === 0) return ix.offsetOf(mid);
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      return -1;
-    },
-    startingWith(prefix, limit) {
-      const idx = ix.idx;
-      const whole = prefix.length >> 1;
-      const key = Buffer.from(prefix.length % 2 === 0 ? prefix : `${prefix}0`, 'hex');
-      const keyEnd = key.length;
-      const first = key[0]!;
-      // The first id not below the prefix padded with zeros (the smallest id it could start), in its fan-out bucket.
-      let lo = first === 0 ? 0 : idx.readUInt32BE(ix.fanAt + 4 * (first - 1));
-      const end = idx.readUInt32BE(ix.fanAt + 4 * first);
-      let hi = end;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const at = ix.shaAt + ix.shaStride * mid;
-        if (idx.compare(key, 0, keyEnd, at, at + keyEnd) < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      const out: string[] = [];
-      for (let i = lo; i < end && out.length < limit; i++) {
-        const at = ix.shaAt + ix.shaStride * i;
-        if (idx.compare(key, 0, whole, at, at + whole) !== 0) break;
-        if (whole < keyEnd && idx[at + whole]! >> 4 !== key[whole]! >> 4) break;
-        out.push(idx.toString('hex', at, at + 20));
-      }
-      return out;
-    },
+    count: ix.count,
+    find: (oid) => findIn(ix, oid),
+    startingWith: (prefix, limit) => startingWithIn(ix, prefix, limit),
+    sharedPrefix: (oid) => sharedPrefixIn(ix, oid),
     sizeAt(offset) {
       try {
         const end = endOf(offset);
@@ -368,7 +335,10 @@ export function openPack(idxFile: string, shownAs: string, id: number, idxBytes:
         const sizes = deltaSizes(delta);
         if (!sizes) throw new ObjectStoreDamaged(oid, `the delta at offset ${link.offset} of ${name} is cut short`);
         if (sizes.base !== base.data.length) {
-          throw new ObjectStoreDamaged(oid, `the delta at offset ${link.offset} of ${name} is for a base of ${sizes.base} bytes, its base has ${base.data.length}`);
+          throw new ObjectStoreDamaged(
+            oid,
+            `the delta at offset ${link.offset} of ${name} is for a base of ${sizes.base} bytes, its base has ${base.data.length}`,
+          );
         }
         checkSize(budget, base.type, oid, sizes.result, i > 0);
         charge(budget, sizes.result, oid);

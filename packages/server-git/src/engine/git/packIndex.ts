@@ -71,10 +71,86 @@ export function checkIndex(idx: Buffer, name: string, packLength: number, packHe
   for (let i = 0; i < count; i++) {
     if (v2) {
       const small = idx.readUInt32BE(smallAt + 4 * i);
-      if ((small & 0x80000000) !== 0 && (small & 0x7fffffff) >= largeCount) throw damaged(`entry ${i} names a large offset it does not have`);
+      if ((small & 0x80000000) !== 0 && (small & 0x7fffffff) >= largeCount)
+        throw damaged(`entry ${i} names a large offset it does not have`);
     }
     const offset = offsetOf(i);
     if (offset < 12 || offset >= packLength - 20) throw damaged(`entry ${i} has offset ${offset}, outside its pack of ${packLength} bytes`);
   }
   return { idx, count, fanAt, shaAt, shaStride, offsetOf };
+}
+
+/** The bucket of the fan-out table for ids starting with the byte `first`: [start, end). */
+function bucket(ix: PackIndex, first: number): [number, number] {
+  const start = first === 0 ? 0 : ix.idx.readUInt32BE(ix.fanAt + 4 * (first - 1));
+  return [start, ix.idx.readUInt32BE(ix.fanAt + 4 * first)];
+}
+
+/** The first entry of [lo, hi) whose id is not below `key`'s first `keyEnd` bytes. */
+function lowerBound(ix: PackIndex, key: Buffer, keyEnd: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = ix.shaAt + ix.shaStride * mid;
+    // Below 0: the entry at `mid` sorts before the key.
+    if (ix.idx.compare(key, 0, keyEnd, at, at + keyEnd) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The offset of the object `oid` (20 bytes), or -1 when the pack does not have it. */
+export function findIn(ix: PackIndex, oid: Buffer): number {
+  const idx = ix.idx;
+  let [lo, hi] = bucket(ix, oid[0]!);
+  // The id's first four bytes as a number decide most steps of the search without a call into Buffer.compare.
+  const head = oid.readUInt32BE(0);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = ix.shaAt + ix.shaStride * mid;
+    const there = idx.readUInt32BE(at);
+    // Below 0: the entry at `mid` sorts before the id.
+    const c = there !== head ? there - head : idx.compare(oid, 4, 20, at + 4, at + 20);
+    if (c === 0) return ix.offsetOf(mid);
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+/** Up to `limit` of the ids (hex) that start with the lowercase hex `prefix` (2 digits or more). */
+export function startingWithIn(ix: PackIndex, prefix: string, limit: number): string[] {
+  const idx = ix.idx;
+  const whole = prefix.length >> 1;
+  const key = Buffer.from(prefix.length % 2 === 0 ? prefix : `${prefix}0`, 'hex');
+  const [start, end] = bucket(ix, key[0]!);
+  // The first id not below the prefix padded with zeros (the smallest id it could start).
+  const out: string[] = [];
+  for (let i = lowerBound(ix, key, key.length, start, end); i < end && out.length < limit; i++) {
+    const at = ix.shaAt + ix.shaStride * i;
+    if (idx.compare(key, 0, whole, at, at + whole) !== 0) break;
+    if (whole < key.length && idx[at + whole]! >> 4 !== key[whole]! >> 4) break;
+    out.push(idx.toString('hex', at, at + 20));
+  }
+  return out;
+}
+
+function commonHexDigits(a: Buffer, aAt: number, b: Buffer, bAt: number): number {
+  for (let i = 0; i < 20; i++) {
+    const x = a[aAt + i]! ^ b[bAt + i]!;
+    if (x !== 0) return 2 * i + (x >> 4 === 0 ? 1 : 0);
+  }
+  return 40;
+}
+
+/** How many leading hex digits `oid` shares with another id of the pack (its neighbours in sorted order). */
+export function sharedPrefixIn(ix: PackIndex, oid: Buffer): number {
+  const [start, end] = bucket(ix, oid[0]!);
+  const lo = lowerBound(ix, oid, 20, start, end);
+  const at = (i: number) => ix.shaAt + ix.shaStride * i;
+  const found = lo < end && ix.idx.compare(oid, 0, 20, at(lo), at(lo) + 20) === 0;
+  let best = 0;
+  const after = found ? lo + 1 : lo;
+  if (after < end) best = Math.max(best, commonHexDigits(oid, 0, ix.idx, at(after)));
+  if (lo > start) best = Math.max(best, commonHexDigits(oid, 0, ix.idx, at(lo - 1)));
+  return best;
 }
