@@ -93,6 +93,11 @@ describe('object store', () => {
     // Reference deltas (what a fetch's thin pack, once indexed, or an old git writes).
     fx.git('-c', 'repack.useDeltaBaseOffset=false', 'repack', '-a', '-d', '-f', '--depth=50', '--window=50');
     expectStoreMatchesGit(fx);
+    // A version 1 .idx (`pack.indexVersion=1`, what git before 1.5.2 wrote): read here too, as the only reader.
+    fx.git('-c', 'pack.indexVersion=1', 'repack', '-a', '-d', '-f');
+    const idx = fs.readdirSync(join(fx.repo, '.git/objects/pack')).find((n) => n.endsWith('.idx'))!;
+    expect(fs.readFileSync(join(fx.repo, '.git/objects/pack', idx)).readUInt32BE(0)).not.toBe(0xff744f63);
+    expectStoreMatchesGit(fx);
   });
 
   it.skipIf(!hasGit)('answers null for a missing object, and finds a pack written after it listed the pack folder', () => {

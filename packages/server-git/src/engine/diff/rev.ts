@@ -62,9 +62,8 @@ async function lookupSha(repo: Repo, hex: string): Promise<string | null> {
     if (lower.length === 40) {
       return (await hasObject(repo, lower)) ? lower : null;
     }
-    // Packs and loose objects searched by the engine; isomorphic-git only where it cannot (an .idx of version 1).
+    // Packs (.idx of version 1 or 2) and loose objects searched by the engine.
     const found = repo.objects.startingWith(lower, 2);
-    if (found === null) return await git.expandOid({ ...repo.git, oid: lower });
     // None, or ambiguous (isomorphic-git's NotFoundError / AmbiguousError): not an object id.
     return found.length === 1 ? found[0]! : null;
   } catch (error) {

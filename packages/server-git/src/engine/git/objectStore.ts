@@ -25,10 +25,9 @@ export interface ObjectStore {
   read(oid: string): RawObject | null;
   /**
    * The distinct object ids starting with the lowercase hex `prefix` (4 digits or more), packed or loose,
-   * at most `limit` of them (2 tell a unique prefix from an ambiguous one); null is never answered now
-   * that every .idx version is read here (kept for the callers' fallback).
+   * at most `limit` of them (2 tell a unique prefix from an ambiguous one).
    */
-  startingWith(prefix: string, limit: number): string[] | null;
+  startingWith(prefix: string, limit: number): string[];
   /** The object's size from its header alone (nothing inflated past it), or null (missing, or not readable). */
   size(oid: string): number | null;
   /** How many objects the packs hold, in all (git's abbreviation length grows with it). */
