@@ -103,6 +103,17 @@ describe.skipIf(!hasGit)('hostile object stores', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(48 * MiB);
   });
 
+  it('a loose blob whose file fits its declared 1 MiB but inflates to 64 MiB: inflation stops at the declared size', async () => {
+    using fx = twoCommits();
+    writeLoose(fx.gitdir, fx.blob, 'blob', MiB, zeros(64 * MiB));
+    await using c = await connect({ repositories: [fx.repo] });
+    const before = process.memoryUsage().rss;
+    const res = await call(c.client, 'git_show', { repo_path: fx.repo, revision: 'HEAD' });
+    expect(res).toMatchObject({ isError: true });
+    expect(res.text).toContain(`damaged at ${fx.blob}: it inflates to more than the 1048576 bytes its header declares`);
+    expect(process.memoryUsage().rss - before).toBeLessThan(48 * MiB);
+  });
+
   it('a packed blob whose header says 10 bytes but inflates to 64 MiB: refused the same way', async () => {
     using fx = twoCommits();
     writePack(fx.gitdir, [{ oid: fx.blob, kind: 3, size: 10, zlib: deflateSync(zeros(64 * MiB)) }]);
