@@ -8,7 +8,7 @@ import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { findTreeEntry, parseCommitPlain, parseTreePlain } from '../src/engine/git/objectRead.js';
 import { createObjectStore } from '../src/engine/git/objectStore.js';
 import { createRepoCache, openRepo } from '../src/engine/repo.js';
-import { gitEnv, gitRepo, hasGit, type RepoFixture, write } from './helpers.js';
+import { connect, gitEnv, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
 
 /** Every object of the repository: oid → type, from `git cat-file --batch-all-objects`. */
 function allObjects(fx: RepoFixture): Map<string, string> {
@@ -168,5 +168,18 @@ describe('object store', () => {
     const repo = await openRepo(ctx, fx.repo);
     const { readTree } = await import('../src/engine/git/objectRead.js');
     await expect(readTree(repo, tree)).rejects.toThrow(/\.GIT/);
+  });
+
+  it.skipIf(!hasGit)('a repository packed with a version 1 .idx answers git_show (abbreviated id) and git_checkout', async () => {
+    using fx = gitRepo();
+    history(fx, 3);
+    fx.git('branch', 'other');
+    fx.git('-c', 'pack.indexVersion=1', 'repack', '-a', '-d', '-f');
+    const head = fx.git('rev-parse', 'HEAD').trim();
+    await using c = await connect({ repositories: [fx.repo] });
+    const show = await c.client.callTool({ name: 'git_show', arguments: { repo_path: fx.repo, revision: head.slice(0, 7) } });
+    expect(text(show)).toContain(`Commit: '${head}'`);
+    const checkout = await c.client.callTool({ name: 'git_checkout', arguments: { repo_path: fx.repo, branch_name: 'other' } });
+    expect(text(checkout)).toBe("Switched to branch 'other'");
   });
 });
