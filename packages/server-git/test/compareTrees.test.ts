@@ -59,7 +59,7 @@ describe('compareTrees', () => {
       const parent = fx.git('rev-list', '--parents', '-n', '1', oid).trim().split(' ')[1] ?? null;
       for (const renames of [true, false]) {
         // A fresh repository object each time: nothing flattened before the walk.
-        const repo = await openRepo({ ...ctx, repoCache: createRepoCache(), objectLimits: DEFAULT_OBJECT_LIMITS }, fx.repo);
+        const repo = await openRepo({ ...ctx, repoCache: createRepoCache() }, fx.repo);
         const walked = await compareTrees(repo, parent, oid, { renames });
         const flat = await comparePairs(await treeSnapshot(repo, parent), await treeSnapshot(repo, oid), { renames });
         expect(plain(walked), `${oid} renames ${renames}`).toEqual(plain(flat));

@@ -1,8 +1,9 @@
 /**
  * Opening a repository for one tool call: confinement first (roots, realpath, git dirs), then the
- * arguments every isomorphic-git call takes — a confined fs, the work tree, the git dir and a cache
- * shared by the calls on that repository (pack indexes and parsed objects stay loaded between calls) —
- * and the call's WorkTree, through which the server's own readers see the work tree as git does.
+ * arguments every isomorphic-git call takes — a confined fs (whose object reads are served by the
+ * repository's ObjectStore: objectFs.ts), the work tree, the git dir and a cache shared by the calls on
+ * that repository — the call's budgeted view of the ObjectStore (pack indexes and windows stay loaded
+ * between calls), and the call's WorkTree, through which the server's own readers see the work tree as git does.
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import { type RepoLocation, resolveRepository } from './confine.js';
