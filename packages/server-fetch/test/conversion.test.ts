@@ -56,9 +56,11 @@ describe('a deeply nested page', () => {
         `Failed to fetch ${url}: the response arrived, but converting it to text did not finish within the 2 s limit (raise it with --timeout)`,
         `Failed to fetch ${url}: the page is nested too deeply to be converted to Markdown (raw: true returns it unconverted)`,
       ]).toContain(text(result));
-      expect(elapsed).toBeLessThan(TIMEOUT_MS + 1000);
+      // Bounds as a factor of the contract (the conversion limit), so a loaded machine does not fail them: a
+      // conversion on the main thread would hold a ping for the whole limit.
+      expect(elapsed).toBeLessThan(TIMEOUT_MS * 2);
       expect(pings.length).toBeGreaterThan(0);
-      expect(Math.max(...pings)).toBeLessThan(100);
+      expect(Math.max(...pings)).toBeLessThan(TIMEOUT_MS / 2);
     },
   );
 
