@@ -34,7 +34,7 @@ async function pingsDuring(pair: InMemoryPair, call: Promise<unknown>): Promise<
 
 describe('a deeply nested page', () => {
   it.each([1_000, 5_000, 50_000])(
-    '%i levels: the call ends within the timeout + 1 s with a clear error, and ping is answered meanwhile',
+    '%i levels: the call ends within twice the conversion limit with a clear error, and ping is answered meanwhile',
     async (n) => {
       await using site = await startServer(routes({ '/deep': send(deepPage(n), 'text/html') }));
       await using pair = await connect({
