@@ -21,6 +21,7 @@ import {
   freePortNumber,
   mapLimit,
   PNPM,
+  publicPackages,
   quietEnv,
   REFERENCE_SERVER_VERSION,
   removeTemp,
@@ -54,24 +55,6 @@ function must(res, what) {
   return res;
 }
 
-/** `{ name, version, path, dir, server }` of every public package in the versioned clone. */
-function publicPackages() {
-  const out = [];
-  for (const group of ['packages', 'apps']) {
-    for (const dir of readdirSync(join(repo, group)).sort()) {
-      let manifest;
-      try {
-        manifest = JSON.parse(readFileSync(join(repo, group, dir, 'package.json'), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (manifest.private) continue;
-      out.push({ name: manifest.name, version: manifest.version, path: join(repo, group, dir), dir, server: dir.startsWith('server-') });
-    }
-  }
-  return out;
-}
-
 let verdaccio;
 try {
   if (!reuse)
@@ -89,7 +72,7 @@ try {
       console.log(`[release]   ${res.output.split('\n').filter((l) => l.startsWith('[notes]')).length} notes removed`);
     });
 
-  const packages = publicPackages();
+  const packages = publicPackages(repo);
   await chain('every package versioned; READMEs without the note; first CHANGELOGs say what each package is', () => {
     const problems = [];
     for (const pkg of packages) {
