@@ -272,7 +272,7 @@ function binClosure(pkgRoot, files, entries) {
  * reference expect): the version initialize must report instead of the package version.
  */
 const REFERENCE_SERVER_VERSION = {
-  '@mcpkit/server-everything': '1.0.0', // the legacy profile is npm @modelcontextprotocol/server-everything@2025.11.25
+  '@mcpkit/server-everything': '2.0.0', // the default (current) profile is npm @modelcontextprotocol/server-everything@2026.8.31
 };
 
 function smoke(project, bin, expectedVersion) {
