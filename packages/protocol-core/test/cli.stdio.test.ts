@@ -119,9 +119,12 @@ describe('runCli', () => {
     expect(help.stdout()).toContain('--transport <stdio|http|sse>');
     expect(help.stdout()).toMatch(/--session-timeout <duration>\s+.*one unused since initialize closes after 60s/);
     expect(help.stdout()).toMatch(/--request-timeout <duration>\s+.*\(env MCP_REQUEST_TIMEOUT; default 60s\)/);
-    const version = run(['--version']);
-    expect((await version.exit).code).toBe(0);
-    expect(version.stdout()).toBe('9.9.9\n');
+    expect(help.stdout()).toMatch(/^ {2}-V, --version /m);
+    for (const flag of ['--version', '-V']) {
+      const version = run([flag]);
+      expect((await version.exit).code).toBe(0);
+      expect(version.stdout()).toBe('9.9.9\n');
+    }
   });
 
   it('serves HTTP on 127.0.0.1 and shuts down cleanly on SIGTERM', async () => {
