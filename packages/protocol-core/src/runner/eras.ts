@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
+import { withSdkWarningsTo } from './sdkConsole.js';
 import type { ServerApp } from './types.js';
 
 export interface EraRouter {
@@ -78,12 +79,14 @@ export function createEraRouter(app: ServerApp, { stateless, logger }: { statele
     if (served) served.context = context;
     return app.createServer(context);
   };
-  const handler = createMcpHandler(factory, {
-    legacy: stateless ? 'stateless' : 'reject',
-    ...(bus ? { bus } : {}),
-    ...(stateless ? { responseMode: 'json' as const } : {}),
-    onerror,
-  });
+  const handler = withSdkWarningsTo(logger, () =>
+    createMcpHandler(factory, {
+      legacy: stateless ? 'stateless' : 'reject',
+      ...(bus ? { bus } : {}),
+      ...(stateless ? { responseMode: 'json' as const } : {}),
+      onerror,
+    }),
+  );
   const node = toNodeHandler(handler, { onerror });
   return {
     async isModern(req, body) {

@@ -13,11 +13,12 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAuthGuard } from '../../src/auth/guard.ts';
 import { parseAuthConfig } from '../../src/auth/options.ts';
 import { createMcpServer, defineTool, registerTools } from '../../src/define.ts';
+import { createLogger, type Logger } from '../../src/logger.ts';
 import { textResult } from '../../src/results.ts';
 import type { ServerApp } from '../../src/runner/types.ts';
 import { freePort } from '../../src/testing/index.js';
@@ -63,7 +64,10 @@ interface Protected {
   clock: { offsetMs: number };
 }
 
-async function serveProtected(as: TestAuthServer, { introspect = false } = {}): Promise<Protected> {
+async function serveProtected(
+  as: TestAuthServer,
+  { introspect = false, logger }: { introspect?: boolean; logger?: Logger } = {},
+): Promise<Protected> {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
   const config = parseAuthConfig(
@@ -78,7 +82,7 @@ async function serveProtected(as: TestAuthServer, { introspect = false } = {}): 
     now: () => Date.now() + clock.offsetMs,
     introspectionCacheMs: 0,
   });
-  const http = await startHttp(testApp(), { port, auth: guard });
+  const http = await startHttp(testApp(), { port, auth: guard, ...(logger ? { logger } : {}) });
   return { http, resource, clock };
 }
 
@@ -189,6 +193,36 @@ describe('a valid token', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the access log', () => {
+  it('one info line per request: method, tool, the token subject as principal, status, time; never the token', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ name: 'auth-e2e', level: 'info', write: (line) => void lines.push(line) });
+    const logged = await serveProtected(as, { logger });
+    resources[logged.resource] = { scopes: ['test:read', 'test:write'] };
+    const token = await as.authorizationCodeToken({ resource: logged.resource, scope: 'test:read', login: 'frank' });
+    const client = newV2Client({ mode: '2026-07-28' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(logged.http.endpoint), { requestInit: { headers: bearer(token) } }));
+    try {
+      await client.callTool({ name: 'whoami', arguments: {} });
+      await vi.waitFor(() => expect(lines.some((l) => l.includes('tool=whoami'))).toBe(true));
+      const refused = await raw(logged.http.url, { body: INIT });
+      expect(refused.status).toBe(401);
+      await vi.waitFor(() => expect(lines.some((l) => l.includes('status=401'))).toBe(true));
+    } finally {
+      await client.close();
+      await logged.http[Symbol.asyncDispose]();
+    }
+    const access = lines.filter((l) => l.startsWith('[auth-e2e] info: access: '));
+    expect(access.find((l) => l.includes('tool=whoami'))).toMatch(
+      /^\[auth-e2e\] info: access: POST \/mcp method=tools\/call tool=whoami principal=frank status=200 time=\d+ms\n$/,
+    );
+    expect(access.find((l) => l.includes('status=401'))).toMatch(
+      /access: POST \/mcp method=initialize principal=none status=401 time=\d+ms/,
+    );
+    expect(lines.join('')).not.toContain(token);
   });
 });
 
