@@ -242,7 +242,9 @@ describe('mcp-agent (built bin)', () => {
       ],
     });
     await using tmp = await tempDir();
-    const config = await tmp.config({ everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything'), '--profile', 'legacy'] } });
+    const config = await tmp.config({
+      everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything'), '--profile', 'legacy'] },
+    });
     const run = await runAgent([...modelArgs(model.baseUrl, config), '--yes', '--json', '-p', 'sample']);
     expect(run.code, run.stderr).toBe(0);
     const t = JSON.parse(run.stdout) as TranscriptJson;
@@ -284,7 +286,9 @@ describe('mcp-agent (built bin)', () => {
       turns: [{ toolCalls: [{ name: 'everything__longRunningOperation', arguments: { duration: 20, steps: 40 } }] }, { text: 'never' }],
     });
     await using tmp = await tempDir();
-    const config = await tmp.config({ everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything'), '--profile', 'legacy'] } });
+    const config = await tmp.config({
+      everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything'), '--profile', 'legacy'] },
+    });
     const started = Date.now();
     const run = await runAgent([...modelArgs(model.baseUrl, config), '-p', 'wait'], {
       onSpawn(child, out) {

@@ -257,9 +257,7 @@ describe('the access log', () => {
     expect(access.find((l) => l.includes('tool=count'))).toMatch(
       /access: POST \/mcp method=tools\/call tool=count principal=none status=200 time=\d+ms\n$/,
     );
-    expect(access.find((l) => l.includes('/nope'))).toMatch(
-      /access: POST \/nope principal=none status=404 time=\d+ms\n$/,
-    );
+    expect(access.find((l) => l.includes('/nope'))).toMatch(/access: POST \/nope principal=none status=404 time=\d+ms\n$/);
     expect(access.some((l) => l.includes('/healthz'))).toBe(false);
   });
 

@@ -20,6 +20,6 @@ export function withSdkWarningsTo<T>(logger: Logger, build: () => T): T {
   try {
     return build();
   } finally {
-      console.warn = original;
+    console.warn = original;
   }
 }
