@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { freePort, spawnStdio } from '../src/testing/index.js';
 import { dripRequest, raw } from './fixtures/rawHttp.js';
 
@@ -144,12 +144,15 @@ describe('runCli', () => {
   it('--stateless prints nothing at --log-level silent (the SDK note goes through the logger, at debug)', async () => {
     const port = await freePort();
     const silent = run(['--transport', 'http', '--stateless', '--port', String(port), '--log-level', 'silent']);
+    onTestFinished(() => void silent.child.kill('SIGKILL'));
     await untilServing(port);
     silent.child.kill('SIGTERM');
     expect((await silent.exit).code).toBe(0);
     expect(silent.stderr()).toBe('');
 
     const debug = run(['--transport', 'http', '--stateless', '--port', '0', '--log-level', 'debug']);
+
+    onTestFinished(() => void debug.child.kill('SIGKILL'));
     await until(() => debug.stderr().includes('listening on'));
     debug.child.kill('SIGTERM');
     expect((await debug.exit).code).toBe(0);
@@ -164,6 +167,7 @@ describe('runCli', () => {
 
   it('logs one access line per HTTP request at info, none at warn; none over stdio', async () => {
     const info = run(['--transport', 'http', '--stateless', '--port', '0']);
+    onTestFinished(() => void info.child.kill('SIGKILL'));
     await until(() => /listening on (http:\/\/\S+)/.test(info.stderr()));
     const base = /listening on (http:\/\/\S+)\/mcp/.exec(info.stderr())![1]!;
     const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { who: 'you' } } };
@@ -177,6 +181,7 @@ describe('runCli', () => {
 
     const port = await freePort();
     const quiet = run(['--transport', 'http', '--stateless', '--port', String(port), '--log-level', 'warn']);
+    onTestFinished(() => void quiet.child.kill('SIGKILL'));
     await untilServing(port);
     const url = `http://127.0.0.1:${port}`;
     expect((await raw(url, { body: call, headers: { accept: 'application/json, text/event-stream' } })).status).toBe(200);
@@ -185,6 +190,8 @@ describe('runCli', () => {
     expect(quiet.stderr()).toBe('');
 
     const stdio = run([]);
+
+    onTestFinished(() => void stdio.child.kill('SIGKILL'));
     stdio.child.stdin!.write(`${INIT}\n`);
     await until(() => stdio.stdout().includes('\n'));
     stdio.child.stdin!.end();
