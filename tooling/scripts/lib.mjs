@@ -472,7 +472,7 @@ export function smoke(project, command, expectedVersion, { env = quietEnv, timeo
  * reference expect): the version initialize must report instead of the package version.
  */
 export const REFERENCE_SERVER_VERSION = {
-  '@mcpkit/server-everything': '1.0.0', // the legacy profile is npm @modelcontextprotocol/server-everything@2025.11.25
+  '@mcpkit/server-everything': '2.0.0', // the default (current) profile is npm @modelcontextprotocol/server-everything@2026.8.31
 };
 
 /** A free TCP port on 127.0.0.1 (bound, read, released). */

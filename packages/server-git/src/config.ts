@@ -15,7 +15,7 @@ export const options = defineOptions({
     parse: parse.nonEmpty,
   },
   // Never parsed as such: `verbosityToLogLevel` turns -v/-vv/--verbose into --log-level first. Declared for
-  // --help, and so that `-v` means what it means for the reference (the runner's --version loses its -v).
+  // --help, and so that `-v` means what it means for the reference (`--version` is `-V` here, as on every bin).
   verbose: {
     type: 'boolean',
     short: 'v',

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import type { SessionEventStoreOptions } from '../resumable.js';
+import { logAccess } from './accessLog.js';
 import { createAuthGate } from './authGate.js';
 import { createEraRouter } from './eras.js';
 import { parseAllowedHost } from './hosts.js';
@@ -72,6 +73,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   };
   const httpServer = createServer(serverOptions, async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const access = logAccess(logger, req, res, url.pathname);
     try {
       if (url.pathname === '/healthz') {
         res.writeHead(closing ? 503 : 200, { 'Content-Type': 'application/json' });
@@ -103,6 +105,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       const authInfo = auth ? await auth.authenticate(req, res) : undefined;
       if (auth && !authInfo) return;
       const body = req.method === 'POST' ? await readJsonRpcBody(req, maxBodyBytes) : undefined;
+      access.body = body;
       if (auth && authInfo && !auth.authorize(req, res, authInfo, body)) return;
       if (body !== undefined) checkParams(body);
       await handle(req, res, url, body);
