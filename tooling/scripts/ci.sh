@@ -82,6 +82,9 @@ bash tooling/scripts/interop.sh
 step "interop: the agent as a client (conformance 0.2.0-alpha.12 client scenarios, 2026-07-28)"
 node tooling/scripts/interop-client.mjs
 
+step "load balancer: every server through HAProxy in front of 3 replicas, both protocol versions"
+node tooling/balancer/check-balancer.mjs
+
 if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ]; then
   step "fresh clone: skipped (this run is the fresh clone)"
 elif [ "${MCPKIT_SKIP_FRESH_CLONE:-}" = 1 ]; then
