@@ -86,7 +86,9 @@ async function stickyRun(server, settings, ctx, lb) {
   const notes = [];
   let seen = 0;
   for (const { id, era } of CLIENTS) {
-    const conn = await connectClient(id, lb.url);
+    const conn = await connectClient(id, lb.url).catch((error) => {
+      throw new Error(`${id} (${era}): connecting: ${error.message}`);
+    });
     try {
       const { tools } = await conn.client.listTools();
       if (!Array.isArray(tools) || tools.length === 0) throw new Error(`${id}: tools/list answered no tools`);
