@@ -13,7 +13,7 @@ export const CONFIG = join(root, 'docs', 'hosting', 'haproxy.cfg');
  * root (or have passwordless sudo). Returns `{ skip: reason }` when it is neither there nor installable (a laptop without root); under CI
  * (`process.env.CI`) that is an error instead.
  */
-export function findHaproxy() {
+export function findHaproxy(log = () => {}) {
   const found = () => {
     const res = run('sh', ['-c', 'command -v haproxy']);
     return res.status === 0 ? res.stdout.trim() : undefined;
@@ -27,6 +27,7 @@ export function findHaproxy() {
       const [cmd, ...rest] = [...prefix, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args];
       return run(cmd, rest, { timeoutMs: 5 * 60_000 });
     };
+    log('haproxy is missing: apt-get install -y haproxy');
     let res = apt('install', '-y', 'haproxy');
     if (res.status !== 0 && apt('update').status === 0) res = apt('install', '-y', 'haproxy');
     if (res.status !== 0) throw new Error(`apt-get install -y haproxy failed (exit ${res.status}):\n${res.output.slice(-3000)}`);
