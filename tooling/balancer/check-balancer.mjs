@@ -86,7 +86,7 @@ async function stickyRun(server, settings, ctx, lb) {
   const notes = [];
   let seen = 0;
   for (const { id, era } of CLIENTS) {
-    const conn = await connectClient(id, lb.url).catch((error) => {
+    const conn = await connectClient(id, lb.url, { elicit: settings.elicit }).catch((error) => {
       throw new Error(`${id} (${era}): connecting: ${error.message}`);
     });
     try {

@@ -3,6 +3,7 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const INFO = { name: 'mcpkit-balancer-check', version: '0.0.0' };
 
@@ -20,8 +21,9 @@ export const CLIENTS = [
 /**
  * Connects client `id` to `url`. Resolves to `{ client, sessionId(), sent(), close() }`: `sent()` is how many HTTP
  * requests the client made (each is one line of HAProxy's log once it ends), `sessionId()` the 2025 session's id.
+ * With `elicit`, the client declares form elicitation and answers each `elicitation/create` with `elicit(params)`.
  */
-export async function connectClient(id, url) {
+export async function connectClient(id, url, { elicit } = {}) {
   let sent = 0;
   const fetchCounted = (input, init) => {
     sent += 1;
@@ -31,12 +33,14 @@ export async function connectClient(id, url) {
   let client;
   let transport;
   if (id === 'v1') {
-    client = new V1Client(INFO, { capabilities: {} });
+    client = new V1Client(INFO, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
     transport = new V1Transport(endpoint, { fetch: fetchCounted });
   } else {
     const mode = { 'v2 legacy': 'legacy', 'v2 auto': 'auto', 'v2 2026-07-28': { pin: '2026-07-28' } }[id];
     if (mode === undefined) throw new Error(`unknown client ${id}`);
-    client = new V2Client(INFO, { capabilities: {}, versionNegotiation: { mode } });
+    client = new V2Client(INFO, { capabilities: elicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode } });
+    if (elicit) client.setRequestHandler('elicitation/create', (request) => elicit(request.params));
     transport = new V2Transport(endpoint, { fetch: fetchCounted });
   }
   try {

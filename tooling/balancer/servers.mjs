@@ -103,9 +103,16 @@ export const SERVERS = {
   '@mcpkit/server-everything': {
     // The same --request-state-key on every replica: a 2026-07-28 input-required round may come back to another.
     setup: async () => ({ args: ['--profile', 'current', '--request-state-key', 'balancer-check-key-0123456789abcdef0123456789'] }),
+    // The clients answer the elicitation of `trigger-elicitation-request` (declining it).
+    elicit: async () => ({ action: 'decline' }),
     async calls(client, era, _ctx, tag) {
       const echo = await callText(client, 'echo', { message: tag });
       expect(echo.includes(tag), `echo answered ${echo.slice(0, 200)}`);
+      // A request from the server during a call: in a 2025 session the client's answer comes back with the session
+      // id (to the session's replica); in 2026-07-28 the call is sent again with the answer and the sealed
+      // requestState, round robin to the next replica, which verifies the seal with the shared key.
+      const elicited = await callText(client, 'trigger-elicitation-request', {});
+      expect(/declined/i.test(elicited), `trigger-elicitation-request answered ${elicited.slice(0, 200)}`);
       if (era !== '2025') return;
       // Per-session state: the toggle's second call in the session must find the first one's state.
       const first = await callText(client, 'toggle-simulated-logging', {});
