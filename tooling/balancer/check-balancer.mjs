@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { binOf, createSteps, freePortNumber, mapLimit, quietEnv, removeTemp, selectServersOrExit, startProcess } from '../scripts/lib.mjs';
 import { CLIENTS, connectClient } from './clients.mjs';
 import { documentedConfig, findHaproxy, startHaproxy, withoutStickiness } from './haproxy.mjs';
-import { SERVERS } from './servers.mjs';
+import { DEFAULT_SETTINGS, SERVERS } from './servers.mjs';
 
 const TAG = 'balancer';
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { keep: { type: 'boolean', default: false } } });
@@ -76,8 +76,10 @@ function checkRouting(run, era, lines, sessionId) {
   }
   if (lines.some((l) => l.session || l.minted))
     throw new Error(`${run}: a 2026-07-28 request carried or got a session id: ${JSON.stringify(lines)}`);
-  if (lines.length < 3 || new Set(servers).size !== 3)
+  // Round robin: consecutive requests on consecutive replicas, so n requests reach min(n, 3) of them.
+  if (lines.length < 2 || new Set(servers).size !== Math.min(3, lines.length)) {
     throw new Error(`${run}: ${lines.length} requests went to ${count(servers)}, not round robin over 3`);
+  }
   return `${run} (2026-07-28): ${lines.length} requests, ${count(servers).join(' ')}`;
 }
 
@@ -152,8 +154,9 @@ async function looseRun(server, lb) {
 }
 
 async function checkServer(server) {
-  const settings = SERVERS[server.name];
-  if (!settings) return steps.step(`${server.dir}: balancer settings`, () => `no entry for ${server.name} in tooling/balancer/servers.mjs`);
+  const settings = SERVERS[server.name] ?? DEFAULT_SETTINGS;
+  if (settings === DEFAULT_SETTINGS)
+    console.log(`[${TAG}] - ${server.dir}: no entry in tooling/balancer/servers.mjs, so no tool calls: initialize and tools/list only`);
   const dir = mkdtempSync(join(tmp, `${server.dir}-`));
   const binPath = join(server.path, binOf(server.manifest)[1]);
   const [sticky, loose, ...replicaPorts] = await freePorts(5);

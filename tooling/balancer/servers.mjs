@@ -44,6 +44,9 @@ function startOrigin() {
   });
 }
 
+/** A server with no entry below: its replicas get no arguments, and the clients make no tool calls. */
+export const DEFAULT_SETTINGS = { setup: async () => ({ args: [] }), calls: async () => {} };
+
 /**
  * Per server package (by name): `setup(dir)` resolves to `{ args, close?() }` — the arguments every replica gets
  * (the same shared store, repository or key for all 3) — and `calls(client, era, ctx, tag)` makes the calls that
