@@ -486,3 +486,22 @@ export function freePortNumber() {
     });
   });
 }
+
+/**
+ * Every published (not private) workspace package under packages/ and apps/, in folder order:
+ * `{ name, version, manifest, path, dir, group, server, readme }` (`server`: a packages/server-* folder).
+ */
+export function publicPackages(base = root) {
+  const out = [];
+  for (const group of ['packages', 'apps']) {
+    for (const dir of readdirSync(join(base, group)).sort()) {
+      const path = join(base, group, dir);
+      if (!existsSync(join(path, 'package.json'))) continue;
+      const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
+      if (manifest.private) continue;
+      const server = group === 'packages' && dir.startsWith('server-');
+      out.push({ name: manifest.name, version: manifest.version, manifest, path, dir, group, server, readme: join(path, 'README.md') });
+    }
+  }
+  return out;
+}
