@@ -80,6 +80,7 @@ job "Claude Desktop bundles (.mcpb): built, validated with the official mcpb CLI
 job "scaffolded server builds and passes its tests" "bash tooling/scripts/check-template.sh"
 job "interop: official conformance suite and Inspector CLI" "bash tooling/scripts/interop.sh"
 job "interop: the agent as a client (conformance 0.2.0-alpha.12 client scenarios, 2026-07-28)" "node tooling/scripts/interop-client.mjs"
+job "load balancer: every server through HAProxy in front of 3 replicas, both protocol versions" "node tooling/balancer/check-balancer.mjs"
 if [ "${MCPKIT_FRESH_CLONE:-}" != 1 ]; then
   job "first release: version-packages, publish to a loopback registry (verdaccio), npx -y every server from it" "node tooling/scripts/check-release.mjs"
 fi
