@@ -70,6 +70,9 @@ fi
 step "published tarballs start through npx (offline from the workspace)"
 bash tooling/scripts/check-pack.sh
 
+step "OCI images (podman): built from the tarballs, driven over stdio and HTTP"
+bash tooling/scripts/check-images.sh
+
 step "Claude Desktop bundles (.mcpb): built, validated with the official mcpb CLI, started over stdio"
 bash tooling/scripts/check-mcpb.sh
 
