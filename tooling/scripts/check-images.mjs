@@ -14,7 +14,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { catalogDir, sdkClient, toolsJsonText } from './gen-catalog.mjs';
+import { catalogDir, sdkClient, serverYaml, toolsJsonText } from './gen-catalog.mjs';
 import {
   buildImage,
   dockerfileStages,
@@ -98,6 +98,17 @@ try {
     return problems.length === 0 ? true : problems.join('; ');
   });
 
+  await step('catalog/server.yaml of each server is current (node tooling/scripts/gen-catalog.mjs writes it)', () => {
+    const stale = servers.filter((server) => {
+      try {
+        return readFileSync(join(catalogDir(server), 'server.yaml'), 'utf8') !== serverYaml(server);
+      } catch {
+        return true;
+      }
+    });
+    return stale.length === 0 ? true : `not current: ${stale.map((s) => `${s.dir}/catalog/server.yaml`).join(', ')}`;
+  });
+
   const baseImage = values.base;
   let base = baseImage;
   await step(baseImage ? `base image ${baseImage}` : "base image from this machine's Node (no container registry here)", () => {
@@ -118,6 +129,7 @@ try {
   // One after the other: the first builds the shared install stage (every server's npm install), the rest reuse it.
   // npm's cache from this machine is mounted for the installs (what check-pack just filled).
   const npmCache = run('npm', ['config', 'get', 'cache']).stdout.trim();
+  if (npmCache) mkdirSync(npmCache, { recursive: true }); // a bind mount's source must exist
   const built = [];
   for (const server of servers) {
     const ok = await step(`${server.dir}: podman build --target ${stageOf(server)}`, () =>
