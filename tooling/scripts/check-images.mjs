@@ -196,9 +196,15 @@ try {
       async () => {
         const port = await freePortNumber();
         const name = `mcpkit-check-${server.dir}-${suffix}`;
+        // PORT names another port: the flag wins, in the server and in the healthcheck (which reads both).
+        const decoy = port === 65535 ? port - 1 : port + 1;
         const proc = startProcess(
           PODMAN[0],
-          [...PODMAN.slice(1), 'run', '--rm', '--name', name, '--network', 'host', image, '--transport', 'http', '--port', String(port)],
+          [
+            ...PODMAN.slice(1),
+            ...['run', '--rm', '--name', name, '--network', 'host', '-e', `PORT=${decoy}`, image],
+            ...['--transport', 'http', '--port', String(port)],
+          ],
           {
             env,
             ready: (out) => /listening on/.test(out),

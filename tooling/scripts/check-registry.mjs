@@ -23,7 +23,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { dockerfileStages, IMAGE_REPOSITORY } from './images.mjs';
+import { DOCKERFILE, dockerfileStages, IMAGE_REPOSITORY } from './images.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const schemaPath = join(root, 'tooling', 'registry', 'server.schema.json');
@@ -39,8 +39,11 @@ const rel = (path) => relative(root, path).split('\\').join('/');
 const problem = (file, message) => problems.push(`${rel(file)}: ${message}`);
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 
-/** The servers that have an image: the stages of tooling/images/Dockerfile. */
-const imageStages = dockerfileStages();
+/**
+ * The servers that have an image: the stages of tooling/images/Dockerfile (none in a copy without it, such as
+ * check-template's: a server.json with an OCI entry then fails the count below).
+ */
+const imageStages = existsSync(DOCKERFILE) ? dockerfileStages() : [];
 
 // --- the schema -------------------------------------------------------------------------------------------
 const schema = readJson(schemaPath);
