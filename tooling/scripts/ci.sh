@@ -76,6 +76,7 @@ job_cmds=()
 job() { job_names+=("$1"); job_cmds+=("$2"); }
 
 job "published tarballs start through npx (offline from the workspace)" "bash tooling/scripts/check-pack.sh"
+job "OCI images (podman): built from the tarballs, driven over stdio and HTTP" "bash tooling/scripts/check-images.sh"
 job "Claude Desktop bundles (.mcpb): built, validated with the official mcpb CLI, started over stdio" "bash tooling/scripts/check-mcpb.sh"
 job "scaffolded server builds and passes its tests" "bash tooling/scripts/check-template.sh"
 job "interop: official conformance suite and Inspector CLI" "bash tooling/scripts/interop.sh"
@@ -90,7 +91,7 @@ else
   job "fresh clone: install and the README's first command on a clone of HEAD outside the checkout, empty pnpm caches" "bash tooling/scripts/fresh-clone.sh"
 fi
 
-step "packaging, bundles, template, interop, release and fresh-clone checks (two at a time)"
+step "packaging, images, bundles, template, interop, load balancer, release and fresh-clone checks (two at a time)"
 group_failed=()
 run_job() {
   local n=$1 started=$SECONDS status=0
