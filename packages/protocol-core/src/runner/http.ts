@@ -56,7 +56,14 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   for (const entry of options.allowedHosts ?? []) parseAllowedHost(entry);
   let guard: GuardOptions | undefined;
   let closing = false;
-  const sessions = createRunnerSessions({ maxSessions, idleMs: sessionIdleMs, unusedIdleMs, reclaimIdleMs, logger });
+  const sessions = createRunnerSessions({
+    maxSessions,
+    idleMs: sessionIdleMs,
+    unusedIdleMs,
+    reclaimIdleMs,
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+  });
   // 2026-07-28 requests (and, with --stateless, every request) are the SDK's to serve per request.
   const eras = createEraRouter(app, { stateless, listens: { maxListens, maxPerPrincipal: maxListensPerPrincipal }, logger });
   const handle =

@@ -46,6 +46,8 @@ export interface HttpOptions {
    * holds no open stream is closed after this long (ms); default 60 s, or `sessionIdleMs` if shorter.
    */
   unusedSessionIdleMs?: number;
+  /** The sessions' clock (ms): tests drive idle expiry with it instead of waiting; `Date.now` by default. */
+  now?: () => number;
   /**
    * Time a client has to send a whole request, headers and body (ms); a slower one gets 408 and is
    * disconnected. Headers must arrive within 10 s, or this if shorter. Responses, such as SSE streams,

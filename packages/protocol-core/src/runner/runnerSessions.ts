@@ -49,6 +49,7 @@ export interface RunnerSessionOptions {
   unusedIdleMs: number;
   reclaimIdleMs: number;
   logger: Logger;
+  now?: () => number;
 }
 
 export function createRunnerSessions({ maxSessions, logger, ...timing }: RunnerSessionOptions): RunnerSessions {

@@ -112,11 +112,14 @@ function digest(value: string): Buffer {
 export function checkRequest(req: IncomingMessage, { hosts, origins, authToken }: GuardOptions): Refusal | undefined {
   const host = req.headers.host;
   if (!host || !hostAllowed(hosts, host)) {
-    return { status: 403, message: `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed` };
+    // The flag that would accept it, for a name that could be one (the header is the client's: nothing else is echoed).
+    const hint = host && /^[A-Za-z0-9.-]+(:\d+)?$/.test(host) ? `; accept it with --allowed-host ${host.replace(/:\d+$/, '')}` : '';
+    return { status: 403, message: `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed${hint}` };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(hosts, origins, origin)) {
-    return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
+    const hint = /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(origin) ? `; accept it with --allowed-origin ${origin}` : '';
+    return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed${hint}` };
   }
   if (authToken !== undefined) {
     const header = req.headers.authorization ?? '';
