@@ -21,7 +21,12 @@ const thought = (n: number, extra: Partial<ThoughtRecord> = {}): ThoughtRecord =
 /** A clock the test moves by hand. */
 export function manualClock(start = 1_000_000) {
   let at = start;
-  return { now: () => at, advance: (ms: number) => void (at += ms) };
+  return {
+    now: () => at,
+    advance: (ms: number) => {
+      at += ms;
+    },
+  };
 }
 
 export function chainStoreSuite(name: string, open: OpenChainStore, enabled = true): void {
