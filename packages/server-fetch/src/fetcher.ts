@@ -12,7 +12,7 @@ import {
 import { type ConversionLane, createConverter } from './content/conversionPool.js';
 import { type Converted, mimeOf, UnconvertibleError } from './content/convert.js';
 import { formatBytes } from './format.js';
-import { type ContentCacheOptions, createPageCache } from './pageCache.js';
+import { type ContentCacheOptions, createPageCache, pageFingerprint } from './pageCache.js';
 import { noProgress, type Progress } from './progress.js';
 import { createRobotsChecker } from './robots.js';
 import { normalizeUrl } from './url.js';
@@ -77,10 +77,24 @@ export interface FetchPageOptions {
 export interface AutonomousFetchOptions {
   /** The page unconverted (`raw: true` of the tool); cached apart from its conversion. */
   raw?: boolean;
-  /** Where the caller reads from. Above 0 (a continuation), a cached page is reused. Default 0. */
+  /** Where the caller reads from. Above 0 (a continuation), the caller's cached download is reused. Default 0. */
   startIndex?: number;
+  /**
+   * Whose download this is (`downloadOwner`): a continuation reads the download of the same owner, and one owner's
+   * download never replaces another's. Default: one owner for the whole fetcher.
+   */
+  owner?: string;
   progress?: Progress;
   signal?: AbortSignal;
+}
+
+/**
+ * A page for the fetch tool. `redownload` is set on a continuation that found no cached download of its owner and
+ * downloaded the page again: `unchanged` when it is the same as the owner's earlier download, `changed` when it is
+ * not, `unknown` when nothing is known of the earlier one (it was on another replica, or long ago).
+ */
+export interface AutonomousPage extends FetchedPage {
+  redownload?: 'unchanged' | 'changed' | 'unknown';
 }
 
 export interface ManualFetchOptions {
@@ -91,13 +105,14 @@ export interface ManualFetchOptions {
 export interface Fetcher {
   /**
    * A fetch the model asked for (the `fetch` tool), `url` normalised as the tool prints it. A
-   * continuation (`startIndex` > 0) gets the page converted by the last call for this URL and mode
-   * within the cache's TTL, without asking the network; any other call checks robots.txt for the
+   * continuation (`startIndex` > 0) gets the page converted by the owner's last call for this URL and mode
+   * within the cache's TTL, without asking the network (when there is none, it downloads again and says how the
+   * page compares, `redownload`); any other call checks robots.txt for the
    * autonomous user agent (unless `ignoreRobotsTxt`; refusals are `ToolError`s with the reference's
    * texts), fetches and converts as `fetchPage` does, and caches the page (`cache` options). A
    * cancelled call (`signal`) also stops its robots.txt request, and leaves nothing cached.
    */
-  fetchAutonomously(url: string, options?: AutonomousFetchOptions): Promise<FetchedPage>;
+  fetchAutonomously(url: string, options?: AutonomousFetchOptions): Promise<AutonomousPage>;
   /**
    * A fetch the user asked for (the `fetch` prompt): `fetchPage` with the user-specified agent, no
    * robots.txt check, nothing cached.
@@ -149,7 +164,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     ...(options.conversionWorker !== undefined ? { worker: options.conversionWorker } : {}),
     ...(options.maxConversionWorkers !== undefined ? { maxWorkers: options.maxConversionWorkers } : {}),
   });
-  // Shared by every session: a continuation may come from another session of the same client.
+  // Shared by every session, keyed by owner: a continuation reads its owner's download, never another's.
   const pages = createPageCache<FetchedPage>(options.cache);
   const userAgentAutonomous = options.userAgent ?? DEFAULT_USER_AGENT_AUTONOMOUS;
   const userAgentManual = options.userAgent ?? DEFAULT_USER_AGENT_MANUAL;
@@ -202,10 +217,11 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   async function fetchAutonomously(
     lane: Pick<ConversionLane, 'convert'>,
     url: string,
-    { raw = false, startIndex = 0, progress, signal }: AutonomousFetchOptions,
-  ): Promise<FetchedPage> {
-    // A continuation reuses the page converted by the call that returned its start index.
-    const cached = startIndex > 0 ? pages.get(url, raw) : undefined;
+    { raw = false, startIndex = 0, owner = '', progress, signal }: AutonomousFetchOptions,
+  ): Promise<AutonomousPage> {
+    const key = { owner, url, raw };
+    // A continuation reuses the page its owner's call that returned its start index converted.
+    const cached = startIndex > 0 ? pages.get(key) : undefined;
     if (cached) return cached;
     // `signal` (the request's) stops robots.txt, redirects, the download and the conversion.
     if (!ignoreRobotsTxt) await robots.check(url, userAgentAutonomous, signal);
@@ -215,8 +231,16 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       ...(progress ? { progress } : {}),
       ...(signal ? { signal } : {}),
     });
-    await pages.set(url, raw, page);
-    return page;
+    if (startIndex === 0) {
+      await pages.set(key, page);
+      return page;
+    }
+    // A continuation downloaded again: what is known of the earlier download decides what the answer says. It is
+    // cached as this owner's download, so the next part continues this one.
+    const earlier = pages.fingerprint(key);
+    await pages.set(key, page);
+    const redownload = earlier === undefined ? 'unknown' : earlier === pageFingerprint(page) ? 'unchanged' : 'changed';
+    return { ...page, redownload };
   }
 
   /** The fetcher as seen through `lane`: everything shared but the conversion lane, and `close`. */

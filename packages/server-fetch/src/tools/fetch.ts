@@ -1,7 +1,8 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { URL_REQUIRED } from '../constants.js';
-import type { FetchedPage, Fetcher } from '../fetcher.js';
+import { redownloadNotice, URL_REQUIRED } from '../constants.js';
+import type { AutonomousPage, Fetcher } from '../fetcher.js';
+import { downloadOwner } from '../owner.js';
 import { paginate } from '../paging.js';
 import { createProgress } from '../progress.js';
 import { normalizeUrl } from '../url.js';
@@ -52,9 +53,15 @@ export const fetchTool = defineTool({
     // The request's signal: a cancelled call (notifications/cancelled) stops robots.txt, redirects,
     // the download and the conversion; the SDK then sends no result.
     const progress = createProgress(extra);
-    let page: FetchedPage;
+    let page: AutonomousPage;
     try {
-      page = await fetcher.fetchAutonomously(normalized, { raw, startIndex: start_index, progress, signal: extra.signal });
+      page = await fetcher.fetchAutonomously(normalized, {
+        raw,
+        startIndex: start_index,
+        owner: downloadOwner(extra),
+        progress,
+        signal: extra.signal,
+      });
     } finally {
       progress.end();
     }
@@ -69,7 +76,7 @@ export const fetchTool = defineTool({
         totalLength: part.totalLength,
         nextStartIndex: part.nextStartIndex,
       },
-      `${page.prefix}Contents of ${normalized}:\n${part.text}`,
+      `${page.redownload ? redownloadNotice(page.redownload) : ''}${page.prefix}Contents of ${normalized}:\n${part.text}`,
     );
   },
 });
