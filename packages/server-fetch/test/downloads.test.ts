@@ -46,7 +46,7 @@ const fetchText = async (client: Client, args: Record<string, unknown>) => {
 
 /** The text after the `Contents of …:` header, without the truncation notice. */
 const body = (answer: string) =>
-  answer.slice(answer.indexOf(':\n', answer.indexOf('Contents of ')) + 2).replace(/\n\n<error>Content truncated[^]*$/, '');
+  answer.slice(answer.indexOf(':\n', answer.indexOf('Contents of ')) + 2).replace(/\n\n<error>Content truncated[\s\S]*$/, '');
 
 describe('continuations read their own download', () => {
   it('two clients on one process: the second download does not replace the first one under its reader', async () => {
