@@ -19,32 +19,49 @@ export interface PageKey {
   raw: boolean;
 }
 
-/** Pages converted for the fetch tool, kept for its `start_index` continuations. */
+/**
+ * Pages converted for the fetch tool, kept for its `start_index` continuations: each download of a key under its
+ * download id (`downloadId`), so that two downloads of one page (two readers without OAuth on one process, the
+ * same reader twice) are both kept, and a continuation that names its download reads exactly that one.
+ */
 export interface PageCache<P extends Converted> {
-  /** The page last converted for this key, while its TTL runs. */
-  get(key: PageKey): P | undefined;
+  /** The download `downloadId` of this key (default: the last one stored), while its TTL runs. */
+  get(key: PageKey, downloadId?: string): P | undefined;
   /**
-   * The fingerprint (`pageFingerprint`) of the last download stored for this key, kept longer than the page itself
-   * (an hour, and a thousand keys at most: a few bytes each), so that a continuation that must download again can say
-   * whether the page changed.
+   * The id of the last download stored for this key, kept longer than the page itself (an hour, and a thousand keys
+   * at most: a few bytes each), so that a continuation that must download again can say whether the page changed.
    */
-  fingerprint(key: PageKey): string | undefined;
-  set(key: PageKey, page: P): Promise<void>;
+  latest(key: PageKey): string | undefined;
+  set(key: PageKey, downloadId: string, page: P): Promise<void>;
   clear(): void;
 }
 
-/** What tells two downloads of a page apart: a SHA-256 of the converted text (prefix included). */
-export function pageFingerprint(page: Pick<Converted, 'content' | 'prefix'>): string {
-  return createHash('sha256').update(page.prefix, 'utf8').update('\0').update(page.content, 'utf8').digest('base64url');
+/** The shape of a download id: 22 base64url characters. */
+export const DOWNLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * What names a download and tells two downloads of a page apart: the first 128 bits of a SHA-256 of the converted
+ * text (prefix included), base64url. Two downloads with the same text have the same id, which is what a continuation
+ * needs: either of them continues the other exactly.
+ */
+export function downloadId(page: Pick<Converted, 'content' | 'prefix'>): string {
+  return createHash('sha256')
+    .update(page.prefix, 'utf8')
+    .update('\0')
+    .update(page.content, 'utf8')
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
 }
 
-const FINGERPRINTS = { max: 1000, ttlMs: 60 * 60_000 };
+const LATEST_IDS = { max: 1000, ttlMs: 60 * 60_000 };
 
 /**
  * On `lru-cache`: least recently used out first, bounded in pages and in the UTF-16 size of the
  * converted text (prefix included), each page expiring `ttlMs` after it was stored (reading it does
- * not extend that); a page over `maxBytes` on its own is not kept. Keyed by owner, URL and mode: a `raw`
- * page and its Markdown are two entries, and so are two readers' downloads of one page.
+ * not extend that); a page over `maxBytes` on its own is not kept. Keyed by owner, URL, mode and download: a
+ * `raw` page and its Markdown are two entries, and so are two readers' downloads of one page, and two different
+ * downloads of one reader.
  * lru-cache is imported on first use, not when the server starts.
  */
 export function createPageCache<P extends Converted>({
@@ -53,9 +70,9 @@ export function createPageCache<P extends Converted>({
   ttlMs = 5 * 60_000,
 }: ContentCacheOptions = {}): PageCache<P> {
   if (!(maxEntries >= 1 && maxBytes >= 1 && ttlMs > 0)) {
-    return { get: () => undefined, fingerprint: () => undefined, async set() {}, clear() {} };
+    return { get: () => undefined, latest: () => undefined, async set() {}, clear() {} };
   }
-  let created: { pages: LRUCache<string, P>; prints: LRUCache<string, string> } | undefined;
+  let created: { pages: LRUCache<string, P>; latest: LRUCache<string, string> } | undefined;
   let loading: Promise<NonNullable<typeof created>> | undefined;
   const caches = () =>
     (loading ??= import('lru-cache').then(({ LRUCache }) => {
@@ -71,28 +88,31 @@ export function createPageCache<P extends Converted>({
         // time, an event-loop wake-up per continuation that made them measurably slower over stdio.
         ttlResolution: 0,
       });
-      const prints = new LRUCache<string, string>({
-        max: FINGERPRINTS.max,
-        ttl: Math.max(FINGERPRINTS.ttlMs, Number.isFinite(ttlMs) ? Math.round(ttlMs) : 0),
+      const latest = new LRUCache<string, string>({
+        max: LATEST_IDS.max,
+        ttl: Math.max(LATEST_IDS.ttlMs, Number.isFinite(ttlMs) ? Math.round(ttlMs) : 0),
         ttlResolution: 0,
       });
-      created = { pages, prints };
+      created = { pages, latest };
       return created;
     }));
   // The owner and the URL never hold a newline (an owner is a hash or an id; a normalised URL is percent-encoded).
   const id = ({ owner, url, raw }: PageKey) => `${owner}\n${raw ? 'raw' : 'markdown'}\n${url}`;
   return {
     // Nothing was stored before the cache was created: a lookup needs no import.
-    get: (key) => created?.pages.get(id(key)),
-    fingerprint: (key) => created?.prints.get(id(key)),
-    async set(key, page) {
-      const { pages, prints } = created ?? (await caches());
-      pages.set(id(key), page);
-      prints.set(id(key), pageFingerprint(page));
+    get(key, download) {
+      const name = download ?? created?.latest.get(id(key));
+      return name === undefined ? undefined : created?.pages.get(`${id(key)}\n${name}`);
+    },
+    latest: (key) => created?.latest.get(id(key)),
+    async set(key, download, page) {
+      const { pages, latest } = created ?? (await caches());
+      pages.set(`${id(key)}\n${download}`, page);
+      latest.set(id(key), download);
     },
     clear: () => {
       created?.pages.clear();
-      created?.prints.clear();
+      created?.latest.clear();
     },
   };
 }

@@ -98,17 +98,65 @@ describe('continuations read their own download', () => {
     );
   });
 
-  it('a continuation on another replica (nothing known of the earlier download): the page may differ', async () => {
+  it('a continuation on another replica that names no download: nothing to compare with, the reference text', async () => {
     await using site = await origin();
     const options = { allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true };
     await using one = await startHttp(app(options));
     await using two = await startHttp(app(options));
     const url = `${site.origin}/doc`;
     await fetchText(await one.connectV2({ mode: '2026-07-28' }), { url });
-    const other = await fetchText(await two.connectV2({ mode: '2026-07-28' }), { url, start_index: 200 });
-    expect(other).toMatch(
-      /^<note>The earlier download of this page is no longer cached here, so it was downloaded again for this part, and it may differ from the download the earlier part came from \(text may be skipped or repeated\)\. Fetch it again from start_index 0 for a consistent copy\.<\/note>\nContent type text\/plain/,
+    // The same answer as a first call at start_index 200 (there may have been no earlier part at all).
+    expect(await fetchText(await two.connectV2({ mode: '2026-07-28' }), { url, start_index: 200 })).toBe(
+      `${PREFIX}Contents of ${url}:\n${version(2).slice(200, 400)}\n\n<error>Content truncated. Call the fetch tool with a start_index of 400 to get more content.</error>`,
     );
-    expect(body(other)).toBe(version(2).slice(200, 400));
+  });
+
+  it('2026 clients without OAuth share the process: download_id keeps each on its own download', async () => {
+    await using site = await origin();
+    await using http = await startHttp(app({ allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true }));
+    const a = await http.connectV2({ mode: '2026-07-28' });
+    const b = await http.connectV2({ mode: '2026-07-28' });
+    const url = `${site.origin}/doc`;
+    const first = await a.callTool({ name: 'fetch', arguments: { url, max_length: 200 } });
+    const id = (first.structuredContent as { downloadId: string }).downloadId;
+    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    await fetchText(b, { url }); // version 2, the process's last download of the page
+    // a names its download: version 1, from the cache, no note; without the id it would get b's.
+    const second = await a.callTool({ name: 'fetch', arguments: { url, max_length: 200, start_index: 200, download_id: id } });
+    expect(text(second)).toBe(
+      `${PREFIX}Contents of ${url}:\n${version(1).slice(200, 400)}\n\n<error>Content truncated. Call the fetch tool with a start_index of 400 to get more content.</error>`,
+    );
+    expect(second.structuredContent).toMatchObject({ downloadId: id, nextStartIndex: 400 });
+    expect(site.hits('/doc')).toBe(2);
+  });
+
+  it('download_id on another replica: the note says whether the page is still the one the earlier part came from', async () => {
+    await using site = await origin();
+    const options = { allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true };
+    await using one = await startHttp(app(options));
+    await using two = await startHttp(app(options));
+    const first = await one.connectV2({ mode: '2026-07-28' });
+    const idOf = async (url: string) =>
+      ((await first.callTool({ name: 'fetch', arguments: { url, max_length: 200 } })).structuredContent as { downloadId: string })
+        .downloadId;
+    const fixed = await idOf(`${site.origin}/fixed`);
+    const doc = await idOf(`${site.origin}/doc`);
+    const client = await two.connectV2({ mode: '2026-07-28' });
+    expect(await fetchText(client, { url: `${site.origin}/fixed`, start_index: 200, download_id: fixed })).toMatch(
+      /^<note>[^<]*; it has not changed since\.<\/note>\n/,
+    );
+    expect(await fetchText(client, { url: `${site.origin}/doc`, start_index: 200, download_id: doc })).toMatch(
+      /^<note>[^<]*, and it has changed since: /,
+    );
+    const url = `${site.origin}/fixed`;
+    const bad = await client.callTool({ name: 'fetch', arguments: { url, start_index: 200, download_id: 'nope' } });
+    expect(bad).toMatchObject({
+      isError: true,
+      content: [
+        {
+          text: 'Input validation error: Invalid arguments for tool fetch: download_id: expected the downloadId of an earlier fetch result (22 characters)',
+        },
+      ],
+    });
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { redownloadNotice, URL_REQUIRED } from '../constants.js';
 import type { AutonomousPage, Fetcher } from '../fetcher.js';
 import { downloadOwner } from '../owner.js';
+import { DOWNLOAD_ID } from '../pageCache.js';
 import { paginate } from '../paging.js';
 import { createProgress } from '../progress.js';
 import { normalizeUrl } from '../url.js';
@@ -36,6 +37,14 @@ export const fetchTool = defineTool({
         'On return output starting at this character index, useful if a previous fetch was truncated and more context is required.',
       ),
     raw: z.boolean().default(false).describe('Get the actual HTML content of the requested page, without simplification.'),
+    // Ours (optional, after the reference's four): names the download a continuation continues.
+    download_id: z
+      .string()
+      .regex(DOWNLOAD_ID, 'expected the downloadId of an earlier fetch result (22 characters)')
+      .optional()
+      .describe(
+        'With start_index: the downloadId of the result the earlier part came from, so that this part continues the same download, or says whether the page changed.',
+      ),
   },
   output: {
     url: z.string().describe('The URL fetched, normalised as in the text header'),
@@ -45,10 +54,11 @@ export const fetchTool = defineTool({
     title: z.string().nullable().describe('Page or document title, when there is one'),
     totalLength: z.number().int().describe('Length of the whole converted content, in characters (code points)'),
     nextStartIndex: z.number().int().nullable().describe('start_index for the next part, or null when this part reaches the end'),
+    downloadId: z.string().describe('Names the download this text came from: pass it as download_id with the next start_index'),
   },
   // It only reads from the web; a repeat has no further effect; the web is an open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  handler: async ({ url, max_length, start_index, raw }, { fetcher }: FetchContext, extra) => {
+  handler: async ({ url, max_length, start_index, raw, download_id }, { fetcher }: FetchContext, extra) => {
     const normalized = normalizeUrl(url);
     // The request's signal: a cancelled call (notifications/cancelled) stops robots.txt, redirects,
     // the download and the conversion; the SDK then sends no result.
@@ -59,6 +69,7 @@ export const fetchTool = defineTool({
         raw,
         startIndex: start_index,
         owner: downloadOwner(extra),
+        ...(download_id !== undefined ? { downloadId: download_id } : {}),
         progress,
         signal: extra.signal,
       });
@@ -75,6 +86,7 @@ export const fetchTool = defineTool({
         title: page.title,
         totalLength: part.totalLength,
         nextStartIndex: part.nextStartIndex,
+        downloadId: page.downloadId,
       },
       `${page.redownload ? redownloadNotice(page.redownload) : ''}${page.prefix}Contents of ${normalized}:\n${part.text}`,
     );
