@@ -52,7 +52,8 @@ export function createMemoryChains({
         }
       } else {
         chain = chains.get(handle);
-        if (!chain || chain.owner !== owner) throw new UnknownChainError();
+        // The sweep stops at the first live chain; a clock that went back could leave an expired one behind it.
+        if (!chain || chain.owner !== owner || at - chain.lastUsed >= ttlMs) throw new UnknownChainError();
         chains.delete(handle);
       }
       chain.lastUsed = at;

@@ -1,11 +1,12 @@
 /**
  * Thought chains in PostgreSQL (`--storage postgres`), for replicas behind a load balancer: any replica continues any
- * chain. One row per chain (its owner, `last_used` by the app's clock, the next sequence number), one per kept thought
- * and one per branch. Each thought is one transaction that locks its chain's row (two replicas adding to one chain take
+ * chain. One row per chain (under a hash of its handle: its owner, `last_used` by the app's clock, the next sequence
+ * number), one per kept thought and one per branch. Each thought is one transaction that locks its chain's row (two replicas adding to one chain take
  * turns), adds the thought, drops the oldest beyond the history bounds and answers the chain's length and branches, so
  * a chain means exactly what the in-process history means. Expired chains are unknown at once and deleted a bounded
  * number at a time when chains are started; the same keeps the number of chains within `maxChains`.
  */
+import { createHash } from 'node:crypto';
 import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
 import pg from 'pg';
 import { type HistoryLimits, type ThoughtRecord, thoughtBytes } from '../history.js';
@@ -23,6 +24,12 @@ export interface PostgresChainOptions extends Partial<ChainLimits>, HistoryLimit
   now?: () => number;
   logger?: Logger;
 }
+
+/**
+ * The key a chain is stored under: a SHA-256 of its handle, so that a copy of the database (a backup, a read-only
+ * role) holds no handle that could be used to add to a chain.
+ */
+const storedKey = (handle: string): string => createHash('sha256').update(handle, 'utf8').digest('base64url');
 
 /** Chains deleted at most by one call (expired ones, or the least recently used beyond `maxChains`). */
 const CLEANUP_BATCH = 100;
@@ -172,23 +179,24 @@ export function openPostgresChains({
         db = await pool.connect();
         await db.query('BEGIN');
         let seq = 0;
+        const given = handle ?? mintHandle();
+        const key = storedKey(given);
         if (handle === undefined) {
           await cleanup(db, at);
-          handle = mintHandle();
-          await db.query('INSERT INTO sequential_thinking_chains (handle, owner, last_used) VALUES ($1, $2, $3)', [handle, owner, at]);
+          await db.query('INSERT INTO sequential_thinking_chains (handle, owner, last_used) VALUES ($1, $2, $3)', [key, owner, at]);
         } else {
           const found = await db.query<{ owner: string; next_seq: string }>(
             'SELECT owner, next_seq FROM sequential_thinking_chains WHERE handle = $1 AND last_used > $2 FOR UPDATE',
-            [handle, at - ttlMs],
+            [key, at - ttlMs],
           );
           const row = found.rows[0];
           if (!row || row.owner !== owner) throw new UnknownChainError();
           seq = Number(row.next_seq);
         }
-        const state = await add(db, handle, seq, record, at);
+        const state = await add(db, key, seq, record, at);
         committing = true;
         await db.query('COMMIT');
-        return state;
+        return { ...state, handle: given };
       } catch (error) {
         if (db) {
           broken = await db.query('ROLLBACK').then(

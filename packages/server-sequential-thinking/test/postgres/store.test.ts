@@ -1,4 +1,5 @@
-import { afterAll } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresChains } from '../../src/chains/postgresChains.js';
 import { chainStoreSuite } from '../chainSuite.js';
 import { freshDatabase, postgresUrl } from './fixture.js';
@@ -17,3 +18,30 @@ chainStoreSuite(
   },
   postgresUrl() !== undefined,
 );
+
+describe.runIf(postgresUrl() !== undefined)('PostgreSQL: what the database holds', () => {
+  it('no handle (a hash of it), no subject (the owner key the tool gives), the thoughts as JSON', async () => {
+    await using db = await freshDatabase();
+    const store = openPostgresChains({ maxHistory: 10, maxHistoryBytes: 1024, url: db.url, poolSize: 1 });
+    try {
+      const { handle } = await store.append('owner-key', undefined, {
+        thought: 'kept',
+        thoughtNumber: 1,
+        totalThoughts: 1,
+        nextThoughtNeeded: false,
+      });
+      const client = new pg.Client(db.url);
+      await client.connect();
+      try {
+        const chains = await client.query('SELECT handle, owner FROM sequential_thinking_chains');
+        expect(chains.rows).toEqual([{ handle: expect.not.stringContaining(handle), owner: 'owner-key' }]);
+        const thoughts = await client.query('SELECT record FROM sequential_thinking_thoughts');
+        expect(thoughts.rows[0].record).toMatchObject({ thought: 'kept', thoughtNumber: 1 });
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
