@@ -154,7 +154,7 @@ describe('continuations read their own download', () => {
       isError: true,
       content: [
         {
-          text: 'Input validation error: Invalid arguments for tool fetch: download_id: expected the downloadId of an earlier fetch result (22 characters)',
+          text: 'download_id: expected the downloadId of an earlier fetch result (22 characters); leave it out to continue the last download',
         },
       ],
     });

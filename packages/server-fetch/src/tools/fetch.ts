@@ -1,4 +1,4 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import { redownloadNotice, URL_REQUIRED } from '../constants.js';
 import type { AutonomousPage, Fetcher } from '../fetcher.js';
@@ -38,9 +38,10 @@ export const fetchTool = defineTool({
       ),
     raw: z.boolean().default(false).describe('Get the actual HTML content of the requested page, without simplification.'),
     // Ours (optional, after the reference's four): names the download a continuation continues.
+    // Its shape is checked in the handler, not as a schema `pattern`: the advertised schema stays the plain kind
+    // every client's function-calling subset takes.
     download_id: z
       .string()
-      .regex(DOWNLOAD_ID, 'expected the downloadId of an earlier fetch result (22 characters)')
       .optional()
       .describe(
         'With start_index: the downloadId of the result the earlier part came from, so that this part continues the same download, or says whether the page changed.',
@@ -59,6 +60,11 @@ export const fetchTool = defineTool({
   // It only reads from the web; a repeat has no further effect; the web is an open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   handler: async ({ url, max_length, start_index, raw, download_id }, { fetcher }: FetchContext, extra) => {
+    if (download_id !== undefined && !DOWNLOAD_ID.test(download_id)) {
+      throw new ToolError(
+        'download_id: expected the downloadId of an earlier fetch result (22 characters); leave it out to continue the last download',
+      );
+    }
     const normalized = normalizeUrl(url);
     // The request's signal: a cancelled call (notifications/cancelled) stops robots.txt, redirects,
     // the download and the conversion; the SDK then sends no result.
