@@ -41,8 +41,9 @@ export interface SequentialThinkingServerOptions {
  * A sequential-thinking server for one serving unit: its history lives in this instance, so no two
  * units ever see each other's thoughts. The runner calls this once per unit, which depends on the
  * client's protocol era and transport (see "Whose history" in the README): a 2025 session over HTTP,
- * one stdio connection (the process) in either era, one request for a 2026-07-28 client over HTTP
- * (stateless: no session to keep a history in).
+ * one stdio connection (the process) in either era, one request for a 2026-07-28 client over HTTP.
+ * That last unit has no session to keep a history in: with `chains`, its thought goes to the thought
+ * chain its `thoughtChain` names (`createSequentialThinkingApp` passes them for exactly those units).
  */
 export function createSequentialThinkingServer(options: SequentialThinkingServerOptions = {}): McpServer {
   const {
