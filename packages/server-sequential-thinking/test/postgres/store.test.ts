@@ -1,3 +1,4 @@
+import { ToolError } from '@mcpkit/protocol-core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresChains } from '../../src/chains/postgresChains.js';
@@ -40,6 +41,25 @@ describe.runIf(postgresUrl() !== undefined)('PostgreSQL: what the database holds
       } finally {
         await client.end();
       }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('PostgreSQL: a database that cannot be reached', () => {
+  it('each call fails with a tool error saying nothing was recorded, without the password', async () => {
+    const store = openPostgresChains({
+      maxHistory: 10,
+      maxHistoryBytes: 1024,
+      url: 'postgres://u:s3cr3t-pw@127.0.0.1:1/db',
+      timeoutMs: 2000,
+    });
+    try {
+      const failed = store.append('owner', undefined, { thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false });
+      await expect(failed).rejects.toBeInstanceOf(ToolError);
+      await expect(failed).rejects.toThrow(/^The thought chain database failed: .*Nothing was recorded; try again once it is reachable\.$/);
+      await expect(failed).rejects.not.toThrow(/s3cr3t-pw/);
     } finally {
       await store.close();
     }
