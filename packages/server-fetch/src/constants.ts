@@ -50,3 +50,13 @@ export const DEFAULT_MAX_REDIRECTS = 20; // httpx's default, which the reference
 export function cancelled(url: string): string {
   return `Fetching ${url} was cancelled by the client`;
 }
+
+/**
+ * Ours, not the reference's: the first line of a continuation (`start_index` > 0) that found no cached download of
+ * its own and downloaded the page again, saying how the page compares with the known earlier download.
+ */
+export function redownloadNotice(how: 'unchanged' | 'changed'): string {
+  const again = 'The earlier download of this page is no longer cached here, so it was downloaded again for this part';
+  if (how === 'unchanged') return `<note>${again}; it has not changed since.</note>\n`;
+  return `<note>${again}, and it has changed since: this part may not continue the earlier one (text may be skipped or repeated). Fetch it again from start_index 0 for a consistent copy.</note>\n`;
+}

@@ -12,7 +12,7 @@ import {
 import { type ConversionLane, createConverter } from './content/conversionPool.js';
 import { type Converted, mimeOf, UnconvertibleError } from './content/convert.js';
 import { formatBytes } from './format.js';
-import { type ContentCacheOptions, createPageCache } from './pageCache.js';
+import { type ContentCacheOptions, createPageCache, downloadId } from './pageCache.js';
 import { noProgress, type Progress } from './progress.js';
 import { createRobotsChecker } from './robots.js';
 import { normalizeUrl } from './url.js';
@@ -77,10 +77,33 @@ export interface FetchPageOptions {
 export interface AutonomousFetchOptions {
   /** The page unconverted (`raw: true` of the tool); cached apart from its conversion. */
   raw?: boolean;
-  /** Where the caller reads from. Above 0 (a continuation), a cached page is reused. Default 0. */
+  /** Where the caller reads from. Above 0 (a continuation), the caller's cached download is reused. Default 0. */
   startIndex?: number;
+  /**
+   * Whose download this is (`downloadOwner`): a continuation reads the download of the same owner, and one owner's
+   * download never replaces another's. Default: one owner for the whole fetcher.
+   */
+  owner?: string;
+  /**
+   * For a continuation: the `downloadId` of the earlier part, so that it reads that download (while cached) rather
+   * than the owner's last one, and a new download is compared with it. Default: the owner's last download.
+   */
+  downloadId?: string;
   progress?: Progress;
   signal?: AbortSignal;
+}
+
+/**
+ * A page for the fetch tool. `redownload` is set on a continuation that found no cached download of its owner and
+ * downloaded the page again while an earlier download is known (the one it names, or the owner's last one, known
+ * for an hour): `unchanged` when the new download has the same text, `changed` when not. When nothing is known of an
+ * earlier download (a first call at a `start_index`, or a continuation on another replica that names none), it is
+ * not set: there is nothing to compare with.
+ */
+export interface AutonomousPage extends FetchedPage {
+  /** Names this download (`downloadId` of `pageCache.ts`): a continuation passes it to read the same one. */
+  downloadId: string;
+  redownload?: 'unchanged' | 'changed';
 }
 
 export interface ManualFetchOptions {
@@ -91,13 +114,14 @@ export interface ManualFetchOptions {
 export interface Fetcher {
   /**
    * A fetch the model asked for (the `fetch` tool), `url` normalised as the tool prints it. A
-   * continuation (`startIndex` > 0) gets the page converted by the last call for this URL and mode
-   * within the cache's TTL, without asking the network; any other call checks robots.txt for the
+   * continuation (`startIndex` > 0) gets the page converted by the owner's last call for this URL and mode
+   * within the cache's TTL, without asking the network (when there is none, it downloads again and says how the
+   * page compares with a known earlier download, `redownload`); any other call checks robots.txt for the
    * autonomous user agent (unless `ignoreRobotsTxt`; refusals are `ToolError`s with the reference's
    * texts), fetches and converts as `fetchPage` does, and caches the page (`cache` options). A
    * cancelled call (`signal`) also stops its robots.txt request, and leaves nothing cached.
    */
-  fetchAutonomously(url: string, options?: AutonomousFetchOptions): Promise<FetchedPage>;
+  fetchAutonomously(url: string, options?: AutonomousFetchOptions): Promise<AutonomousPage>;
   /**
    * A fetch the user asked for (the `fetch` prompt): `fetchPage` with the user-specified agent, no
    * robots.txt check, nothing cached.
@@ -149,8 +173,8 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     ...(options.conversionWorker !== undefined ? { worker: options.conversionWorker } : {}),
     ...(options.maxConversionWorkers !== undefined ? { maxWorkers: options.maxConversionWorkers } : {}),
   });
-  // Shared by every session: a continuation may come from another session of the same client.
-  const pages = createPageCache<FetchedPage>(options.cache);
+  // Shared by every session, keyed by owner: a continuation reads its owner's download, never another's.
+  const pages = createPageCache<AutonomousPage>(options.cache);
   const userAgentAutonomous = options.userAgent ?? DEFAULT_USER_AGENT_AUTONOMOUS;
   const userAgentManual = options.userAgent ?? DEFAULT_USER_AGENT_MANUAL;
   const ignoreRobotsTxt = options.ignoreRobotsTxt ?? false;
@@ -202,21 +226,27 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   async function fetchAutonomously(
     lane: Pick<ConversionLane, 'convert'>,
     url: string,
-    { raw = false, startIndex = 0, progress, signal }: AutonomousFetchOptions,
-  ): Promise<FetchedPage> {
-    // A continuation reuses the page converted by the call that returned its start index.
-    const cached = startIndex > 0 ? pages.get(url, raw) : undefined;
+    { raw = false, startIndex = 0, owner = '', downloadId: named, progress, signal }: AutonomousFetchOptions,
+  ): Promise<AutonomousPage> {
+    const key = { owner, url, raw };
+    // A continuation reuses the page its owner's call that returned its start index converted.
+    const cached = startIndex > 0 ? pages.get(key, named) : undefined;
     if (cached) return cached;
     // `signal` (the request's) stops robots.txt, redirects, the download and the conversion.
     if (!ignoreRobotsTxt) await robots.check(url, userAgentAutonomous, signal);
-    const page = await fetchPage(lane, url, {
+    const fetched = await fetchPage(lane, url, {
       userAgent: userAgentAutonomous,
       raw,
       ...(progress ? { progress } : {}),
       ...(signal ? { signal } : {}),
     });
-    await pages.set(url, raw, page);
-    return page;
+    const page: AutonomousPage = { ...fetched, downloadId: downloadId(fetched) };
+    // A continuation that downloads again compares the page with the earlier download: the one it names, else the
+    // owner's last one (known for an hour after its page left the cache).
+    const earlier = startIndex > 0 ? (named ?? pages.latest(key)) : undefined;
+    await pages.set(key, page.downloadId, page);
+    if (earlier === undefined) return page;
+    return { ...page, redownload: earlier === page.downloadId ? 'unchanged' : 'changed' };
   }
 
   /** The fetcher as seen through `lane`: everything shared but the conversion lane, and `close`. */

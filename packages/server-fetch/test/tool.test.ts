@@ -36,8 +36,11 @@ describe('listing', () => {
     expect(props.max_length).not.toHaveProperty('exclusiveMaximum');
     expect(props.start_index).toMatchObject({ type: 'integer', default: 0, minimum: 0 });
     expect(props.raw).toMatchObject({ type: 'boolean', default: false });
+    // Ours, optional: the download a continuation continues (the reference's four stay as they are).
+    expect(props.download_id).toEqual({ type: 'string', description: expect.stringMatching(/^With start_index: the downloadId/) });
+    expect(tool.inputSchema.required).toEqual(['url']);
     expect(Object.keys((tool.outputSchema?.properties ?? {}) as object).sort()).toEqual(
-      ['contentType', 'finalUrl', 'nextStartIndex', 'status', 'title', 'totalLength', 'url'].sort(),
+      ['contentType', 'downloadId', 'finalUrl', 'nextStartIndex', 'status', 'title', 'totalLength', 'url'].sort(),
     );
   });
 

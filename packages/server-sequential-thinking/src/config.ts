@@ -1,5 +1,18 @@
 import { ConfigError, type ConfigOf, configSource, defineOptions, formatBytes, parse } from '@mcpkit/protocol-core';
+import { DEFAULT_CHAIN_LIMITS } from './chains/types.js';
 import { DEFAULT_LIMITS } from './history.js';
+
+/** A PostgreSQL connection string; the message never repeats the value (it may hold a password). */
+function databaseUrl(raw: string): string {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {}
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new Error('expected a postgres:// or postgresql:// URL, such as postgres://user:password@host:5432/database?sslmode=verify-full');
+  }
+  return raw;
+}
 
 export const options = defineOptions({
   'max-history': {
@@ -27,6 +40,57 @@ export const options = defineOptions({
     default: DEFAULT_LIMITS.maxThoughtBytes,
     defaultLabel: '128kb, at most --max-history-bytes',
     parse: parse.bytes,
+  },
+  storage: {
+    type: 'string',
+    env: 'SEQUENTIAL_THINKING_STORAGE',
+    valueName: 'kind',
+    description:
+      'Where the thought chains of 2026-07-28 clients over HTTP live: memory (this process) or postgres (a PostgreSQL database that replicas share; needs --database-url)',
+    default: 'memory',
+    parse: parse.oneOf(['memory', 'postgres'] as const),
+  },
+  'database-url': {
+    type: 'string',
+    env: 'SEQUENTIAL_THINKING_DATABASE_URL',
+    valueName: 'url',
+    description:
+      'PostgreSQL connection string for --storage postgres (postgres://user:password@host:5432/db?sslmode=verify-full); its password is never logged or shown',
+    parse: databaseUrl,
+  },
+  'chain-ttl': {
+    type: 'string',
+    env: 'SEQUENTIAL_THINKING_CHAIN_TTL',
+    valueName: 'duration',
+    description: 'A thought chain unused this long is forgotten (its handle then starts nothing)',
+    default: DEFAULT_CHAIN_LIMITS.ttlMs,
+    defaultLabel: '1h',
+    parse: parse.duration,
+  },
+  'max-chains': {
+    type: 'string',
+    env: 'SEQUENTIAL_THINKING_MAX_CHAINS',
+    valueName: 'n',
+    description: 'Thought chains kept at most (each up to --max-history-bytes); beyond it, the least recently used is forgotten',
+    default: DEFAULT_CHAIN_LIMITS.maxChains,
+    parse: parse.int({ min: 1, max: 10_000_000 }),
+  },
+  'pool-size': {
+    type: 'string',
+    env: 'SEQUENTIAL_THINKING_POOL_SIZE',
+    valueName: 'n',
+    description: 'Most database connections this process opens with --storage postgres',
+    default: 10,
+    parse: parse.int({ min: 1, max: 1000 }),
+  },
+  'database-timeout': {
+    type: 'string',
+    env: 'SEQUENTIAL_THINKING_DATABASE_TIMEOUT',
+    valueName: 'duration',
+    description: 'With --storage postgres, how long one database statement or connection attempt may take before the call fails',
+    default: 10_000,
+    defaultLabel: '10s',
+    parse: parse.duration,
   },
   'disable-thought-logging': {
     type: 'boolean',

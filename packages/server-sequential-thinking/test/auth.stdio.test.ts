@@ -48,4 +48,23 @@ describe('mcp-server-sequential-thinking with --oauth-issuer (built bin)', () =>
       await expect(denied.callTool({ name: 'sequentialthinking', arguments: thought })).rejects.toThrow();
     });
   }
+
+  it("v2 2026-07-28: a thought chain is its user's; another user's token gets the unknown-chain error", async () => {
+    const alice = await as.authorizationCodeToken({ resource: BIN_RESOURCE, scope: 'thinking:use', login: 'alice' });
+    const bob = await as.authorizationCodeToken({ resource: BIN_RESOURCE, scope: 'thinking:use', login: 'bob' });
+    await using a = await connectWithToken('v2 2026-07-28', server.endpoint, alice);
+    await using b = await connectWithToken('v2 2026-07-28', server.endpoint, bob);
+    const first = await a.callTool({ name: 'sequentialthinking', arguments: thought });
+    const handle = (first.structuredContent as { thoughtChain: string }).thoughtChain;
+    const next = { ...thought, thoughtNumber: 2, thoughtChain: handle };
+    const stolen = await b.callTool({ name: 'sequentialthinking', arguments: next });
+    expect(stolen).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^thoughtChain: no thought chain of yours has this handle/) }],
+    });
+    expect((await a.callTool({ name: 'sequentialthinking', arguments: next })).structuredContent).toMatchObject({
+      thoughtHistoryLength: 2,
+      thoughtChain: handle,
+    });
+  });
 });

@@ -1,7 +1,9 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { URL_REQUIRED } from '../constants.js';
-import type { FetchedPage, Fetcher } from '../fetcher.js';
+import { redownloadNotice, URL_REQUIRED } from '../constants.js';
+import type { AutonomousPage, Fetcher } from '../fetcher.js';
+import { downloadOwner } from '../owner.js';
+import { DOWNLOAD_ID } from '../pageCache.js';
 import { paginate } from '../paging.js';
 import { createProgress } from '../progress.js';
 import { normalizeUrl } from '../url.js';
@@ -35,6 +37,15 @@ export const fetchTool = defineTool({
         'On return output starting at this character index, useful if a previous fetch was truncated and more context is required.',
       ),
     raw: z.boolean().default(false).describe('Get the actual HTML content of the requested page, without simplification.'),
+    // Ours (optional, after the reference's four): names the download a continuation continues.
+    // Its shape is checked in the handler, not as a schema `pattern`: the advertised schema stays the plain kind
+    // every client's function-calling subset takes.
+    download_id: z
+      .string()
+      .optional()
+      .describe(
+        'With start_index: the downloadId of the result the earlier part came from, so that this part continues the same download, or says whether the page changed.',
+      ),
   },
   output: {
     url: z.string().describe('The URL fetched, normalised as in the text header'),
@@ -44,17 +55,30 @@ export const fetchTool = defineTool({
     title: z.string().nullable().describe('Page or document title, when there is one'),
     totalLength: z.number().int().describe('Length of the whole converted content, in characters (code points)'),
     nextStartIndex: z.number().int().nullable().describe('start_index for the next part, or null when this part reaches the end'),
+    downloadId: z.string().describe('Names the download this text came from: pass it as download_id with the next start_index'),
   },
   // It only reads from the web; a repeat has no further effect; the web is an open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  handler: async ({ url, max_length, start_index, raw }, { fetcher }: FetchContext, extra) => {
+  handler: async ({ url, max_length, start_index, raw, download_id }, { fetcher }: FetchContext, extra) => {
+    if (download_id !== undefined && !DOWNLOAD_ID.test(download_id)) {
+      throw new ToolError(
+        'download_id: expected the downloadId of an earlier fetch result (22 characters); leave it out to continue the last download',
+      );
+    }
     const normalized = normalizeUrl(url);
     // The request's signal: a cancelled call (notifications/cancelled) stops robots.txt, redirects,
     // the download and the conversion; the SDK then sends no result.
     const progress = createProgress(extra);
-    let page: FetchedPage;
+    let page: AutonomousPage;
     try {
-      page = await fetcher.fetchAutonomously(normalized, { raw, startIndex: start_index, progress, signal: extra.signal });
+      page = await fetcher.fetchAutonomously(normalized, {
+        raw,
+        startIndex: start_index,
+        owner: downloadOwner(extra),
+        ...(download_id !== undefined ? { downloadId: download_id } : {}),
+        progress,
+        signal: extra.signal,
+      });
     } finally {
       progress.end();
     }
@@ -68,8 +92,9 @@ export const fetchTool = defineTool({
         title: page.title,
         totalLength: part.totalLength,
         nextStartIndex: part.nextStartIndex,
+        downloadId: page.downloadId,
       },
-      `${page.prefix}Contents of ${normalized}:\n${part.text}`,
+      `${page.redownload ? redownloadNotice(page.redownload) : ''}${page.prefix}Contents of ${normalized}:\n${part.text}`,
     );
   },
 });

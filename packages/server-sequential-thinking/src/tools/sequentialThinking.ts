@@ -12,7 +12,7 @@ export interface ThinkingContext {
 }
 
 // Verbatim from the reference (src/sequentialthinking/index.ts @ 76d64c82); clients and prompts rely on it.
-const DESCRIPTION = `A detailed tool for dynamic and reflective problem-solving through thoughts.
+export const DESCRIPTION = `A detailed tool for dynamic and reflective problem-solving through thoughts.
 This tool helps analyze problems through a flexible thinking process that can adapt and evolve.
 Each thought can build on, question, or revise previous insights as understanding deepens.
 
@@ -77,7 +77,7 @@ const looseBoolean = () =>
  * not in the input schema: the limit is configurable, counts UTF-8 bytes (zod's `max` counts UTF-16
  * units), and the advertised schema stays the reference's.
  */
-function checkSize(args: Pick<ThoughtRecord, 'thought' | 'branchId'>, max: number): void {
+export function checkSize(args: Pick<ThoughtRecord, 'thought' | 'branchId'>, max: number): void {
   const total = thoughtBytes(args);
   if (total <= max) return;
   const label = formatBytes(max, { exact: true });
@@ -87,28 +87,34 @@ function checkSize(args: Pick<ThoughtRecord, 'thought' | 'branchId'>, max: numbe
   throw new ToolError(`thought and branchId are ${total} bytes long together (UTF-8); ${limit}: use a shorter branchId.`);
 }
 
+/** The reference's arguments: the input schema of every era. */
+export const THINKING_INPUT = {
+  thought: z.string().describe('Your current thinking step'),
+  nextThoughtNeeded: looseBoolean().describe('Whether another thought step is needed'),
+  thoughtNumber: positiveInt().describe('Current thought number (numeric value, e.g., 1, 2, 3)'),
+  totalThoughts: positiveInt().describe('Estimated total thoughts needed (numeric value, e.g., 5, 10)'),
+  isRevision: looseBoolean().optional().describe('Whether this revises previous thinking'),
+  revisesThought: positiveInt().optional().describe('Which thought is being reconsidered'),
+  branchFromThought: positiveInt().optional().describe('Branching point thought number'),
+  branchId: z.string().optional().describe('Branch identifier'),
+  needsMoreThoughts: looseBoolean().optional().describe('If more thoughts are needed'),
+};
+
+/** The reference's result fields. */
+export const THINKING_OUTPUT = {
+  thoughtNumber: z.number(),
+  totalThoughts: z.number(),
+  nextThoughtNeeded: z.boolean(),
+  branches: z.array(z.string()),
+  thoughtHistoryLength: z.number(),
+};
+
 export const sequentialThinking = defineTool({
   name: 'sequentialthinking',
   title: 'Sequential Thinking',
   description: DESCRIPTION,
-  input: {
-    thought: z.string().describe('Your current thinking step'),
-    nextThoughtNeeded: looseBoolean().describe('Whether another thought step is needed'),
-    thoughtNumber: positiveInt().describe('Current thought number (numeric value, e.g., 1, 2, 3)'),
-    totalThoughts: positiveInt().describe('Estimated total thoughts needed (numeric value, e.g., 5, 10)'),
-    isRevision: looseBoolean().optional().describe('Whether this revises previous thinking'),
-    revisesThought: positiveInt().optional().describe('Which thought is being reconsidered'),
-    branchFromThought: positiveInt().optional().describe('Branching point thought number'),
-    branchId: z.string().optional().describe('Branch identifier'),
-    needsMoreThoughts: looseBoolean().optional().describe('If more thoughts are needed'),
-  },
-  output: {
-    thoughtNumber: z.number(),
-    totalThoughts: z.number(),
-    nextThoughtNeeded: z.boolean(),
-    branches: z.array(z.string()),
-    thoughtHistoryLength: z.number(),
-  },
+  input: THINKING_INPUT,
+  output: THINKING_OUTPUT,
   // It records every thought in the session's history: not read-only, and a repeat adds another entry.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, { history, maxThoughtBytes, logThought }: ThinkingContext) => {
