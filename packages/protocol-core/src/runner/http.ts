@@ -12,12 +12,12 @@ import type { SessionEventStoreOptions } from '../resumable.js';
 import { createAuthGate } from './authGate.js';
 import { carriesRequest, createDrain, DEFAULT_SHUTDOWN_GRACE_MS, DRAIN_RETRY_AFTER_S, refuseWhileDraining } from './drain.js';
 import { createEraRouter } from './eras.js';
-import { isListenRequest } from './listenSlots.js';
 import { parseAllowedHost } from './hosts.js';
 import { checkParams, HttpError, readJsonRpcBody, sendJsonRpcError, unreadBody } from './httpBody.js';
 import type { HttpOptions, RunningHttpServer } from './httpOptions.js';
-import { createRunnerSessions } from './runnerSessions.js';
+import { isListenRequest } from './listenSlots.js';
 import { createReadiness } from './readiness.js';
+import { createRunnerSessions } from './runnerSessions.js';
 import { checkRequest, type GuardOptions, hostPolicy } from './security.js';
 import { createSseHandler } from './sse.js';
 import { createStreamableHandler } from './streamable.js';
@@ -66,7 +66,9 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   // 2026-07-28 requests (and, with --stateless, every request) are the SDK's to serve per request.
   const eras = createEraRouter(app, { stateless, listens: { maxListens, maxPerPrincipal: maxListensPerPrincipal }, logger });
   const handle =
-    mode === 'http' ? createStreamableHandler({ app, sessions, eras, stateless, eventStore, logger }) : createSseHandler({ app, sessions, drain });
+    mode === 'http'
+      ? createStreamableHandler({ app, sessions, eras, stateless, eventStore, logger })
+      : createSseHandler({ app, sessions, drain });
   const auth = options.auth ? createAuthGate(options.auth, logger) : undefined;
 
   // requestTimeout and headersTimeout bound how long a client may take to *send* a request (a client
