@@ -2,7 +2,7 @@ import { type AuthConfig, authConfigFrom, authOptions } from '../auth/options.js
 import { type ConfigOf, configWarnings, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { createLogger, LOG_LEVEL_ALIASES, LOG_LEVELS, type Logger } from '../logger.js';
-import { DEFAULT_SHUTDOWN_GRACE_MS } from './drain.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS, MAX_TIMER_MS } from './drain.js';
 import { parseAllowedHost } from './hosts.js';
 import { serveStdio } from './stdio.js';
 import type { RunningServer, ServerApp } from './types.js';
@@ -267,10 +267,13 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     stopping = true;
     logger.debug(`shutting down: ${reason}`);
     // Past the grace, closing streams and the app gets 5s more.
-    const force = setTimeout(() => {
-      logger.warn(`shutdown took over ${Math.round((grace + 5000) / 1000)}s; exiting anyway`);
-      process.exit(0);
-    }, grace + 5000);
+    const force = setTimeout(
+      () => {
+        logger.warn(`shutdown took over ${Math.round((grace + 5000) / 1000)}s; exiting anyway`);
+        process.exit(0);
+      },
+      Math.min(grace + 5000, MAX_TIMER_MS),
+    );
     force.unref();
     try {
       if (drain && running?.drain && !(await running.drain(grace)))

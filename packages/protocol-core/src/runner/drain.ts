@@ -9,6 +9,9 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 /** The `Retry-After` (seconds) of an answer refused while draining: time for the load balancer to send it elsewhere. */
 export const DRAIN_RETRY_AFTER_S = 1;
 
+/** The longest delay a Node timer takes (a longer one fires at once). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Default `--shutdown-grace`, ms. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
 
@@ -62,10 +65,13 @@ export function createDrain(timers: Timers = realTimers): Drain {
       draining = true;
       if (inFlight === 0) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {
-        const timer = timers.setTimeout(() => {
-          idle = undefined;
-          resolve(false);
-        }, graceMs);
+        const timer = timers.setTimeout(
+          () => {
+            idle = undefined;
+            resolve(false);
+          },
+          Math.min(graceMs, MAX_TIMER_MS),
+        );
         idle = () => {
           idle = undefined;
           timers.clearTimeout(timer);
