@@ -14,7 +14,13 @@ function manualTimers() {
     },
     clearTimeout: (handle) => void pending.delete(handle as number),
   };
-  return { timers, fire: () => [...pending.values()].forEach((f) => f()), count: () => pending.size };
+  return {
+    timers,
+    fire: () => {
+      for (const f of [...pending.values()]) f();
+    },
+    count: () => pending.size,
+  };
 }
 
 const request = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'x' } });
