@@ -52,7 +52,7 @@ export {
 export { type CliApp, type RunnerConfig, runCli, runnerOptions } from './runner/cli.js';
 export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/serveHttp.js';
 export { type RunningStdioServer, serveStdio } from './runner/stdio.js';
-export type { RunningServer, ServerApp } from './runner/types.js';
+export type { Readiness, RunningServer, ServerApp } from './runner/types.js';
 export {
   CLIENT_MESSAGE_LIMIT_BYTES,
   fitCount,
@@ -63,6 +63,13 @@ export {
   MAX_RESULT_BYTES,
   sizeOver,
 } from './size.js';
+export {
+  markStatelessRequest,
+  STATELESS_SUBSCRIPTIONS,
+  servesStatelessRequest,
+  statelessCapabilities,
+  statelessSession,
+} from './stateless.js';
 export {
   createListenBus,
   enableSubscriptions,

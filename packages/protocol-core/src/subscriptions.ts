@@ -13,12 +13,15 @@ import {
   InMemoryServerEventBus,
   type McpRequestContext,
   type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   type ServerEvent,
   type ServerEventBus,
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { type Logger, silentLogger } from './logger.js';
 import { type RequestExtra, toRequestExtra } from './requestExtra.js';
+import { STATELESS_SUBSCRIPTIONS, servesStatelessRequest } from './stateless.js';
 
 export interface SubscriptionOptions {
   /**
@@ -83,13 +86,19 @@ export function enableSubscriptions(
 ): Subscriptions {
   const uris = new Set<string>();
   server.server.registerCapabilities({ resources: { subscribe: true } });
+  // On a --stateless 2025 request the instance is gone once it answered: nothing subscribed would ever arrive.
+  const refuseStateless = () => {
+    if (servesStatelessRequest(server)) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, STATELESS_SUBSCRIPTIONS);
+  };
   server.server.setRequestHandler('resources/subscribe', async ({ method, params }, ctx) => {
+    refuseStateless();
     await onRequest?.({ method, uri: params.uri }, toRequestExtra(ctx));
     uris.add(params.uri);
     await onSubscribe?.(params.uri);
     return {};
   });
   server.server.setRequestHandler('resources/unsubscribe', async ({ method, params }, ctx) => {
+    refuseStateless();
     await onRequest?.({ method, uri: params.uri }, toRequestExtra(ctx));
     if (uris.delete(params.uri)) onUnsubscribe?.(params.uri);
     return {};

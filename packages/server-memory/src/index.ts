@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
-import { type CliApp, ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
+import { type CliApp, ConfigError, configSource, type Readiness, runCli } from '@mcpkit/protocol-core';
 import { options } from './config.js';
 import { listenToGraph, listenToUserGraphs } from './listen.js';
 import { resolveMemoryPath, userMemoryPath } from './paths.js';
@@ -24,9 +24,10 @@ const cli: CliApp<typeof options> = {
       maxItemsPerCall: config.maxItemsPerCall,
     };
     // `--graph-per-user`: a 2026 listen stream over HTTP hears its own user's graph (the runner's `listenBus`).
-    const perUserApp = (users: UserGraphs) => {
+    const perUserApp = (users: UserGraphs, ready?: () => Promise<Readiness>) => {
       const listen = listenToUserGraphs(users, logger);
       return {
+        ...(ready ? { ready } : {}),
         createServer: () => createMemoryServer({ users, limits, logger }),
         listenBus: listen.busFor,
         close: () => {
@@ -56,7 +57,7 @@ const cli: CliApp<typeof options> = {
           logger,
         });
         logger.info(`one knowledge graph per user in PostgreSQL: graphs "${config.graph}/user:<hash of the subject>"`);
-        return perUserApp(users);
+        return perUserApp(users, users.ping);
       }
       const pgStore = openPostgresStore({
         url: config.databaseUrl,
@@ -70,6 +71,8 @@ const cli: CliApp<typeof options> = {
       return {
         createServer: (context) => createMemoryServer({ store: pgStore, limits, logger, ...(context ? { context } : {}) }),
         bus: listen.bus,
+        // `/readyz`: 503 while the database does not answer.
+        ready: pgStore.ping,
         close: () => {
           listen.close();
           return pgStore.close();

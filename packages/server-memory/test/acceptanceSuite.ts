@@ -264,13 +264,20 @@ export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
 
       // A 2025 client subscribes on its session; a 2026 client listens (`resources/subscribe` is not in that era).
       if (target.era === '2025-11-25')
-        it('3-5. declares subscribe, and subscribe/unsubscribe answer {} for any URI', async () => {
+        it('3-5. declares subscribe, and subscribe/unsubscribe answer {} for any URI (on stateless replicas: why not)', async () => {
           await using s = await session();
           expect(s.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
           const client = s.client as McpClient & {
             subscribeResource(p: { uri: string }): Promise<unknown>;
             unsubscribeResource(p: { uri: string }): Promise<unknown>;
           };
+          if (!target.hearsUpdates) {
+            // Stateless replicas: a subscription would never be heard, and the server says so instead of answering {}.
+            const why = 'this server runs --stateless: subscriptions need a session or a 2026 listen stream';
+            await expect(client.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI })).rejects.toThrow(why);
+            await expect(client.unsubscribeResource({ uri: KNOWLEDGE_GRAPH_URI })).rejects.toThrow(why);
+            return;
+          }
           expect(await client.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI })).toEqual({});
           expect(await client.unsubscribeResource({ uri: KNOWLEDGE_GRAPH_URI })).toEqual({});
           expect(await client.subscribeResource({ uri: 'memory://other' })).toEqual({});

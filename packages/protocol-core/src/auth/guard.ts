@@ -11,7 +11,7 @@ import { silentLogger } from '../logger.js';
 import { createDiscovery } from './discovery.js';
 import { AuthServerError, createAuthHttp } from './http.js';
 import { createIntrospector } from './introspection.js';
-import { createJwtVerifier } from './jwt.js';
+import { createJwtVerifier, type JwtVerifier } from './jwt.js';
 import { bearerChallenge, metadataPaths, metadataUrl, type ProtectedResourceMetadata, protectedResourceMetadata } from './metadata.js';
 import type { AuthConfig } from './options.js';
 import { createScopePolicy, type ScopeDeclaration } from './scopes.js';
@@ -74,6 +74,11 @@ export interface AuthGuard {
   authorize(authInfo: AuthInfo, parsedBody: unknown): AuthCheck;
   /** Fetches the authorization server's metadata now, so a misconfiguration shows at start. */
   ready(): Promise<void>;
+  /**
+   * For readiness probes: resolves when the issuer's metadata and (for JWT tokens) its key set are at hand, else
+   * rejects saying which is missing. Both are cached, so this costs a fetch only when they are not.
+   */
+  available(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -204,6 +209,10 @@ export function createAuthGuard(config: AuthConfig, options: AuthGuardOptions = 
 
     async ready() {
       await discovery.metadata();
+    },
+    async available() {
+      await discovery.metadata();
+      if (!config.introspect) await (verifier as JwtVerifier).ready();
     },
     close: () => http.close(),
   };

@@ -22,6 +22,11 @@ export interface JwtVerifierOptions {
 
 export interface JwtVerifier {
   verify(token: string): Promise<VerifiedToken>;
+  /**
+   * Resolves when the issuer's key set is at hand (fetched now if it never was); rejects with the `AuthServerError`
+   * requests would get (a failure is remembered like theirs, so a readiness probe does not fetch on every call).
+   */
+  ready(): Promise<void>;
 }
 
 /** How long a key set that could not be fetched (or used) is answered from memory before the next attempt. */
@@ -59,10 +64,10 @@ function translate(error: unknown): Error {
 }
 
 export function createJwtVerifier(config: AuthConfig, { discovery, http, now, jwksCooldownMs = 30_000 }: JwtVerifierOptions): JwtVerifier {
-  let keySet: JWTVerifyGetKey | undefined;
+  let keySet: ReturnType<typeof createRemoteJWKSet> | undefined;
   let failed: { at: number; error: AuthServerError } | undefined;
 
-  async function remoteKeys(): Promise<JWTVerifyGetKey> {
+  async function remoteKeys(): Promise<ReturnType<typeof createRemoteJWKSet>> {
     if (keySet) return keySet;
     const configured = config.jwksUrl;
     const raw = configured ?? (await discovery.metadata()).jwks_uri;
@@ -99,6 +104,18 @@ export function createJwtVerifier(config: AuthConfig, { discovery, http, now, jw
   };
 
   return {
+    async ready() {
+      if (failed && now() - failed.at < JWKS_FAILURE_TTL_MS) throw failed.error;
+      try {
+        const keys = await remoteKeys();
+        if (!keys.jwks()) await keys.reload();
+        failed = undefined;
+      } catch (error) {
+        const translated = translate(error);
+        if (translated instanceof AuthServerError) failed = { at: now(), error: translated };
+        throw translated;
+      }
+    },
     async verify(token) {
       if (!COMPACT_JWS.test(token))
         throw new InvalidTokenError('the token is not a JWT (this server is not set up for token introspection)');

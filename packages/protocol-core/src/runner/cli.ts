@@ -2,6 +2,7 @@ import { type AuthConfig, authConfigFrom, authOptions } from '../auth/options.js
 import { type ConfigOf, configWarnings, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { createLogger, LOG_LEVEL_ALIASES, LOG_LEVELS, type Logger } from '../logger.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS, MAX_TIMER_MS } from './drain.js';
 import { parseAllowedHost } from './hosts.js';
 import { serveStdio } from './stdio.js';
 import type { RunningServer, ServerApp } from './types.js';
@@ -97,6 +98,16 @@ export const runnerOptions = defineOptions({
     description: 'Close an HTTP session idle this long (e.g. 30m, 90s); one unused since initialize closes after 60s, or this if shorter',
     default: 30 * 60_000,
     defaultLabel: '30m',
+    parse: parse.duration,
+  },
+  'shutdown-grace': {
+    type: 'string',
+    env: 'MCP_SHUTDOWN_GRACE',
+    valueName: 'duration',
+    description:
+      'On SIGTERM/SIGINT, how long calls in flight may take to finish (new ones get 503, /readyz fails at once) before the server exits; a second signal exits at once',
+    default: DEFAULT_SHUTDOWN_GRACE_MS,
+    defaultLabel: '30s',
     parse: parse.duration,
   },
   'max-body': {
@@ -248,18 +259,26 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
 
   // The signal handlers go in before anything is served: a SIGTERM that arrives right after the
   // "running" line (or during start-up) must still close cleanly and exit 0, not kill the process.
-  let running: RunningServer | undefined;
+  // A signal drains (calls in flight get --shutdown-grace to finish); a second one exits at once.
+  let running: (RunningServer & { drain?(graceMs: number): Promise<boolean> }) | undefined;
   let stopping = false;
-  async function shutdown(reason: string) {
+  const grace = config.shutdownGrace;
+  async function shutdown(reason: string, drain: boolean) {
     if (stopping) return;
     stopping = true;
     logger.debug(`shutting down: ${reason}`);
-    const force = setTimeout(() => {
-      logger.warn('shutdown took over 5s; exiting anyway');
-      process.exit(0);
-    }, 5000);
+    // Past the grace, closing streams and the app gets 5s more.
+    const force = setTimeout(
+      () => {
+        logger.warn(`shutdown took over ${Math.round((grace + 5000) / 1000)}s; exiting anyway`);
+        process.exit(0);
+      },
+      Math.min(grace + 5000, MAX_TIMER_MS),
+    );
     force.unref();
     try {
+      if (drain && running?.drain && !(await running.drain(grace)))
+        logger.warn(`the shutdown grace (${grace}ms) ran out with calls in flight; they are cut`);
       if (running) await running.close();
       else await serverApp.close?.();
     } catch (error) {
@@ -267,14 +286,21 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     }
     process.exit(0);
   }
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(`${signal} again: exiting now, cutting what is in flight`);
+      process.exit(1);
+    }
+    void shutdown(signal, true);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   try {
     if (config.transport === 'stdio') {
       const stdio = await serveStdio(serverApp);
       running = stdio;
-      void stdio.ended.then(() => shutdown('stdin closed'));
+      void stdio.ended.then(() => shutdown('stdin closed', false));
       logger.info(`${app.bin} ${app.version} running on stdio`);
     } else {
       // Loaded only when asked for: a stdio server never pays for the HTTP and SSE code.
@@ -297,6 +323,7 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
         sessionIdleMs: config.sessionTimeout,
         maxBodyBytes: config.maxBody,
         requestTimeoutMs: config.requestTimeout,
+        shutdownGraceMs: grace,
         allowedHosts: config.allowedHost,
         allowedOrigins: config.allowedOrigin,
         logger,

@@ -4,7 +4,8 @@
  * A 2026-07-28 request (it carries the per-request `_meta` envelope; `server/discover` is one) is served
  * by the SDK from a fresh server out of `app.createServer`, with no session. A 2025 request is not ours to
  * serve here unless the runner is `--stateless`: then the SDK serves it per request too (its
- * `legacy: 'stateless'` posture, JSON responses), which is what our own stateless branch used to do.
+ * `legacy: 'stateless'` posture), which is what our own stateless branch used to do. A 2026 response streams (SSE)
+ * once the call sends a notification (progress), in `--stateless` too: JSON would drop them.
  * Sessionful 2025 traffic stays with the runner's session table (`http.ts`).
  *
  * `subscriptions/listen` streams take a slot first (`listenSlots.ts`: per principal, reclaimed when full), then
@@ -16,6 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
+import { markStatelessRequest } from '../stateless.js';
 import { createListenSlots, isListenRequest, type ListenSlotOptions, type ListenSlots } from './listenSlots.js';
 import { withSdkWarningsTo } from './sdkConsole.js';
 import type { ServerApp } from './types.js';
@@ -88,7 +90,10 @@ export function createEraRouter(app: ServerApp, { stateless, listens: bounds, lo
   const factory = (context: McpRequestContext) => {
     const served = requests?.getStore();
     if (served) served.context = context;
-    return app.createServer(context);
+    const server = app.createServer(context);
+    // A 2025 request without a session (`--stateless`): its handlers must say what cannot work (`stateless.ts`).
+    if (stateless && context.era === 'legacy') markStatelessRequest(server);
+    return server;
   };
   // The runner's slots come first (fair between principals); the SDK's own limit, the same, is never reached first.
   const listens = createListenSlots({ ...bounds, logger });
@@ -97,7 +102,6 @@ export function createEraRouter(app: ServerApp, { stateless, listens: bounds, lo
       legacy: stateless ? 'stateless' : 'reject',
       maxSubscriptions: bounds.maxListens,
       ...(bus ? { bus } : {}),
-      ...(stateless ? { responseMode: 'json' as const } : {}),
       onerror,
     }),
   );

@@ -4,17 +4,20 @@
  * elsewhere: `streamable.ts` (Streamable HTTP, both eras), `sse.ts` (legacy HTTP+SSE), `httpBody.ts`
  * (body cap and JSON-RPC checks), `runnerSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
  */
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import type { SessionEventStoreOptions } from '../resumable.js';
 import { logAccess } from './accessLog.js';
 import { createAuthGate } from './authGate.js';
+import { carriesRequest, createDrain, DEFAULT_SHUTDOWN_GRACE_MS, DRAIN_RETRY_AFTER_S, refuseWhileDraining } from './drain.js';
 import { createEraRouter } from './eras.js';
 import { parseAllowedHost } from './hosts.js';
 import { checkParams, HttpError, readJsonRpcBody, sendJsonRpcError, unreadBody } from './httpBody.js';
 import type { HttpOptions, RunningHttpServer } from './httpOptions.js';
+import { isListenRequest } from './listenSlots.js';
+import { createReadiness } from './readiness.js';
 import { createRunnerSessions } from './runnerSessions.js';
 import { checkRequest, type GuardOptions, hostPolicy } from './security.js';
 import { createSseHandler } from './sse.js';
@@ -46,6 +49,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     maxBodyBytes = 4 * 1024 * 1024,
     requestTimeoutMs = 60_000,
     eventStore = EVENT_STORE_DEFAULTS,
+    shutdownGraceMs = DEFAULT_SHUTDOWN_GRACE_MS,
     logger = silentLogger,
   } = options;
   const unusedIdleMs = Math.min(options.unusedSessionIdleMs ?? 60_000, sessionIdleMs);
@@ -56,6 +60,9 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   for (const entry of options.allowedHosts ?? []) parseAllowedHost(entry);
   let guard: GuardOptions | undefined;
   let closing = false;
+  let closed: Promise<void> | undefined;
+  const drain = createDrain();
+  const readiness = createReadiness({ app, drain, ...(options.auth ? { auth: options.auth } : {}) });
   const sessions = createRunnerSessions({
     maxSessions,
     idleMs: sessionIdleMs,
@@ -67,7 +74,9 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   // 2026-07-28 requests (and, with --stateless, every request) are the SDK's to serve per request.
   const eras = createEraRouter(app, { stateless, listens: { maxListens, maxPerPrincipal: maxListensPerPrincipal }, logger });
   const handle =
-    mode === 'http' ? createStreamableHandler({ app, sessions, eras, stateless, eventStore, logger }) : createSseHandler({ app, sessions });
+    mode === 'http'
+      ? createStreamableHandler({ app, sessions, eras, stateless, eventStore, logger })
+      : createSseHandler({ app, sessions, drain });
   const auth = options.auth ? createAuthGate(options.auth, logger) : undefined;
 
   // requestTimeout and headersTimeout bound how long a client may take to *send* a request (a client
@@ -82,9 +91,18 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     const url = new URL(req.url ?? '/', 'http://localhost');
     const access = logAccess(logger, req, res, url.pathname);
     try {
+      // While draining, every answer closes its connection: a kept-alive client reconnects, to another replica.
+      if (drain.draining) res.setHeader('Connection', 'close');
       if (url.pathname === '/healthz') {
+        // Liveness: the process is up and answering; never a backend call, and not failed by a drain.
         res.writeHead(closing ? 503 : 200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
+        res.end(JSON.stringify({ status: closing ? 'closing' : drain.draining ? 'draining' : 'ok' }));
+        return;
+      }
+      if (url.pathname === '/readyz') {
+        const ready = closing ? { status: 'draining' as const } : await readiness.check();
+        res.writeHead(ready.status === 'ok' ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify(ready));
         return;
       }
       if (auth?.serveMetadata(req, res, url)) return;
@@ -102,8 +120,8 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
         sendJsonRpcError(res, refusal.status, ErrorCode.ServerError, refusal.message, { ...refusal.headers, ...close });
         return;
       }
-      if (closing) {
-        sendJsonRpcError(res, 503, ErrorCode.ServerError, 'Service unavailable: the server is shutting down');
+      if (closing || (drain.draining && refuseWhileDraining(req.method))) {
+        sendDraining(res);
         return;
       }
       // The token is checked from the headers before a byte of the body is read (an unauthenticated request
@@ -115,6 +133,15 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       access.body = body;
       if (auth && authInfo && !auth.authorize(req, res, authInfo, body)) return;
       if (body !== undefined) checkParams(body);
+      // A request started now is a call in flight until its response closes (legacy SSE answers on its stream: its
+      // handler counts those). While draining, a new request is refused; an answer or a notification the client sends
+      // (to a server request of a call in flight, a cancellation) still goes through.
+      const request = req.method === 'POST' && carriesRequest(body);
+      if (request && drain.draining) {
+        sendDraining(res);
+        return;
+      }
+      if (request && mode === 'http' && !isListenRequest(body)) res.once('close', drain.enter());
       await handle(req, res, url, body);
     } catch (error) {
       if (error instanceof HttpError) {
@@ -152,17 +179,38 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     httpServer,
     sessionCount: () => sessions.table.size,
     listenCount: () => eras.listens.size,
-    async close() {
-      if (closing) return;
-      closing = true;
-      clearInterval(sweep);
-      await Promise.allSettled([...sessions.table.ids().map(sessions.close), eras.close()]);
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      });
-      await app.close?.();
-      await options.auth?.close();
+    close() {
+      closed ??= shutdown();
+      return closed;
     },
   };
+
+  /**
+   * The drain, then the close: nothing new is taken (readiness fails at once), calls in flight get up to the
+   * grace to finish, then every stream is ended, the listener closed and the app released.
+   */
+  async function shutdown(): Promise<void> {
+    const calls = drain.inFlight;
+    if (calls > 0) logger.info(`draining: waiting up to ${Math.round(shutdownGraceMs / 100) / 10}s for ${calls} call(s) in flight`);
+    if (!(await drain.settle(shutdownGraceMs)))
+      logger.warn(`the shutdown grace (${shutdownGraceMs}ms) ran out with ${drain.inFlight} call(s) in flight; they are cut`);
+    closing = true;
+    clearInterval(sweep);
+    // Ends each session's streams (its transport ends their responses) and every listen stream.
+    await Promise.allSettled([...sessions.table.ids().map(sessions.close), eras.close()]);
+    await new Promise<void>((resolve) => {
+      httpServer.close(() => resolve());
+      httpServer.closeAllConnections();
+    });
+    await app.close?.();
+    await options.auth?.close();
+  }
+}
+
+/** The answer to what a draining server no longer takes: another replica, or this one later, should. */
+function sendDraining(res: ServerResponse): void {
+  sendJsonRpcError(res, 503, ErrorCode.ServerError, 'Service unavailable: the server is shutting down; retry on another connection', {
+    'Retry-After': String(DRAIN_RETRY_AFTER_S),
+    Connection: 'close',
+  });
 }

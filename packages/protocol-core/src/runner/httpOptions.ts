@@ -68,6 +68,12 @@ export interface HttpOptions {
    * turns it off. Default 100 events and 1 MiB per session.
    */
   eventStore?: SessionEventStoreOptions | false;
+  /**
+   * `close()` drains first: from its call, `/readyz` answers 503 and new requests, sessions and streams get 503 with
+   * `Retry-After`; the calls in flight get this long to finish (ms; default 30 s, `--shutdown-grace`); then the
+   * streams are ended, the listener closed. A call still running then is cut.
+   */
+  shutdownGraceMs?: number;
   logger?: Logger;
 }
 

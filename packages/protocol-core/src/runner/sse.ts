@@ -1,16 +1,18 @@
 /**
  * Legacy HTTP+SSE (2024-11-05) at `/sse` + `/messages`, on `@modelcontextprotocol/server-legacy`: the
- * GET `/sse` stream is the session (it counts as in flight until it closes, which ends the session).
+ * GET `/sse` stream is the session (it counts as in flight until it closes, which ends the session). Its
+ * requests' answers ride on that stream, so the drain counts each request until its answer is sent (`drain.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { ErrorCode } from '../errors.js';
+import { countRequests, type Drain } from './drain.js';
 import { sendJsonRpcError } from './httpBody.js';
 import { ownsSession, type RunnerSessions, requestOwner } from './runnerSessions.js';
 import type { ServerApp } from './types.js';
 
 /** `body`: the parsed POST body, read by the runner; `undefined` for GET. */
-export function createSseHandler({ app, sessions }: { app: ServerApp; sessions: RunnerSessions }) {
+export function createSseHandler({ app, sessions, drain }: { app: ServerApp; sessions: RunnerSessions; drain: Drain }) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> => {
     if (url.pathname === '/sse') {
       if (req.method !== 'GET') {
@@ -29,6 +31,8 @@ export function createSseHandler({ app, sessions }: { app: ServerApp; sessions: 
       sessions.table.unreserve();
       res.once('close', () => void sessions.close(transport.sessionId));
       await server.connect(transport);
+      // The answers ride on this stream, not on their POSTs: the drain counts each request until its answer is sent.
+      countRequests(transport, drain, 'the server is shutting down; retry on another connection');
       return;
     }
     if (req.method !== 'POST') {

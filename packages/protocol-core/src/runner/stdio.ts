@@ -1,10 +1,16 @@
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { createDrain, createRequestCounter } from './drain.js';
 import { JsonRpcStdioTransport } from './stdioTransport.js';
 import type { RunningServer, ServerApp } from './types.js';
 
 export interface RunningStdioServer extends RunningServer {
   /** Resolves when stdin has ended (the client went away). */
   ended: Promise<void>;
+  /**
+   * Stops taking requests (a new one is answered -32000 "the server is shutting down") and resolves once every
+   * request taken is answered (`true`) or `graceMs` has passed (`false`). `close` after it; stdin's end needs none.
+   */
+  drain(graceMs: number): Promise<boolean>;
 }
 
 /**
@@ -15,7 +21,8 @@ export interface RunningStdioServer extends RunningServer {
  * -32600), not silence, and a line over 10 MiB is refused with -32600 (`stdioTransport.ts`).
  */
 export async function serveStdio(app: ServerApp, stdin = process.stdin, stdout = process.stdout): Promise<RunningStdioServer> {
-  const transport = new JsonRpcStdioTransport(stdin, stdout);
+  const drain = createDrain();
+  const transport = new JsonRpcStdioTransport(stdin, stdout, { counter: createRequestCounter(drain) });
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);
@@ -24,6 +31,7 @@ export async function serveStdio(app: ServerApp, stdin = process.stdin, stdout =
   let closed = false;
   return {
     ended,
+    drain: (graceMs) => drain.settle(graceMs),
     async close() {
       if (closed) return;
       closed = true;

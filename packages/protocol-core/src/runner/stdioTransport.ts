@@ -18,12 +18,15 @@ import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { ErrorCode } from '../errors.js';
 import { CLIENT_MESSAGE_LIMIT_BYTES } from '../size.js';
+import type { RequestCounter } from './drain.js';
 import { checkMessage, type JsonRpcId } from './jsonRpcCheck.js';
 import { paramsProblem } from './paramsCheck.js';
 
 export interface StdioTransportOptions {
   /** Longest line accepted, in bytes. Default 10 MiB, as the SDK's. */
   maxLineBytes?: number;
+  /** Counts the client's requests until answered, for a drain (`drain.ts`); one it refuses is answered -32000. */
+  counter?: RequestCounter;
 }
 
 export class JsonRpcStdioTransport implements Transport {
@@ -32,6 +35,7 @@ export class JsonRpcStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private readonly maxLineBytes: number;
+  private readonly counter: RequestCounter | undefined;
   private chunks: Buffer[] = [];
   private size = 0;
   /** Skipping the rest of a line that was too long. */
@@ -43,9 +47,10 @@ export class JsonRpcStdioTransport implements Transport {
   constructor(
     private readonly stdin: Readable = process.stdin,
     private readonly stdout: Writable = process.stdout,
-    { maxLineBytes = CLIENT_MESSAGE_LIMIT_BYTES }: StdioTransportOptions = {},
+    { maxLineBytes = CLIENT_MESSAGE_LIMIT_BYTES, counter }: StdioTransportOptions = {},
   ) {
     this.maxLineBytes = maxLineBytes;
+    this.counter = counter;
   }
 
   private readonly onData = (data: Buffer | string): void => {
@@ -107,6 +112,8 @@ export class JsonRpcStdioTransport implements Transport {
     if (message) {
       const refused = paramsProblem(message);
       if (refused) this.reject(refused.id, refused.code, refused.message);
+      else if (this.counter && !this.counter.received(message))
+        this.reject('id' in message ? (message.id as JsonRpcId) : null, ErrorCode.ServerError, 'the server is shutting down');
       else this.onmessage?.(message);
       return;
     }
@@ -149,7 +156,11 @@ export class JsonRpcStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    await this.write(`${JSON.stringify(message)}\n`);
+    try {
+      await this.write(`${JSON.stringify(message)}\n`);
+    } finally {
+      this.counter?.sent(message);
+    }
   }
 
   async close(): Promise<void> {
@@ -158,6 +169,7 @@ export class JsonRpcStdioTransport implements Transport {
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.chunks = [];
     this.size = 0;
+    this.counter?.closed();
     this.onclose?.();
   }
 }

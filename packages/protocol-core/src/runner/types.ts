@@ -26,6 +26,18 @@ export interface ServerApp {
    * `memory:read`, writing tools `memory:write`); the operator may rename them (`--oauth-scope-map`).
    */
   scopes?: ScopeDeclaration;
+  /**
+   * Whether the app can serve now, for `/readyz` (HTTP): e.g. memory on PostgreSQL pings its database. Bounded and
+   * cheap (the runner caches the answer a second and gives it 2 s); `reason` says what is missing, without secrets.
+   * Without it, the app is ready whenever the process is.
+   */
+  ready?(): Promise<Readiness>;
+}
+
+/** What `ServerApp.ready` answers. */
+export interface Readiness {
+  ok: boolean;
+  reason?: string;
 }
 
 /** A running transport: `close` ends every session and releases the port or stdin. */

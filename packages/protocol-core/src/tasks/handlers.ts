@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorMessage } from '../errors.js';
+import { servesStatelessRequest, statelessSession } from '../stateless.js';
 import { isModernEra } from './era.js';
 import { isTerminal, type TaskStore } from './store.js';
 
@@ -29,6 +30,8 @@ const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.I
 
 function refuseModern(server: McpServer): void {
   if (isModernEra(server)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+  // No task outlives the request's instance: "Task not found" would hide why.
+  if (servesStatelessRequest(server)) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, statelessSession('tasks'));
 }
 
 /** Resolves on the task's next change or when `signal` aborts (then rejects, as v1: -32600 `Request cancelled`). */

@@ -27,6 +27,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import { describeIssues, tooLargeMessage } from '../requestGuard.js';
 import { errorResult } from '../results.js';
 import { sizeOver } from '../size.js';
+import { servesStatelessRequest, statelessSession } from '../stateless.js';
 import { isModernEra } from './era.js';
 import { serveTaskRequests } from './handlers.js';
 import { interceptRequests } from './intercept.js';
@@ -197,6 +198,7 @@ export function createTaskLayer(server: McpServer, options: TaskLayerOptions = {
 
   /** The call without a task: v1's error for a 2025 client; the work, inline, for a 2026 client. */
   const plainCall = async <Ctx>(tool: AnyTaskTool<Ctx>, ctx: Ctx, args: unknown, context: ServerContext) => {
+    if (servesStatelessRequest(server)) return errorResult(statelessSession(`${tool.name} (it runs as a task)`));
     if (!isModernEra(server)) return errorResult(taskRequiredText(tool.name));
     const inline: RunningTask = {
       taskId: undefined,

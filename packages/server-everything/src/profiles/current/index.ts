@@ -18,6 +18,7 @@ import { createSessionResources } from './resources/session.js';
 import { registerResourceTemplates } from './resources/templates.js';
 import { createRootsCache } from './roots.js';
 import { intervalsFor, resolveConfig } from './session.js';
+import { registerStatelessGatedTools } from './statelessTools.js';
 import { createSubscriberUpdates, enableCurrentSubscriptions } from './subscriptions.js';
 import { gatedTools, tools } from './tools/index.js';
 import type { TaskSession } from './tools/simulateResearchQuery.js';
@@ -85,6 +86,11 @@ export function createCurrentServer(options: EverythingOptions, context?: McpReq
   registerPrompts(server, session, prompts, { logger });
   if (context?.era === 'modern') {
     serveModernTools(session, base);
+    return closeWith(server, closing, tasks);
+  }
+  // --stateless: a 2025 request without a session (the runner's per-request server) never gets `initialized`.
+  if (context?.era === 'legacy' && context.requestInfo !== undefined) {
+    registerStatelessGatedTools(server, gatedTools, logger);
     return closeWith(server, closing, tasks);
   }
 

@@ -10,7 +10,7 @@
  * next call after the database is back migrates (if needed) and succeeds. No call waits on the database longer than
  * `timeoutMs` (`statement_timeout` on the server, pg's `query_timeout` for a database that stops answering).
  */
-import { type Logger, silentLogger, ToolError } from '@mcpkit/protocol-core';
+import { type Logger, type Readiness, silentLogger, ToolError } from '@mcpkit/protocol-core';
 import pg from 'pg';
 import { type ChangeListener, createChangeListener } from './listener.js';
 import { passwordRedactor, redactUrl } from './redact.js';
@@ -41,6 +41,11 @@ export interface PostgresDatabase {
   transaction<T>(mode: 'read' | 'write', run: (db: pg.PoolClient) => Promise<T>): Promise<T>;
   /** The one LISTEN connection of the process, shared by every graph's store. */
   readonly listener: ChangeListener;
+  /**
+   * For `/readyz`: whether the database answers a `SELECT 1` on the pool now (within its connection and statement
+   * time-outs; the runner bounds and caches the probe), with the reason, redacted, when it does not.
+   */
+  ping(): Promise<Readiness>;
   /** Closes the LISTEN connection and the pool; every call after fails. */
   close(): Promise<void>;
 }
@@ -188,6 +193,18 @@ export function openPostgresDatabase({
     redact,
     transaction,
     listener,
+    async ping() {
+      if (closed) return { ok: false, reason: 'the memory store is closed' };
+      try {
+        await pool.query('SELECT 1');
+        return { ok: true };
+      } catch (error) {
+        const message = redact(
+          error instanceof Error ? error.message || String((error as { code?: string }).code ?? error) : String(error),
+        );
+        return { ok: false, reason: `the memory database at ${location} is unreachable: ${message}` };
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -105,13 +105,17 @@ export function openPostgresGraph(db: PostgresDatabase, graph: string = DEFAULT_
 }
 
 /** Opens a store on one graph of the database at `url`, with connections of its own (none made before the first need). */
-export function openPostgresStore({ graph = DEFAULT_GRAPH, ...options }: PostgresStoreOptions): GraphStore {
+export function openPostgresStore({
+  graph = DEFAULT_GRAPH,
+  ...options
+}: PostgresStoreOptions): GraphStore & Pick<PostgresDatabase, 'ping'> {
   const bad = checkGraphName(graph);
   if (bad) throw new Error(bad);
   const db = openPostgresDatabase(options);
   const store = openPostgresGraph(db, graph);
   return {
     ...store,
+    ping: db.ping,
     async close() {
       await store.close();
       await db.close();

@@ -4,7 +4,7 @@
  * users come; a user's store holds no connection of its own.
  */
 import { createUserGraphs, type UserGraphs } from '../../userGraphs.js';
-import { openPostgresDatabase, type PostgresDatabaseOptions } from './database.js';
+import { openPostgresDatabase, type PostgresDatabase, type PostgresDatabaseOptions } from './database.js';
 import { DEFAULT_GRAPH, userGraphName } from './graphName.js';
 import { openPostgresGraph } from './postgresStore.js';
 
@@ -14,12 +14,16 @@ export interface PostgresUserGraphsOptions extends PostgresDatabaseOptions {
 }
 
 /** The users' graphs in the database at `url`; `close()` closes their stores and then the process's connections. */
-export function openPostgresUserGraphs({ graph = DEFAULT_GRAPH, ...options }: PostgresUserGraphsOptions): UserGraphs {
+export function openPostgresUserGraphs({
+  graph = DEFAULT_GRAPH,
+  ...options
+}: PostgresUserGraphsOptions): UserGraphs & Pick<PostgresDatabase, 'ping'> {
   const db = openPostgresDatabase(options);
   const users = createUserGraphs({ open: async (key) => openPostgresGraph(db, userGraphName(graph, key)) });
   return {
     use: users.use,
     hold: users.hold,
+    ping: db.ping,
     async close() {
       await users.close();
       await db.close();

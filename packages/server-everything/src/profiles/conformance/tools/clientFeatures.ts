@@ -1,4 +1,11 @@
-import { type RequestExtra, ToolError, type ToolResult, textResult } from '@mcpkit/protocol-core';
+import {
+  type RequestExtra,
+  servesStatelessRequest,
+  statelessCapabilities,
+  ToolError,
+  type ToolResult,
+  textResult,
+} from '@mcpkit/protocol-core';
 import type { ElicitRequestFormParams, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { ConformanceSession } from '../session.js';
 
@@ -7,6 +14,7 @@ import type { ConformanceSession } from '../session.js';
  * 2026-07-28 request's `_meta`), so the model reads why instead of the SDK's internal error.
  */
 export function requireClientCapability(session: ConformanceSession, capability: 'sampling' | 'elicitation', extra: RequestExtra): void {
+  if (servesStatelessRequest(session.server)) throw new ToolError(statelessCapabilities(capability));
   if (session.input.capabilities(extra)[capability] === undefined) {
     const where = session.input.modern() ? "in this request's _meta" : 'in initialize';
     throw new ToolError(`The client does not support ${capability}: it did not declare the "${capability}" capability ${where}`);

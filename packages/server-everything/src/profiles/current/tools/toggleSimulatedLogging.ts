@@ -1,4 +1,4 @@
-import { defineTool, textResult } from '@mcpkit/protocol-core';
+import { defineTool, servesStatelessRequest, statelessSession, ToolError, textResult } from '@mcpkit/protocol-core';
 import type { CurrentSession } from '../session.js';
 
 export const toggleSimulatedLogging = defineTool({
@@ -7,7 +7,9 @@ export const toggleSimulatedLogging = defineTool({
   description: 'Toggles simulated, random-leveled logging on or off.',
   input: {},
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (_args, { simulatedLogging }: CurrentSession, extra) => {
+  handler: (_args, { server, simulatedLogging }: CurrentSession, extra) => {
+    // A --stateless request's server is gone once it answered: nothing would ever be sent.
+    if (servesStatelessRequest(server)) throw new ToolError(statelessSession('simulated logging (its messages go to the session)'));
     // `session undefined` over stdio, as the reference prints it.
     const sessionId = extra.sessionId;
     if (simulatedLogging.active) {

@@ -1,4 +1,4 @@
-import { defineTool, textResult } from '@mcpkit/protocol-core';
+import { defineTool, servesStatelessRequest, statelessSession, ToolError, textResult } from '@mcpkit/protocol-core';
 import type { CurrentSession } from '../session.js';
 
 export const toggleSubscriberUpdates = defineTool({
@@ -7,7 +7,10 @@ export const toggleSubscriberUpdates = defineTool({
   description: 'Toggles simulated resource subscription updates on or off.',
   input: {},
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (_args, { subscriberUpdates }: CurrentSession, extra) => {
+  handler: (_args, { server, subscriberUpdates }: CurrentSession, extra) => {
+    // A --stateless request's server is gone once it answered: nothing would ever be sent.
+    if (servesStatelessRequest(server))
+      throw new ToolError(statelessSession("simulated resource updates (they go to the session's subscriptions)"));
     const sessionId = extra.sessionId;
     if (subscriberUpdates.active) {
       subscriberUpdates.stop();

@@ -1,4 +1,4 @@
-import { defineTool, ToolError } from '@mcpkit/protocol-core';
+import { defineTool, servesStatelessRequest, statelessCapabilities, ToolError } from '@mcpkit/protocol-core';
 import type { CreateMessageRequest, CreateMessageResultWithTools } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { LegacySession } from '../session.js';
@@ -44,6 +44,7 @@ export const sampleLlm = defineTool({
   // Changes nothing, but the client may hand the prompt to a hosted model: open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async handler({ prompt, maxTokens }, session: LegacySession, extra) {
+    if (servesStatelessRequest(session.server)) throw new ToolError(statelessCapabilities('sampling'));
     if (!session.input.capabilities(extra).sampling) {
       throw new ToolError('sampleLLM needs a client that supports sampling; this client did not declare the sampling capability');
     }

@@ -1,4 +1,4 @@
-import { defineTool, ToolError } from '@mcpkit/protocol-core';
+import { defineTool, servesStatelessRequest, statelessCapabilities, ToolError } from '@mcpkit/protocol-core';
 import type { ElicitRequest } from '@modelcontextprotocol/server';
 import { elicitationReply } from '../../../shared/elicitationReply.js';
 import type { LegacySession } from '../session.js';
@@ -71,6 +71,7 @@ export const startElicitation = defineTool({
   // Asks this client's user and reports the answer; nothing changes.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(_args, session: LegacySession, extra) {
+    if (servesStatelessRequest(session.server)) throw new ToolError(statelessCapabilities('elicitation'));
     if (!session.input.capabilities(extra).elicitation) {
       throw new ToolError(
         'startElicitation needs a client that supports elicitation; this client did not declare the elicitation capability',
