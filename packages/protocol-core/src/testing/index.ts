@@ -17,6 +17,7 @@ import { binTransportParams, keepStderr } from './binProcess.js';
 import { connectHttpV2, type V2ClientOptions, type V2HttpClient } from './v2.js';
 
 export { freePort } from './freePort.js';
+export { connectWs, spawnWs, type WsProcess } from './ws.js';
 export {
   connectHttpV2,
   connectV2InMemory,
