@@ -285,7 +285,9 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
       // Loaded only when asked for, like the HTTP runner.
       const { serveWs } = await import('./ws.js');
       if (config.authToken === undefined && !isLoopbackHost(config.host))
-        logger.warn(`listening on ${config.host} without authentication: anyone who can reach this address can use every tool; add --auth-token, or bind 127.0.0.1`);
+        logger.warn(
+          `listening on ${config.host} without authentication: anyone who can reach this address can use every tool; add --auth-token, or bind 127.0.0.1`,
+        );
       const ws = await serveWs(serverApp, {
         host: config.host,
         port: config.port,

@@ -17,7 +17,6 @@ import { binTransportParams, keepStderr } from './binProcess.js';
 import { connectHttpV2, type V2ClientOptions, type V2HttpClient } from './v2.js';
 
 export { freePort } from './freePort.js';
-export { connectWs, spawnWs, type WsProcess } from './ws.js';
 export {
   connectHttpV2,
   connectV2InMemory,
@@ -32,6 +31,7 @@ export {
   type V2SpawnOptions,
   type V2StdioProcess,
 } from './v2.js';
+export { connectWs, spawnWs, type WsProcess } from './ws.js';
 
 export interface ClientOptions {
   name?: string;

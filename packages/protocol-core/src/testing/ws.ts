@@ -30,6 +30,8 @@ export interface WsProcess extends AsyncDisposable {
   endpoint: string;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
+  /** Closes the client, sends SIGTERM and resolves the exit code (null when a signal ended it). */
+  stop(): Promise<number | null>;
 }
 
 /** Waits for the bin's "listening on ws://…" line on stderr; rejects with its stderr if it exits first. */
@@ -60,20 +62,16 @@ export async function spawnWs(bin: string, { args = [], env = {}, cwd }: BinSpaw
     text += chunk.toString('utf8');
   });
   const stderr = () => text;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     const endpoint = await listeningEndpoint(child, stderr);
     const client = await connectWs(endpoint);
-    return {
-      client,
-      endpoint,
-      stderr,
-      async [Symbol.asyncDispose]() {
-        await client.close();
-        child.kill('SIGTERM');
-        await exited;
-      },
+    const stop = async () => {
+      await client.close();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
     };
+    return { client, endpoint, stderr, stop, [Symbol.asyncDispose]: async () => void (await stop()) };
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
