@@ -87,6 +87,19 @@ describe('the WebSocket runner with the v1 SDK client', () => {
     await Promise.all([modern.close(), legacy.close()]);
   });
 
+  it('close() ends every connection, its client told 1000, and closes the app', async () => {
+    let appClosed = false;
+    const server = await serveWs({ ...app(), close: () => void (appClosed = true) }, { host: '127.0.0.1', port: 0 });
+    const { ws } = await open(server.endpoint);
+    ws!.send(INITIALIZE);
+    await nextMessage(ws!);
+    const code = closed(ws!);
+    await server.close();
+    expect(await code).toBe(1000);
+    expect(appClosed).toBe(true);
+    expect(server.sessionCount()).toBe(0);
+  });
+
   it('answers plain HTTP on /mcp with 426 and serves /healthz', async () => {
     await using server = await start();
     const http = server.url.replace(/^ws:/, 'http:');

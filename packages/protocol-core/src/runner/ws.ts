@@ -113,7 +113,8 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
     handleProtocols: (protocols) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
   });
 
-  const httpServer = createServer((req, res) => {
+  // An upgrade request has no body: its headers must come within 10 s (a slowloris holds no socket longer).
+  const httpServer = createServer({ headersTimeout: 10_000, requestTimeout: 10_000 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/healthz') {
       res.writeHead(closing ? 503 : 200, { 'Content-Type': 'application/json' });
@@ -216,7 +217,8 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
       closing = true;
       clearInterval(keepalive);
       const open = [...connections];
-      // Each connection's server is closed and the client told (1000); one that does not finish the closing handshake is cut.
+      // Each connection's server is closed and its client sent the close frame (1000); the sockets are then cut, not
+      // left to finish the closing handshake.
       await Promise.allSettled(open.map(([, entry]) => entry.close()));
       for (const [socket] of open) socket.terminate();
       await new Promise<void>((resolve) => {

@@ -3,7 +3,7 @@
  * way. Inbound text goes through the same checks as a stdio line (`jsonRpcInbound.ts`: -32700 for text that is
  * not JSON, -32600/-32602 for a message that is not a valid one); a binary frame closes the connection with 1003
  * (unsupported data). A frame over the server's cap never reaches here: `ws` closes the connection with 1009.
- * `onclose` fires once, when the socket has closed (either side).
+ * `onclose` fires once: when the socket has closed, or when `close` was called.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import type { RawData, WebSocket } from 'ws';
@@ -83,10 +83,12 @@ export class WebSocketServerTransport implements Transport {
     });
   }
 
+  /** Sends the close frame (1000) and is done: the closing handshake finishes on its own (or the runner cuts it). */
   async close(): Promise<void> {
     if (this.closed) return;
-    const done = new Promise<void>((resolve) => this.socket.once('close', () => resolve()));
+    this.closed = true;
+    this.detach();
     this.socket.close(1000);
-    await done;
+    this.onclose?.();
   }
 }
