@@ -89,7 +89,10 @@ describe('the WebSocket runner with the v1 SDK client', () => {
 
   it('close() ends every connection, its client told 1000, and closes the app', async () => {
     let appClosed = false;
-    const server = await serveWs({ ...app(), close: () => void (appClosed = true) }, { host: '127.0.0.1', port: 0 });
+    const close = () => {
+      appClosed = true;
+    };
+    const server = await serveWs({ ...app(), close }, { host: '127.0.0.1', port: 0 });
     const { ws } = await open(server.endpoint);
     ws!.send(INITIALIZE);
     await nextMessage(ws!);
