@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { type RunningWsServer, serveWs, type WsOptions } from '../src/runner/ws.js';
+import { type RunningWsServer, serveWs, type WsOptions } from '../src/index.js';
 import { connectWs, newV2Client } from '../src/testing/index.js';
 import { createDemoServer } from './fixtures/demoServer.js';
 
