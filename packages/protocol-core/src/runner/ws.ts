@@ -170,7 +170,8 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
     socket.on('error', (error) => logger.debug(`WebSocket upgrade socket: ${errorMessage(error)}`));
     const refusal = refusalOf(req);
     if (refusal) {
-      logger.warn(`refused a WebSocket upgrade of ${req.url}: ${refusal.message}`);
+      // The path only: a query string may carry what should never reach a log.
+      logger.warn(`refused a WebSocket upgrade of ${new URL(req.url ?? '/', 'http://localhost').pathname}: ${refusal.message}`);
       refuseUpgrade(socket, refusal);
       return;
     }
