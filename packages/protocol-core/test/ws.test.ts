@@ -1,6 +1,7 @@
 // The WebSocket runner (`--transport ws`) through real clients: the v1 SDK's `WebSocketClientTransport`, and the
 // `ws` library's client for what that one cannot send (headers, other subprotocols, raw frames).
 import type { IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
@@ -156,6 +157,28 @@ describe('the WebSocket runner refuses an upgrade before any WebSocket opens', (
     ws.send(INITIALIZE);
     expect(await nextMessage(ws)).toMatchObject({ id: 1, result: { serverInfo: { name: 'demo' } } });
     ws.close();
+  });
+
+  it('a request target that does not parse as a URL: 404, and the server goes on', async () => {
+    await using server = await start();
+    const { port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+            'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mcp\r\n\r\n',
+        ),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      socket.on('close', () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    const next = await open(server.endpoint);
+    expect(next.ws?.protocol).toBe('mcp');
+    next.ws?.close();
   });
 
   it('--max-sessions counts connections: one more gets 503 until one closes', async () => {

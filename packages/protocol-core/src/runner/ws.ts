@@ -81,6 +81,15 @@ function refuseUpgrade(socket: Duplex, { status, message, headers = {} }: Refusa
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
+/** The request's path; `undefined` when its target does not parse (an absolute-form target can fail to). */
+function pathOf(req: IncomingMessage): string | undefined {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The subprotocols a client offers (`Sec-WebSocket-Protocol`, comma-separated). */
 function offeredProtocols(req: IncomingMessage): string[] {
   return (req.headers['sec-websocket-protocol'] ?? '')
@@ -115,14 +124,14 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
 
   // An upgrade request has no body: its headers must come within 10 s (a slowloris holds no socket longer).
   const httpServer = createServer({ headersTimeout: 10_000, requestTimeout: 10_000 }, (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/healthz') {
+    const path = pathOf(req);
+    if (path === '/healthz') {
       res.writeHead(closing ? 503 : 200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
       return;
     }
     const [status, message] =
-      url.pathname === '/mcp'
+      path === '/mcp'
         ? [426, `Upgrade Required: /mcp is a WebSocket endpoint (subprotocol ${WS_SUBPROTOCOL})`]
         : [404, 'Not found: the MCP endpoint is /mcp (WebSocket)'];
     res.writeHead(status, { 'Content-Type': 'application/json', ...(status === 426 ? { Upgrade: 'websocket' } : {}) });
@@ -130,8 +139,7 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
   });
 
   const refusalOf = (req: IncomingMessage): Refusal | undefined => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/mcp') return { status: 404, message: 'Not found: the MCP endpoint is /mcp' };
+    if (pathOf(req) !== '/mcp') return { status: 404, message: 'Not found: the MCP endpoint is /mcp' };
     if (!guard) return { status: 503, message: 'Service unavailable: the server is starting' };
     const refusal = checkRequest(req, guard);
     if (refusal) return refusal;
@@ -171,7 +179,7 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
     const refusal = refusalOf(req);
     if (refusal) {
       // The path only: a query string may carry what should never reach a log.
-      logger.warn(`refused a WebSocket upgrade of ${new URL(req.url ?? '/', 'http://localhost').pathname}: ${refusal.message}`);
+      logger.warn(`refused a WebSocket upgrade of ${pathOf(req) ?? 'a malformed target'}: ${refusal.message}`);
       refuseUpgrade(socket, refusal);
       return;
     }
