@@ -21,6 +21,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ErrorCode, errorMessage } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { parseAllowedHost } from './hosts.js';
+import { requestPath } from './requestPath.js';
 import { checkRequest, type GuardOptions, hostPolicy, type Refusal } from './security.js';
 import type { RunningServer, ServerApp } from './types.js';
 import { WebSocketServerTransport } from './wsTransport.js';
@@ -81,15 +82,6 @@ function refuseUpgrade(socket: Duplex, { status, message, headers = {} }: Refusa
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
-/** The request's path; `undefined` when its target does not parse (an absolute-form target can fail to). */
-function pathOf(req: IncomingMessage): string | undefined {
-  try {
-    return new URL(req.url ?? '/', 'http://localhost').pathname;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The subprotocols a client offers (`Sec-WebSocket-Protocol`, comma-separated). */
 function offeredProtocols(req: IncomingMessage): string[] {
   return (req.headers['sec-websocket-protocol'] ?? '')
@@ -124,7 +116,7 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
 
   // An upgrade request has no body: its headers must come within 10 s (a slowloris holds no socket longer).
   const httpServer = createServer({ headersTimeout: 10_000, requestTimeout: 10_000 }, (req, res) => {
-    const path = pathOf(req);
+    const path = requestPath(req);
     if (path === '/healthz') {
       res.writeHead(closing ? 503 : 200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ status: closing ? 'closing' : 'ok' }));
@@ -139,7 +131,7 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
   });
 
   const refusalOf = (req: IncomingMessage): Refusal | undefined => {
-    if (pathOf(req) !== '/mcp') return { status: 404, message: 'Not found: the MCP endpoint is /mcp' };
+    if (requestPath(req) !== '/mcp') return { status: 404, message: 'Not found: the MCP endpoint is /mcp' };
     if (!guard) return { status: 503, message: 'Service unavailable: the server is starting' };
     const refusal = checkRequest(req, guard);
     if (refusal) return refusal;
@@ -179,7 +171,7 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
     const refusal = refusalOf(req);
     if (refusal) {
       // The path only: a query string may carry what should never reach a log.
-      logger.warn(`refused a WebSocket upgrade of ${pathOf(req) ?? 'a malformed target'}: ${refusal.message}`);
+      logger.warn(`refused a WebSocket upgrade of ${requestPath(req) ?? 'a malformed target'}: ${refusal.message}`);
       refuseUpgrade(socket, refusal);
       return;
     }
