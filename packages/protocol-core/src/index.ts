@@ -51,6 +51,7 @@ export {
 } from './resumable.js';
 export { type CliApp, type RunnerConfig, runCli, runnerOptions } from './runner/cli.js';
 export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/serveHttp.js';
+export { type RunningWsServer, serveWs, type WsOptions } from './runner/serveWs.js';
 export { type RunningStdioServer, serveStdio } from './runner/stdio.js';
 export type { Readiness, RunningServer, ServerApp } from './runner/types.js';
 export {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { freePort, spawnStdio } from '../src/testing/index.js';
+import { freePort, spawnStdio, spawnWs } from '../src/testing/index.js';
 import { dripRequest, raw } from './fixtures/rawHttp.js';
 
 const bin = fileURLToPath(new URL('./fixtures/cliServer.mjs', import.meta.url));
@@ -92,7 +92,11 @@ describe('runCli', () => {
 
   it.each([
     [['--port', 'eighty'], 'mcp-server-fixture: invalid value for --port: "eighty" is not a whole number'],
-    [['--transport', 'ws'], 'mcp-server-fixture: invalid value for --transport: "ws" is not one of stdio, http, sse'],
+    [['--transport', 'websocket'], 'mcp-server-fixture: invalid value for --transport: "websocket" is not one of stdio, http, sse, ws'],
+    [
+      ['--transport', 'ws', '--oauth-issuer', 'https://issuer.example', '--oauth-audience', 'http://127.0.0.1:3000/mcp'],
+      'mcp-server-fixture: --oauth-issuer protects the http and sse transports; over ws use --auth-token (the token is checked once, on the upgrade)',
+    ],
     [['--frobnicate'], "mcp-server-fixture: Unknown option '--frobnicate'"],
     [['--greeting', 'forbidden'], 'mcp-server-fixture: greeting "forbidden" is not allowed'],
   ])('rejects bad configuration %j with exit 2 and one stderr line', async (args, message) => {
@@ -130,7 +134,7 @@ describe('runCli', () => {
     expect((await help.exit).code).toBe(0);
     expect(help.stdout()).toContain('Usage: mcp-server-fixture [options]');
     expect(help.stdout()).toContain('--greeting <value>');
-    expect(help.stdout()).toContain('--transport <stdio|http|sse>');
+    expect(help.stdout()).toContain('--transport <stdio|http|sse|ws>');
     expect(help.stdout()).toMatch(/--session-timeout <duration>\s+.*one unused since initialize closes after 60s/);
     expect(help.stdout()).toMatch(/--request-timeout <duration>\s+.*\(env MCP_REQUEST_TIMEOUT; default 60s\)/);
     expect(help.stdout()).toMatch(/^ {2}-V, --version /m);
@@ -208,6 +212,22 @@ describe('runCli', () => {
     expect(health.status).toBe(200);
     p.child.kill('SIGTERM');
     expect((await p.exit).code).toBe(0);
+  });
+
+  it('serves WebSocket at /mcp to the v1 client, with --max-body capping frames, and shuts down cleanly on SIGTERM', async () => {
+    await using ws = await spawnWs(bin, { args: ['--greeting', 'ahoy', '--max-body', '2kb'] });
+    expect(ws.endpoint).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(ws.stderr()).toContain(`mcp-server-fixture 9.9.9 listening on ${ws.endpoint}`);
+    const res = await ws.client.callTool({ name: 'greet', arguments: { who: 'you' } });
+    expect(res.content).toEqual([{ type: 'text', text: 'ahoy you' }]);
+    const closed = new Promise<void>((resolve) => {
+      ws.client.onclose = resolve;
+    });
+    // One frame over --max-body: the server closes the connection (1009) instead of reading it.
+    void ws.client.callTool({ name: 'greet', arguments: { who: 'x'.repeat(4096) } }).catch(() => {});
+    await closed;
+    expect(await ws.stop()).toBe(0);
+    expect(ws.stderr()).toContain('app closed');
   });
 
   it('checks Host against the port bound with --port 0, and applies --request-timeout', async () => {

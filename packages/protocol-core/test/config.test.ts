@@ -72,9 +72,10 @@ describe('parseConfig', () => {
       requestTimeout: 60_000,
       logLevel: 'info',
     });
-    expect(() => parseConfig(runnerOptions, ['--transport', 'ws'], {})).toThrow(
-      'invalid value for --transport: "ws" is not one of stdio, http, sse',
+    expect(() => parseConfig(runnerOptions, ['--transport', 'websocket'], {})).toThrow(
+      'invalid value for --transport: "websocket" is not one of stdio, http, sse, ws',
     );
+    expect(parseConfig(runnerOptions, ['--transport', 'WS'], {}).transport).toBe('ws');
     expect(parseConfig(runnerOptions, [], { MCP_REQUEST_TIMEOUT: '5s' }).requestTimeout).toBe(5000);
   });
 
@@ -107,7 +108,7 @@ describe('parseConfig', () => {
     expect(configWarnings(parseConfig(runnerOptions, [], { LOG_LEVEL: 'warn' }))).toEqual([]);
     expect(() => parseConfig(runnerOptions, ['--log-level', 'loud'], {})).toThrow('invalid value for --log-level');
     expect(() => parseConfig(runnerOptions, ['--port', ''], {})).toThrow('invalid value for --port');
-    expect(() => parseConfig(runnerOptions, [], { MCP_TRANSPORT: 'ws' })).toThrow('invalid value for MCP_TRANSPORT');
+    expect(() => parseConfig(runnerOptions, [], { MCP_TRANSPORT: 'websocket' })).toThrow('invalid value for MCP_TRANSPORT');
   });
 
   it('takes allowed hosts as name, name:port or an IPv6 address, and names a bad one', () => {

@@ -12,16 +12,17 @@ export const runnerOptions = defineOptions({
   transport: {
     type: 'string',
     env: 'MCP_TRANSPORT',
-    valueName: 'stdio|http|sse',
-    description: 'How clients connect: stdio, Streamable HTTP at /mcp, or legacy HTTP+SSE at /sse',
+    valueName: 'stdio|http|sse|ws',
+    description:
+      'How clients connect: stdio, Streamable HTTP at /mcp, legacy HTTP+SSE at /sse, or WebSocket at /mcp (subprotocol mcp; not an MCP specification transport)',
     default: 'stdio',
-    parse: parse.oneOf(['stdio', 'http', 'sse'] as const, { ignoreCase: true }),
+    parse: parse.oneOf(['stdio', 'http', 'sse', 'ws'] as const, { ignoreCase: true }),
   },
   host: {
     type: 'string',
     env: 'MCP_HOST',
     valueName: 'address',
-    description: 'Address to bind for http/sse; anything but loopback exposes the server to the network',
+    description: 'Address to bind for http/sse/ws; anything but loopback exposes the server to the network',
     default: '127.0.0.1',
     parse: parse.nonEmpty,
   },
@@ -29,7 +30,7 @@ export const runnerOptions = defineOptions({
     type: 'string',
     env: 'PORT',
     valueName: 'number',
-    description: 'Port for http/sse (0 picks a free one); PORT is read only for http/sse, and a bad PORT is ignored with a warning',
+    description: 'Port for http/sse/ws (0 picks a free one); PORT is read only for http/sse/ws, and a bad PORT is ignored with a warning',
     default: 3000,
     parse: parse.int({ min: 0, max: 65535 }),
     sharedEnv: true,
@@ -43,7 +44,7 @@ export const runnerOptions = defineOptions({
     type: 'string',
     env: 'MCP_AUTH_TOKEN',
     valueName: 'token',
-    description: 'Require "Authorization: Bearer <token>" on http/sse requests',
+    description: 'Require "Authorization: Bearer <token>" on http/sse requests and ws upgrades',
     parse: parse.nonEmpty,
   },
   ...authOptions,
@@ -222,6 +223,11 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     auth = authConfigFrom(config, env);
     if (auth && config.transport === 'stdio')
       throw new ConfigError('--oauth-issuer protects the http and sse transports; stdio has no requests to authenticate', '--oauth-issuer');
+    if (auth && config.transport === 'ws')
+      throw new ConfigError(
+        '--oauth-issuer protects the http and sse transports; over ws use --auth-token (the token is checked once, on the upgrade)',
+        '--oauth-issuer',
+      );
     if (auth && config.authToken !== undefined)
       throw new ConfigError('--auth-token and --oauth-issuer cannot be used together: choose one way to authenticate', '--auth-token');
   } catch (error) {
@@ -302,6 +308,26 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
       running = stdio;
       void stdio.ended.then(() => shutdown('stdin closed', false));
       logger.info(`${app.bin} ${app.version} running on stdio`);
+    } else if (config.transport === 'ws') {
+      // Loaded only when asked for, like the HTTP runner.
+      const { serveWs } = await import('./ws.js');
+      if (config.authToken === undefined && !isLoopbackHost(config.host))
+        logger.warn(
+          `listening on ${config.host} without authentication: anyone who can reach this address can use every tool; add --auth-token, or bind 127.0.0.1`,
+        );
+      const ws = await serveWs(serverApp, {
+        host: config.host,
+        port: config.port,
+        ...(config.authToken !== undefined ? { authToken: config.authToken } : {}),
+        maxSessions: config.maxSessions,
+        maxMessageBytes: config.maxBody,
+        maxListensPerConnection: config.maxListensPerPrincipal,
+        allowedHosts: config.allowedHost,
+        allowedOrigins: config.allowedOrigin,
+        logger,
+      });
+      running = ws;
+      logger.info(`${app.bin} ${app.version} listening on ${ws.endpoint}${config.authToken ? ' (bearer token required)' : ''}`);
     } else {
       // Loaded only when asked for: a stdio server never pays for the HTTP and SSE code.
       const { serveHttp } = await import('./http.js');

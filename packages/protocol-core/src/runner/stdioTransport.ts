@@ -19,8 +19,8 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { ErrorCode } from '../errors.js';
 import { CLIENT_MESSAGE_LIMIT_BYTES } from '../size.js';
 import type { RequestCounter } from './drain.js';
-import { checkMessage, type JsonRpcId } from './jsonRpcCheck.js';
-import { paramsProblem } from './paramsCheck.js';
+import type { JsonRpcId } from './jsonRpcCheck.js';
+import { handleInboundText, type InboundSink } from './jsonRpcInbound.js';
 
 export interface StdioTransportOptions {
   /** Longest line accepted, in bytes. Default 10 MiB, as the SDK's. */
@@ -92,35 +92,19 @@ export class JsonRpcStdioTransport implements Transport {
   private line(text: string): void {
     const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (trimmed.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch (error) {
-      this.reject(null, ErrorCode.ParseError, 'Parse error: the message is not valid JSON', error);
-      return;
-    }
-    if (!Array.isArray(value)) {
-      this.message(value);
-      return;
-    }
-    if (value.length === 0) this.reject(null, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch');
-    for (const entry of value) this.message(entry);
+    handleInboundText(trimmed, this.sink);
   }
 
-  private message(value: unknown): void {
-    const { message, problem } = checkMessage(value);
-    if (message) {
-      const refused = paramsProblem(message);
-      if (refused) this.reject(refused.id, refused.code, refused.message);
-      else if (this.counter && !this.counter.received(message))
+  private readonly sink: InboundSink = {
+    message: (message) => {
+      // While draining (SIGTERM), a new request is refused; answers and notifications still go through.
+      if (this.counter && !this.counter.received(message))
         this.reject('id' in message ? (message.id as JsonRpcId) : null, ErrorCode.ServerError, 'the server is shutting down');
       else this.onmessage?.(message);
-      return;
-    }
-    // A response the client got wrong: nobody to answer.
-    if (problem.response) this.onerror?.(new Error(`${problem.message} (a response from the client)`));
-    else this.reject(problem.id, problem.code, problem.message);
-  }
+    },
+    reject: (id, code, message, cause) => this.reject(id, code, message, cause),
+    error: (error) => this.onerror?.(error),
+  };
 
   /** Answers a message that cannot be handled, and tells `onerror`. */
   private reject(id: JsonRpcId, code: number, message: string, cause?: unknown): void {

@@ -31,6 +31,7 @@ export {
   type V2SpawnOptions,
   type V2StdioProcess,
 } from './v2.js';
+export { connectWs, spawnWs, type WsProcess } from './ws.js';
 
 export interface ClientOptions {
   name?: string;
