@@ -105,6 +105,14 @@ describe('Streamable HTTP sessions', () => {
 });
 
 describe('HTTP security defaults', () => {
+  it('answers a request target that is not a URL 400 and goes on serving (it used to take the process down)', async () => {
+    await using http = await startHttp(app());
+    const bad = await raw(http.url, { method: 'GET', path: 'http://[' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.message).toBe('Bad Request: the request target is not a URL');
+    expect((await raw(http.url, { body: INIT })).status).toBe(200);
+  });
+
   it('refuses a foreign Host (DNS rebinding) with 403', async () => {
     await using http = await startHttp(app());
     const res = await raw(http.url, { headers: { Host: 'evil.example.com' }, body: INIT });

@@ -88,7 +88,15 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
   };
   const httpServer = createServer(serverOptions, async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    // A request target Node's parser passes may still not be a URL (`GET http://[ HTTP/1.1`): `new URL` would
+    // throw outside any catch here and take the process, and every user's session, down.
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      sendJsonRpcError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: the request target is not a URL', { Connection: 'close' });
+      return;
+    }
     const access = logAccess(logger, req, res, url.pathname);
     try {
       // While draining, every answer closes its connection: a kept-alive client reconnects, to another replica.
