@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import type { SessionEventStoreOptions } from '../resumable.js';
+import { withHttpRequestId } from '../telemetry/requestScope.js';
 import { createAuthGate } from './authGate.js';
 import { createEraRouter } from './eras.js';
 import { parseAllowedHost } from './hosts.js';
@@ -70,7 +71,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     headersTimeout: headersTimeoutMs,
     connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
   };
-  const httpServer = createServer(serverOptions, async (req, res) => {
+  const httpServer = createServer(serverOptions, withHttpRequestId(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       if (url.pathname === '/healthz') {
@@ -116,7 +117,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       logger.error(`request ${req.method} ${url.pathname} failed:`, error);
       sendJsonRpcError(res, 500, ErrorCode.InternalError, 'Internal server error');
     }
-  });
+  }));
   const sweep = setInterval(() => sessions.table.expire(), Math.max(25, Math.min(unusedIdleMs / 4, 15_000)));
   sweep.unref();
 
