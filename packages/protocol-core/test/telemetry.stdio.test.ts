@@ -1,11 +1,9 @@
 // OpenTelemetry end to end: the built fixture bin, configured by OTEL_* only, exports to a real OTLP/HTTP receiver
 // that the test starts on loopback (http/json, so the test can read what arrives).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { spawnStdio } from '../src/testing/index.js';
+import { type OtlpKeyValue, otlpAttributes as attrs, otlpEnv, spawnStdio, startOtlpReceiver } from '../src/testing/index.js';
 import { connectHttpV2 } from '../src/testing/v2.js';
 import { openSession, raw, sessionHeaders } from './fixtures/rawHttp.js';
 
@@ -13,81 +11,8 @@ const bin = fileURLToPath(new URL('./fixtures/cliServer.mjs', import.meta.url));
 const PARENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_SPAN = '00f067aa0ba902b7';
 
-type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number };
-type KeyValue = { key: string; value: AnyValue };
-interface OtlpSpan {
-  name: string;
-  kind: number;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  attributes: KeyValue[];
-  status?: { code?: number; message?: string };
-}
-
-/** An OTLP/HTTP receiver on 127.0.0.1: keeps the JSON bodies posted to /v1/traces and /v1/metrics. */
-async function startReceiver(): Promise<{ url: string; posts: (path: string) => unknown[]; server: Server } & AsyncDisposable> {
-  const received: { path: string; body: unknown }[] = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      text += c;
-    });
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', body: req.headers['content-type']?.includes('json') ? JSON.parse(text) : text });
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    server,
-    posts: (path) => received.filter((r) => r.path === path).map((r) => r.body),
-    [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-function otelEnv(receiver: string): Record<string, string> {
-  return {
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_SERVICE_NAME: 'fixture-under-test',
-    // Nothing is exported on a timer during the test: what arrives was flushed at shutdown.
-    OTEL_METRIC_EXPORT_INTERVAL: '3600000',
-    OTEL_BSP_SCHEDULE_DELAY: '3600000',
-  };
-}
-
-function spans(bodies: unknown[]): OtlpSpan[] {
-  return bodies.flatMap((b) =>
-    (b as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)),
-  );
-}
-
-function attrs(span: { attributes: KeyValue[] }): Record<string, string | number | undefined> {
-  return Object.fromEntries(span.attributes.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.doubleValue]));
-}
-
-interface MetricPoint {
-  attributes: KeyValue[];
-  count?: string | number;
-  asInt?: string | number;
-  asDouble?: number;
-}
-function metrics(bodies: unknown[]): Map<string, MetricPoint[]> {
-  const found = new Map<string, MetricPoint[]>();
-  for (const b of bodies) {
-    for (const r of (b as { resourceMetrics: { scopeMetrics: { metrics: Record<string, unknown>[] }[] }[] }).resourceMetrics)
-      for (const s of r.scopeMetrics)
-        for (const m of s.metrics) {
-          const data = (m.histogram ?? m.gauge ?? m.sum) as { dataPoints: MetricPoint[] };
-          found.set(m.name as string, [...(found.get(m.name as string) ?? []), ...data.dataPoints]);
-        }
-  }
-  return found;
+function otelEnv(receiver: { url: string }): Record<string, string> {
+  return { ...otlpEnv(receiver), OTEL_SERVICE_NAME: 'fixture-under-test' };
 }
 
 function run(args: string[], env: Record<string, string>): { child: ChildProcess; stderr: () => string; exit: Promise<number | null> } {
@@ -110,8 +35,8 @@ async function until(check: () => boolean, ms = 10_000) {
 
 describe('OpenTelemetry (OTEL_* set)', () => {
   it('over HTTP: a SERVER span per request named by the MCP conventions, the client trace continued, metrics flushed at shutdown', async () => {
-    await using receiver = await startReceiver();
-    const p = run(['--transport', 'http', '--port', '0'], otelEnv(receiver.url));
+    await using receiver = await startOtlpReceiver();
+    const p = run(['--transport', 'http', '--port', '0'], otelEnv(receiver));
     await until(() => /listening on (http:\/\/\S+)/.test(p.stderr()));
     const endpoint = /listening on (http:\/\/\S+)/.exec(p.stderr())![1]!;
     const base = new URL(endpoint).origin;
@@ -137,7 +62,7 @@ describe('OpenTelemetry (OTEL_* set)', () => {
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
 
-    const all = spans(receiver.posts('/v1/traces'));
+    const all = receiver.spans();
     const byName = (name: string) => all.filter((s) => s.name === name);
     const [greet] = byName('tools/call greet');
     expect(greet).toBeDefined();
@@ -166,7 +91,7 @@ describe('OpenTelemetry (OTEL_* set)', () => {
     const [list] = byName('tools/list');
     expect(attrs(list!)).toMatchObject({ 'mcp.method.name': 'tools/list', 'mcp.protocol.version': '2026-07-28' });
 
-    const m = metrics(receiver.posts('/v1/metrics'));
+    const m = receiver.metrics();
     const durations = m.get('mcp.server.operation.duration') ?? [];
     const point = (method: string, tool?: string) =>
       durations.find((d) => attrs(d)['mcp.method.name'] === method && attrs(d)['gen_ai.tool.name'] === tool);
@@ -175,24 +100,24 @@ describe('OpenTelemetry (OTEL_* set)', () => {
     expect(point('_OTHER')).toBeDefined(); // an unknown method is not a label of its own
     expect(m.has('mcpkit.server.sessions')).toBe(true);
     expect(m.has('mcpkit.server.listen_streams')).toBe(true);
-    const [resource] = (receiver.posts('/v1/traces')[0] as { resourceSpans: { resource: { attributes: KeyValue[] } }[] }).resourceSpans;
+    const [resource] = (receiver.posts('/v1/traces')[0] as { resourceSpans: { resource: { attributes: OtlpKeyValue[] } }[] }).resourceSpans;
     expect(attrs(resource!.resource)).toMatchObject({ 'service.name': 'fixture-under-test', 'service.version': '9.9.9' });
   });
 
   it('over stdio: spans with network.transport pipe, exported when stdin closes', async () => {
-    await using receiver = await startReceiver();
+    await using receiver = await startOtlpReceiver();
     {
-      await using proc = await spawnStdio(bin, { env: otelEnv(receiver.url) });
+      await using proc = await spawnStdio(bin, { env: otelEnv(receiver) });
       await proc.client.callTool({ name: 'greet', arguments: { who: 'pipe' } });
     }
     await until(() => receiver.posts('/v1/traces').length > 0);
-    const [greet] = spans(receiver.posts('/v1/traces')).filter((s) => s.name === 'tools/call greet');
+    const [greet] = receiver.spans().filter((s) => s.name === 'tools/call greet');
     expect(attrs(greet!)).toMatchObject({ 'network.transport': 'pipe', 'gen_ai.tool.name': 'greet' });
   });
 
   it('warns about a protocol it cannot export with, and serves anyway', async () => {
-    await using receiver = await startReceiver();
-    await using proc = await spawnStdio(bin, { env: { ...otelEnv(receiver.url), OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' } });
+    await using receiver = await startOtlpReceiver();
+    await using proc = await spawnStdio(bin, { env: { ...otelEnv(receiver), OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' } });
     expect((await proc.client.callTool({ name: 'greet', arguments: { who: 'x' } })).content).toEqual([{ type: 'text', text: 'hello x' }]);
     expect(proc.stderr()).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported (http/protobuf or http/json)');
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
 import { type CliApp, ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
+import { timedStore } from './timedStore.js';
 import { options } from './config.js';
 import { listenToGraph, listenToUserGraphs } from './listen.js';
 import { resolveMemoryPath, userMemoryPath } from './paths.js';
@@ -17,7 +18,7 @@ const cli: CliApp<typeof options> = {
   description:
     'Knowledge-graph memory MCP server: entities, relations and observations kept in one JSONL file (the reference format), safe with several processes on the same file, or in PostgreSQL (--storage postgres).',
   options,
-  create: async (config, logger) => {
+  create: async (config, logger, { telemetry }) => {
     const limits = {
       maxNameLength: config.maxNameLength,
       maxObservationLength: config.maxObservationLength,
@@ -58,13 +59,17 @@ const cli: CliApp<typeof options> = {
         logger.info(`one knowledge graph per user in PostgreSQL: graphs "${config.graph}/user:<hash of the subject>"`);
         return perUserApp(users);
       }
-      const pgStore = openPostgresStore({
-        url: config.databaseUrl,
-        graph: config.graph,
-        poolSize: config.poolSize,
-        timeoutMs: config.databaseTimeout,
-        logger,
-      });
+      const pgStore = timedStore(
+        openPostgresStore({
+          url: config.databaseUrl,
+          graph: config.graph,
+          poolSize: config.poolSize,
+          timeoutMs: config.databaseTimeout,
+          logger,
+        }),
+        'postgres',
+        telemetry,
+      );
       logger.info(`knowledge graph in PostgreSQL: ${pgStore.location}`);
       const listen = listenToGraph(pgStore, logger);
       return {
@@ -109,14 +114,18 @@ const cli: CliApp<typeof options> = {
     let store: Awaited<ReturnType<typeof openFileStore>>;
     try {
       // Never wait for the load or another process's lock here: `initialize` is answered at once, calls wait for the graph.
-      store = await openFileStore({
-        path,
-        logger,
-        lockStaleMs: config.lockStale,
-        lockTimeoutMs: config.lockTimeout,
-        load: 'background',
-        openWhenLocked: 'defer',
-      });
+      store = timedStore(
+        await openFileStore({
+          path,
+          logger,
+          lockStaleMs: config.lockStale,
+          lockTimeoutMs: config.lockTimeout,
+          load: 'background',
+          openWhenLocked: 'defer',
+        }),
+        'file',
+        telemetry,
+      );
     } catch (error) {
       if (error instanceof ForeignFileError) throw new ConfigError(error.message);
       const code = (error as NodeJS.ErrnoException).code;
