@@ -1,0 +1,149 @@
+/**
+ * Issue "Hosted for a team", item 6: what OpenTelemetry costs. One build (this checkout's
+ * `mcp-server-everything --profile current`), three sides in one run, over stdio, `tools/call echo`:
+ *
+ * - `off`: no `OTEL_*` variable, as every user runs it by default (nothing of OpenTelemetry is loaded; each request
+ *   runs in its log scope, one `AsyncLocalStorage.run`);
+ * - `on`: traces and metrics exported over OTLP/HTTP (protobuf, the default) to a receiver in this process on
+ *   loopback that answers 200, with the SDK's default batching (spans every 5 s) and a 1 s metric interval;
+ * - `floor`: the bare Node answerer (`floor.mjs`), for scale.
+ *
+ * Sides are connected at once and measured in alternating blocks, so machine noise lands on all alike; the ratio
+ * on ÷ off is printed. Whether `off` is as fast as a build without the request hook at all is the `eras` suite's
+ * comparison with `--baseline <the commit before telemetry>` (README).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type BenchContext,
+  binPath,
+  coldStarts,
+  connectStdio,
+  floorSpec,
+  latency,
+  ms,
+  nodeSpec,
+  peakRss,
+  ratio,
+  type StdioConnection,
+  type Suite,
+  stats,
+  throughput,
+  versus,
+  withTimeout,
+} from '../harness.js';
+
+const CONCURRENCY = 8;
+const MESSAGE = 'hello from the telemetry bench';
+/** "No slower with telemetry off": off may not be more than 5 % (noise) below the no-telemetry figures. */
+const OFF_TOLERANCE = 1.05;
+
+/** An OTLP/HTTP sink on loopback: reads each export and answers 200. Counts what it got. */
+async function startSink() {
+  let posts = 0;
+  let bytes = 0;
+  const server = createServer((req, res) => {
+    req.on('data', (c: Buffer) => {
+      bytes += c.length;
+    });
+    req.on('end', () => {
+      posts++;
+      res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stats: () => ({ posts, bytes }),
+    [Symbol.asyncDispose]: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function echo(conn: StdioConnection) {
+  return conn.client.callTool({ name: 'echo', arguments: { message: MESSAGE } });
+}
+
+const suite: Suite = {
+  name: 'telemetry',
+  description: 'OpenTelemetry off vs on (OTLP/HTTP to a loopback sink), same build, stdio echo',
+  async run(ctx: BenchContext) {
+    await using sink = await startSink();
+    const bin = binPath('@mcpkit/server-everything', 'mcp-server-everything');
+    const off = nodeSpec('off', bin, ['--profile', 'current']);
+    const on = nodeSpec('on', bin, ['--profile', 'current'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_SERVICE_NAME: 'bench',
+      OTEL_METRIC_EXPORT_INTERVAL: '1000',
+    });
+    ctx.print(`server: ${bin} --profile current; on = OTEL_EXPORTER_OTLP_ENDPOINT=${sink.url} (http/protobuf)`);
+
+    const runs = ctx.scale(20, 5);
+    const [cOff, cOn, cFloor] = await coldStarts([off, on, floorSpec()], runs, { warmup: ctx.scale(3, 1) });
+    const cold = { off: cOff!.stats, on: cOn!.stats, floor: cFloor!.stats };
+    ctx.record('coldStart', cold);
+    ctx.table({
+      title: `cold start: spawn → initialize result (${runs} runs each, interleaved)`,
+      headers: ['side', 'median', 'p90', 'vs off'],
+      rows: (['off', 'on', 'floor'] as const).map((k) => [k, ms(cold[k].median), ms(cold[k].p90), ratio(cold[k].median, cold.off.median)]),
+    });
+
+    const calls = ctx.scale(2000, 200);
+    const total = ctx.scale(4000, 400);
+    const blocks = ctx.scale(4, 1);
+    await using offConn = await connectStdio(off);
+    await using onConn = await connectStdio(on);
+    const sides = [
+      { key: 'off' as const, conn: offConn, samples: [] as number[], seconds: 0, done: 0 },
+      { key: 'on' as const, conn: onConn, samples: [] as number[], seconds: 0, done: 0 },
+    ];
+    for (const side of sides) {
+      const res = await echo(side.conn);
+      if (res.isError) throw new Error(`${side.key}: echo failed: ${JSON.stringify(res.content).slice(0, 300)}`);
+      for (let w = 0; w < 200; w++) await echo(side.conn);
+    }
+    for (let b = 0; b < blocks; b++) {
+      for (const side of sides) {
+        const lat = await withTimeout(latency(() => echo(side.conn), calls / blocks, { warmup: 0 }), 120_000, `${side.key} latency`);
+        side.samples.push(...lat.samples);
+        const thr = await withTimeout(throughput(() => echo(side.conn), total / blocks, CONCURRENCY), 120_000, `${side.key} throughput`);
+        side.seconds += thr.seconds;
+        side.done += thr.total;
+      }
+    }
+    const load = Object.fromEntries(
+      sides.map((s) => [s.key, { latency: stats(s.samples), perSecond: s.done / s.seconds, rss: peakRss(s.conn.pid)?.peak }]),
+    ) as Record<'off' | 'on', { latency: ReturnType<typeof stats>; perSecond: number; rss: number | undefined }>;
+    ctx.record('load', load);
+    ctx.record('sink', sink.stats());
+    ctx.table({
+      title: `tools/call echo over stdio (${calls} sequential calls; ${total} with ${CONCURRENCY} in flight; ${blocks} alternating blocks)`,
+      headers: ['side', 'latency median', 'p99', 'calls/s (8 in flight)'],
+      rows: [
+        ...(['off', 'on'] as const).map((k) => [k, ms(load[k].latency.median), ms(load[k].latency.p99), load[k].perSecond.toFixed(0)]),
+        [
+          'on / off',
+          ratio(load.on.latency.median, load.off.latency.median),
+          ratio(load.on.latency.p99, load.off.latency.p99),
+          ratio(load.on.perSecond, load.off.perSecond),
+        ],
+      ],
+      notes: [`the sink received ${sink.stats().posts} OTLP exports (${sink.stats().bytes} bytes) from the "on" side`],
+    });
+    ctx.check(
+      `telemetry off: cold start no slower than on (median ≤ ${OFF_TOLERANCE}× on)`,
+      cold.off.median <= OFF_TOLERANCE * cold.on.median,
+      versus(cold.off.median, cold.on.median),
+    );
+    ctx.check(
+      `telemetry off: calls/s no lower than on (≥ on ÷ ${OFF_TOLERANCE})`,
+      load.off.perSecond * OFF_TOLERANCE >= load.on.perSecond,
+      ratio(load.off.perSecond, load.on.perSecond),
+    );
+  },
+};
+
+export default suite;
