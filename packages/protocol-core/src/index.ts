@@ -72,8 +72,6 @@ export {
   type SubscriptionOptions,
   type Subscriptions,
 } from './subscriptions.js';
-export { type Telemetry, telemetryOff, timeStoreCalls } from './telemetry/index.js';
-export { currentRequest, type RequestScope } from './telemetry/requestScope.js';
 export {
   createTaskLayer,
   createTaskStore,
@@ -89,3 +87,5 @@ export {
   type TaskToolDefinition,
   taskRequiredText,
 } from './tasks/index.js';
+export { type Telemetry, telemetryOff, timeStoreCalls } from './telemetry/index.js';
+export { currentRequest, type RequestScope } from './telemetry/requestScope.js';

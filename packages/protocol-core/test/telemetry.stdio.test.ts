@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type OtlpKeyValue, otlpAttributes as attrs, otlpEnv, spawnStdio, startOtlpReceiver } from '../src/testing/index.js';
+import { otlpAttributes as attrs, type OtlpKeyValue, otlpEnv, spawnStdio, startOtlpReceiver } from '../src/testing/index.js';
 import { connectHttpV2 } from '../src/testing/v2.js';
 import { openSession, raw, sessionHeaders } from './fixtures/rawHttp.js';
 

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
 import { type CliApp, ConfigError, configSource, runCli } from '@mcpkit/protocol-core';
-import { timedStore } from './timedStore.js';
 import { options } from './config.js';
 import { listenToGraph, listenToUserGraphs } from './listen.js';
 import { resolveMemoryPath, userMemoryPath } from './paths.js';
@@ -9,6 +8,7 @@ import { adoptReferenceFile } from './referenceFile.js';
 import { MEMORY_SCOPES } from './scopes.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
 import { checkGraphName, DEFAULT_GRAPH, userGraphName } from './store/postgres/graphName.js';
+import { timedStore } from './timedStore.js';
 import { isTransferCommand } from './transfer/commands.js';
 import { createUserGraphs, type UserGraphs } from './userGraphs.js';
 

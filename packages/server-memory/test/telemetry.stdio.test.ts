@@ -24,7 +24,10 @@ describe('mcpkit.store.operation.duration (built bin)', () => {
       await proc.client.callTool({ name: 'read_graph', arguments: {} });
     }
     await until(() => receiver.metrics().has('mcpkit.store.operation.duration'));
-    const points = receiver.metrics().get('mcpkit.store.operation.duration')!.map((p) => ({ ...otlpAttributes(p), count: Number(p.count) }));
+    const points = receiver
+      .metrics()
+      .get('mcpkit.store.operation.duration')!
+      .map((p) => ({ ...otlpAttributes(p), count: Number(p.count) }));
     expect(points).toEqual(
       expect.arrayContaining([
         { 'mcpkit.store': 'file', 'mcpkit.store.operation': 'createEntities', count: 1 },

@@ -4,7 +4,7 @@
  * elsewhere: `streamable.ts` (Streamable HTTP, both eras), `sse.ts` (legacy HTTP+SSE), `httpBody.ts`
  * (body cap and JSON-RPC checks), `runnerSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../errors.js';
 import { silentLogger } from '../logger.js';
@@ -71,7 +71,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     headersTimeout: headersTimeoutMs,
     connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
   };
-  const httpServer = createServer(serverOptions, withHttpRequestId(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       if (url.pathname === '/healthz') {
@@ -117,7 +117,9 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       logger.error(`request ${req.method} ${url.pathname} failed:`, error);
       sendJsonRpcError(res, 500, ErrorCode.InternalError, 'Internal server error');
     }
-  }));
+  };
+  // Each request in a scope with its id: the log lines written for it carry it (`X-Request-Id`).
+  const httpServer = createServer(serverOptions, withHttpRequestId(serve));
   const sweep = setInterval(() => sessions.table.expire(), Math.max(25, Math.min(unusedIdleMs / 4, 15_000)));
   sweep.unref();
 

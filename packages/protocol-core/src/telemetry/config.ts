@@ -57,7 +57,9 @@ function signal(env: Env, kind: 'TRACES' | 'METRICS', warnings: string[]): Signa
     if (known.length === 0) return undefined;
     exporter = known.includes('otlp') ? 'otlp' : 'console';
   }
-  const protocolVar = value(env, `OTEL_EXPORTER_OTLP_${kind}_PROTOCOL`) ? `OTEL_EXPORTER_OTLP_${kind}_PROTOCOL` : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocolVar = value(env, `OTEL_EXPORTER_OTLP_${kind}_PROTOCOL`)
+    ? `OTEL_EXPORTER_OTLP_${kind}_PROTOCOL`
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const protocol = value(env, protocolVar)?.toLowerCase() ?? 'http/protobuf';
   if (exporter === 'otlp' && protocol !== 'http/protobuf' && protocol !== 'http/json') {
     warnings.push(`${protocolVar}=${protocol} is not supported (http/protobuf or http/json): ${kind.toLowerCase()} are not exported`);

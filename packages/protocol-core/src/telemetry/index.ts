@@ -56,7 +56,12 @@ export async function startTelemetry(env: Readonly<Record<string, string | undef
  * `target` with the calls of `methods` timed into `telemetry` as operations of `store` (e.g. memory's graph store:
  * `file` or `postgres`). When telemetry is off, `target` itself is returned: nothing is wrapped.
  */
-export function timeStoreCalls<T extends object>(target: T, store: string, methods: readonly (keyof T & string)[], telemetry: Telemetry): T {
+export function timeStoreCalls<T extends object>(
+  target: T,
+  store: string,
+  methods: readonly (keyof T & string)[],
+  telemetry: Telemetry,
+): T {
   if (!telemetry.enabled) return target;
   const timed = new Map<PropertyKey, unknown>();
   for (const name of methods) {

@@ -75,7 +75,8 @@ function tap(transport: Transport, observer: RequestObserver | undefined): void 
     const params = isRecord(m.params) ? m.params : undefined;
     if (m.id === undefined || m.id === null) {
       // `notifications/cancelled`: the SDK sends no answer for the request it aborts.
-      if (observer && m.method === 'notifications/cancelled') finish(params?.requestId, { kind: 'abandoned', reason: 'cancelled' }, sessionVersion);
+      if (observer && m.method === 'notifications/cancelled')
+        finish(params?.requestId, { kind: 'abandoned', reason: 'cancelled' }, sessionVersion);
       return deliver(message, extra);
     }
     if (typeof m.id !== 'string' && typeof m.id !== 'number') return deliver(message, extra);

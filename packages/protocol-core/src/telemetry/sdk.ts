@@ -99,7 +99,7 @@ export function createTelemetry(config: TelemetryConfig, { service, version, net
   });
   const storeOperations: Histogram | undefined = meter?.createHistogram('mcpkit.store.operation.duration', {
     unit: 's',
-    description: 'The duration of one operation of the server\'s store (memory: the graph file or PostgreSQL).',
+    description: "The duration of one operation of the server's store (memory: the graph file or PostgreSQL).",
     advice: { explicitBucketBoundaries: STORE_BUCKETS },
   });
   const propagator = new W3CTraceContextPropagator();
@@ -138,7 +138,12 @@ export function createTelemetry(config: TelemetryConfig, { service, version, net
           if (outcome.code === METHOD_NOT_FOUND) attributes['mcp.method.name'] = '_OTHER';
         } else if (outcome.kind === 'abandoned') {
           failure = outcome.reason;
-        } else if (tool && typeof outcome.result === 'object' && outcome.result !== null && (outcome.result as { isError?: unknown }).isError === true) {
+        } else if (
+          tool &&
+          typeof outcome.result === 'object' &&
+          outcome.result !== null &&
+          (outcome.result as { isError?: unknown }).isError === true
+        ) {
           failure = 'tool_error';
         }
         if (failure) attributes['error.type'] = failure;
@@ -171,13 +176,19 @@ export function createTelemetry(config: TelemetryConfig, { service, version, net
       if (counts.sessionCount) {
         const sessions = counts.sessionCount;
         meter
-          .createObservableGauge('mcpkit.server.sessions', { unit: '{session}', description: 'Open MCP sessions (2025 Streamable HTTP and SSE).' })
+          .createObservableGauge('mcpkit.server.sessions', {
+            unit: '{session}',
+            description: 'Open MCP sessions (2025 Streamable HTTP and SSE).',
+          })
           .addCallback((result) => result.observe(sessions()));
       }
       if (counts.listenCount) {
         const listens = counts.listenCount;
         meter
-          .createObservableGauge('mcpkit.server.listen_streams', { unit: '{stream}', description: 'Open 2026 subscriptions/listen streams.' })
+          .createObservableGauge('mcpkit.server.listen_streams', {
+            unit: '{stream}',
+            description: 'Open 2026 subscriptions/listen streams.',
+          })
           .addCallback((result) => result.observe(listens()));
       }
     },

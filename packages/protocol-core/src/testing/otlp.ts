@@ -86,7 +86,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     posts,
     spans: () =>
       posts('/v1/traces').flatMap((b) =>
-        (b as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)),
+        (b as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((r) =>
+          r.scopeSpans.flatMap((s) => s.spans),
+        ),
       ),
     metrics() {
       const found = new Map<string, OtlpPoint[]>();

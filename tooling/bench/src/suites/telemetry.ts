@@ -107,9 +107,17 @@ const suite: Suite = {
     }
     for (let b = 0; b < blocks; b++) {
       for (const side of sides) {
-        const lat = await withTimeout(latency(() => echo(side.conn), calls / blocks, { warmup: 0 }), 120_000, `${side.key} latency`);
+        const lat = await withTimeout(
+          latency(() => echo(side.conn), calls / blocks, { warmup: 0 }),
+          120_000,
+          `${side.key} latency`,
+        );
         side.samples.push(...lat.samples);
-        const thr = await withTimeout(throughput(() => echo(side.conn), total / blocks, CONCURRENCY), 120_000, `${side.key} throughput`);
+        const thr = await withTimeout(
+          throughput(() => echo(side.conn), total / blocks, CONCURRENCY),
+          120_000,
+          `${side.key} throughput`,
+        );
         side.seconds += thr.seconds;
         side.done += thr.total;
       }
