@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, otlpAttributes, otlpEnv, spawnStdio, startOtlpReceiver } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.js';
+import { freshGraph, postgresUrl } from './postgres/fixture.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
@@ -38,7 +39,26 @@ describe('mcpkit.store.operation.duration (built bin)', () => {
     expect(otlpAttributes(call!)).toMatchObject({ 'gen_ai.tool.name': 'create_entities', 'mcp.method.name': 'tools/call' });
   });
 
-  it('times PostgreSQL operations, a failed one with its error type', async () => {
+  it.skipIf(!postgresUrl())('times PostgreSQL operations on a real database', async () => {
+    await using receiver = await startOtlpReceiver();
+    const env = { ...otlpEnv(receiver), MEMORY_STORAGE: 'postgres', MEMORY_DATABASE_URL: postgresUrl()!, MEMORY_GRAPH: freshGraph() };
+    {
+      await using proc = await spawnStdio(bin, { env });
+      const res = await proc.client.callTool({
+        name: 'create_entities',
+        arguments: { entities: [{ name: 'P', entityType: 't', observations: [] }] },
+      });
+      expect(res.isError).toBeFalsy();
+    }
+    await until(() => receiver.metrics().has('mcpkit.store.operation.duration'));
+    const points = receiver
+      .metrics()
+      .get('mcpkit.store.operation.duration')!
+      .map((p) => ({ ...otlpAttributes(p), count: Number(p.count) }));
+    expect(points).toContainEqual({ 'mcpkit.store': 'postgres', 'mcpkit.store.operation': 'createEntities', count: 1 });
+  });
+
+  it('times PostgreSQL operations, a failed one (database down) with its error type', async () => {
     await using receiver = await startOtlpReceiver();
     const url = `postgres://memory:x@127.0.0.1:${await freePort()}/memory?sslmode=disable`;
     {
