@@ -8,12 +8,15 @@
  *   loopback that answers 200, with the SDK's default batching (spans every 5 s) and a 1 s metric interval;
  * - `floor`: the bare Node answerer (`floor.mjs`), for scale.
  *
- * Sides are connected at once and measured in alternating blocks, so machine noise lands on all alike; the ratio
- * on ÷ off is printed. Whether `off` is as fast as a build without the request hook at all is the `eras` suite's
- * comparison with `--baseline <the commit before telemetry>` (README).
+ * - `no hook` (with `--baseline <ref>`, e.g. `57a9e67`, the commit before telemetry): that build's bin, which has no
+ *   request hook at all, so `off` can be compared with what it replaced.
+ *
+ * Sides are connected at once and measured in alternating blocks, so machine noise lands on all alike; the ratios
+ * to `off` are printed.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Baseline, DEFAULT_BASELINE, materialiseBaseline } from '../baseline.js';
 import {
   type BenchContext,
   binPath,
@@ -67,10 +70,15 @@ function echo(conn: StdioConnection) {
   return conn.client.callTool({ name: 'echo', arguments: { message: MESSAGE } });
 }
 
-const suite: Suite = {
+const suite: Suite<Baseline | undefined> = {
   name: 'telemetry',
   description: 'OpenTelemetry off vs on (OTLP/HTTP to a loopback sink), same build, stdio echo',
-  async run(ctx: BenchContext) {
+  async prepare(ctx: BenchContext) {
+    // The default baseline (the last SDK v1 build) says nothing about this hook: only a baseline asked for is used.
+    if (ctx.baseline === DEFAULT_BASELINE) return undefined;
+    return materialiseBaseline({ repoRoot: ctx.repoRoot, benchDir: ctx.benchDir, ref: ctx.baseline, print: (t) => ctx.print(t) });
+  },
+  async run(ctx: BenchContext, baseline) {
     await using sink = await startSink();
     const bin = binPath('@mcpkit/server-everything', 'mcp-server-everything');
     const off = nodeSpec('off', bin, ['--profile', 'current']);
@@ -79,16 +87,20 @@ const suite: Suite = {
       OTEL_SERVICE_NAME: 'bench',
       OTEL_METRIC_EXPORT_INTERVAL: '1000',
     });
+    const noHook = baseline ? nodeSpec('no hook', baseline.bin('server-everything'), ['--profile', 'current']) : undefined;
     ctx.print(`server: ${bin} --profile current; on = OTEL_EXPORTER_OTLP_ENDPOINT=${sink.url} (http/protobuf)`);
+    if (noHook) ctx.print(`no hook: ${noHook.args[0]} (${baseline!.sha.slice(0, 9)})`);
+    else ctx.print('no "no hook" side: pass --baseline <the commit before telemetry> for one');
 
     const runs = ctx.scale(20, 5);
-    const [cOff, cOn, cFloor] = await coldStarts([off, on, floorSpec()], runs, { warmup: ctx.scale(3, 1) });
-    const cold = { off: cOff!.stats, on: cOn!.stats, floor: cFloor!.stats };
+    const specs = [off, on, floorSpec(), ...(noHook ? [noHook] : [])];
+    const coldResults = await coldStarts(specs, runs, { warmup: ctx.scale(3, 1) });
+    const cold = Object.fromEntries(specs.map((spec, i) => [spec.label, coldResults[i]!.stats]));
     ctx.record('coldStart', cold);
     ctx.table({
       title: `cold start: spawn → initialize result (${runs} runs each, interleaved)`,
       headers: ['side', 'median', 'p90', 'vs off'],
-      rows: (['off', 'on', 'floor'] as const).map((k) => [k, ms(cold[k].median), ms(cold[k].p90), ratio(cold[k].median, cold.off.median)]),
+      rows: specs.map(({ label: k }) => [k, ms(cold[k]!.median), ms(cold[k]!.p90), ratio(cold[k]!.median, cold.off!.median)]),
     });
 
     const calls = ctx.scale(2000, 200);
@@ -96,9 +108,11 @@ const suite: Suite = {
     const blocks = ctx.scale(4, 1);
     await using offConn = await connectStdio(off);
     await using onConn = await connectStdio(on);
+    await using noHookConn = noHook ? await connectStdio(noHook) : undefined;
     const sides = [
-      { key: 'off' as const, conn: offConn, samples: [] as number[], seconds: 0, done: 0 },
-      { key: 'on' as const, conn: onConn, samples: [] as number[], seconds: 0, done: 0 },
+      { key: 'off', conn: offConn, samples: [] as number[], seconds: 0, done: 0 },
+      { key: 'on', conn: onConn, samples: [] as number[], seconds: 0, done: 0 },
+      ...(noHookConn ? [{ key: 'no hook', conn: noHookConn, samples: [] as number[], seconds: 0, done: 0 }] : []),
     ];
     for (const side of sides) {
       const res = await echo(side.conn);
@@ -124,32 +138,42 @@ const suite: Suite = {
     }
     const load = Object.fromEntries(
       sides.map((s) => [s.key, { latency: stats(s.samples), perSecond: s.done / s.seconds, rss: peakRss(s.conn.pid)?.peak }]),
-    ) as Record<'off' | 'on', { latency: ReturnType<typeof stats>; perSecond: number; rss: number | undefined }>;
+    ) as Record<string, { latency: ReturnType<typeof stats>; perSecond: number; rss: number | undefined }>;
+    const o = load.off!;
     ctx.record('load', load);
     ctx.record('sink', sink.stats());
     ctx.table({
       title: `tools/call echo over stdio (${calls} sequential calls; ${total} with ${CONCURRENCY} in flight; ${blocks} alternating blocks)`,
       headers: ['side', 'latency median', 'p99', 'calls/s (8 in flight)'],
       rows: [
-        ...(['off', 'on'] as const).map((k) => [k, ms(load[k].latency.median), ms(load[k].latency.p99), load[k].perSecond.toFixed(0)]),
-        [
-          'on / off',
-          ratio(load.on.latency.median, load.off.latency.median),
-          ratio(load.on.latency.p99, load.off.latency.p99),
-          ratio(load.on.perSecond, load.off.perSecond),
-        ],
+        ...sides.map(({ key }) => [key, ms(load[key]!.latency.median), ms(load[key]!.latency.p99), load[key]!.perSecond.toFixed(0)]),
+        ...sides
+          .filter(({ key }) => key !== 'off')
+          .map(({ key }) => [
+            `${key} / off`,
+            ratio(load[key]!.latency.median, o.latency.median),
+            ratio(load[key]!.latency.p99, o.latency.p99),
+            ratio(load[key]!.perSecond, o.perSecond),
+          ]),
       ],
       notes: [`the sink received ${sink.stats().posts} OTLP exports (${sink.stats().bytes} bytes) from the "on" side`],
     });
+    // "No slower with telemetry off": against the build without the hook when there is one, else against "on".
+    const ref = noHook ? 'no hook' : 'on';
     ctx.check(
-      `telemetry off: cold start no slower than on (median ≤ ${OFF_TOLERANCE}× on)`,
-      cold.off.median <= OFF_TOLERANCE * cold.on.median,
-      versus(cold.off.median, cold.on.median),
+      `telemetry off: cold start no slower than ${ref} (median ≤ ${OFF_TOLERANCE}×)`,
+      cold.off!.median <= OFF_TOLERANCE * cold[ref]!.median,
+      versus(cold.off!.median, cold[ref]!.median),
     );
     ctx.check(
-      `telemetry off: calls/s no lower than on (≥ on ÷ ${OFF_TOLERANCE})`,
-      load.off.perSecond * OFF_TOLERANCE >= load.on.perSecond,
-      ratio(load.off.perSecond, load.on.perSecond),
+      `telemetry off: calls/s no lower than ${ref} (≥ ÷ ${OFF_TOLERANCE})`,
+      o.perSecond * OFF_TOLERANCE >= load[ref]!.perSecond,
+      ratio(o.perSecond, load[ref]!.perSecond),
+    );
+    ctx.check(
+      `telemetry off: latency no higher than ${ref} (median ≤ ${OFF_TOLERANCE}×)`,
+      o.latency.median <= OFF_TOLERANCE * load[ref]!.latency.median,
+      ratio(o.latency.median, load[ref]!.latency.median),
     );
   },
 };
