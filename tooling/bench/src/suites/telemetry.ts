@@ -19,7 +19,6 @@ import type { AddressInfo } from 'node:net';
 import { type Baseline, DEFAULT_BASELINE, materialiseBaseline } from '../baseline.js';
 import {
   type BenchContext,
-  binPath,
   coldStarts,
   connectStdio,
   floorSpec,
@@ -35,6 +34,7 @@ import {
   versus,
   withTimeout,
 } from '../harness.js';
+import { snapshotOurs } from '../oursSnapshot.js';
 
 const CONCURRENCY = 8;
 const MESSAGE = 'hello from the telemetry bench';
@@ -80,7 +80,8 @@ const suite: Suite<Baseline | undefined> = {
   },
   async run(ctx: BenchContext, baseline) {
     await using sink = await startSink();
-    const bin = binPath('@mcpkit/server-everything', 'mcp-server-everything');
+    using ours = snapshotOurs(ctx.repoRoot, ctx.benchDir, ['server-everything']);
+    const bin = ours.bin('server-everything');
     const off = nodeSpec('off', bin, ['--profile', 'current']);
     const on = nodeSpec('on', bin, ['--profile', 'current'], {
       OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
