@@ -230,10 +230,10 @@ async function startPageServer() {
 const SCENARIOS = {
   'server-everything': {
     toolsDiffer: true,
-    config: () => ({ profile: 'current' }),
+    config: () => ({ profile: 'legacy' }),
     async exercise(session, tools) {
       const problems = [];
-      if (!tools.some((t) => t.name.includes('-'))) problems.push('profile "current" did not take effect: no kebab-case tool listed');
+      if (!tools.some((t) => t.name === 'printEnv')) problems.push('profile "legacy" did not take effect: no camelCase printEnv listed');
       const echo = tools.find((t) => t.name === 'echo');
       if (echo) {
         const r = await callTool(session, 'echo', { message: 'mcpb check' });

@@ -39,7 +39,7 @@ export const SERVER_SECTIONS = [
   { name: 'Performance' },
   { name: 'Conformance and interop' },
 ];
-export const USE_IT = ['Claude Desktop', 'VS Code', 'Cursor', 'Windows (`cmd /c`)', 'MCP Inspector', 'HTTP'];
+export const USE_IT = ['Claude Desktop', 'VS Code', 'Cursor', 'Windows (`cmd /c`)', 'MCP Inspector', 'HTTP', 'Docker'];
 /** `optional: true` sections may be left out; the others are required. */
 export const LIBRARY_SECTIONS = [
   { name: 'Install' },

@@ -23,11 +23,14 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { DOCKERFILE, dockerfileStages, IMAGE_REPOSITORY } from './images.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const schemaPath = join(root, 'tooling', 'registry', 'server.schema.json');
 const templateDir = join(root, 'tooling', 'templates', 'server');
 const NPM_REGISTRY = 'https://registry.npmjs.org';
+/** Where the images are published (tooling/scripts/images.mjs). */
+const OCI_REPOSITORY = IMAGE_REPOSITORY;
 const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 const SECRET_NAME = /(?:^|_)(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY)$/;
 
@@ -35,6 +38,12 @@ const problems = [];
 const rel = (path) => relative(root, path).split('\\').join('/');
 const problem = (file, message) => problems.push(`${rel(file)}: ${message}`);
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+/**
+ * The servers that have an image: the stages of tooling/images/Dockerfile (none in a copy without it, such as
+ * check-template's: a server.json with an OCI entry then fails the count below).
+ */
+const imageStages = existsSync(DOCKERFILE) ? dockerfileStages() : [];
 
 // --- the schema -------------------------------------------------------------------------------------------
 const schema = readJson(schemaPath);
@@ -167,11 +176,18 @@ function check({ file, doc, pkg, pkgDir, dirName, configSource, allSource, built
     problem(file, `websiteUrl must be https (the registry refuses others)`);
 
   const packages = doc.packages ?? [];
-  if (packages.length !== 1) {
-    problem(file, `expected exactly one entry in packages (the npm package), found ${packages.length}`);
+  // The npm package first; then the OCI image where tooling/images/Dockerfile has a stage for the server.
+  const hasImage = imageStages.includes(dirName.replace(/^packages\/server-/, ''));
+  const expected = hasImage ? 2 : 1;
+  if (packages.length !== expected) {
+    problem(
+      file,
+      `expected ${expected} entries in packages (the npm package${hasImage ? ', then the OCI image' : ''}), found ${packages.length}`,
+    );
     if (packages.length === 0) return;
   }
-  const [npm] = packages;
+  const [npm, oci] = packages;
+  if (hasImage && oci) checkOci(file, oci, pkg, npm);
   if (npm.registryType !== 'npm') problem(file, `packages[0].registryType is ${npm.registryType}; expected npm`);
   if (npm.registryBaseUrl !== undefined && npm.registryBaseUrl !== NPM_REGISTRY)
     problem(file, `packages[0].registryBaseUrl must be ${NPM_REGISTRY} (the only npm registry the official registry accepts)`);
@@ -226,10 +242,37 @@ function check({ file, doc, pkg, pkgDir, dirName, configSource, allSource, built
   }
   // Without --help, the flags @mcpkit/net's helpers add (networkOptions, proxyOption) come from its source.
   if (!help && /@mcpkit\/net/.test(configSource)) for (const flag of NET_FLAGS) declaredFlags.add(flag);
-  for (const arg of args) {
+  for (const arg of [...args, ...(hasImage ? (oci?.packageArguments ?? []) : [])]) {
     if (arg.type === 'named' && !declaredFlags.has(arg.name)) problem(file, `argument ${arg.name} is not a flag the server declares`);
   }
   return { envs: envs.length, args: args.length, source: help ? '--help and src/config.ts' : 'src/config.ts (not built)' };
+}
+
+/**
+ * The OCI entry: the image `docker.io/mcpkit/server-<name>:<version>` (the registry's format: the tag in the
+ * identifier, no `version` field), run with docker over stdio; its inputs checked like the npm entry's, its
+ * variables among the npm entry's (the same server reads them).
+ */
+function checkOci(file, oci, pkg, npm) {
+  const where = 'packages[1]';
+  if (oci.registryType !== 'oci') problem(file, `${where}.registryType is ${oci.registryType}; expected oci (the image)`);
+  const image = `${OCI_REPOSITORY}/${pkg.name.replace(/^@[^/]+\//, '')}:${pkg.version}`;
+  if (oci.identifier !== image)
+    problem(file, `${where}.identifier is ${oci.identifier}; expected ${image} (run node tooling/scripts/sync-server-json.mjs)`);
+  if (oci.version !== undefined) problem(file, `${where}.version: an image's version is the tag in its identifier`);
+  if (oci.registryBaseUrl !== undefined) problem(file, `${where}.registryBaseUrl: an image's registry is in its identifier`);
+  if (oci.runtimeHint !== 'docker') problem(file, `${where}.runtimeHint is ${oci.runtimeHint}; expected docker`);
+  if (oci.transport?.type !== 'stdio') problem(file, `${where}.transport.type is ${oci.transport?.type}; expected stdio`);
+  const npmEnv = new Set((npm?.environmentVariables ?? []).map((e) => e.name));
+  for (const [i, input] of (oci.environmentVariables ?? []).entries()) {
+    checkInput(file, `${where}.environmentVariables[${i}] ${input.name}`, input);
+    if (!npmEnv.has(input.name)) problem(file, `${where}.environmentVariables[${i}] ${input.name} is not one the npm entry lists`);
+  }
+  for (const [i, arg] of [...(oci.runtimeArguments ?? []), ...(oci.packageArguments ?? [])].entries()) {
+    checkInput(file, `${where} argument ${i} ${arg.name ?? arg.valueHint ?? ''}`.trimEnd(), arg);
+    if (arg.type === 'named' && /[<>$ ]/.test(arg.name))
+      problem(file, `${where} argument ${arg.name}: a named argument's name must be the bare flag`);
+  }
 }
 
 /** One environment variable or argument: description, format, default and choices that agree. */

@@ -12,7 +12,7 @@
 //      npm cache lists its tools over stdio, and `npx -y @mcpkit/agent-cli --version` prints its version.
 // Exits 1 on any failure, naming the package and the problem. `--keep` leaves the temp folder; `--reuse <folder>`
 // starts from such a kept folder at the registry step (its clone already versioned and built).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NOT_ON_NPM } from './check-readmes.mjs';
@@ -21,6 +21,7 @@ import {
   freePortNumber,
   mapLimit,
   PNPM,
+  publicPackages,
   quietEnv,
   REFERENCE_SERVER_VERSION,
   removeTemp,
@@ -54,24 +55,6 @@ function must(res, what) {
   return res;
 }
 
-/** `{ name, version, path, dir, server }` of every public package in the versioned clone. */
-function publicPackages() {
-  const out = [];
-  for (const group of ['packages', 'apps']) {
-    for (const dir of readdirSync(join(repo, group)).sort()) {
-      let manifest;
-      try {
-        manifest = JSON.parse(readFileSync(join(repo, group, dir, 'package.json'), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (manifest.private) continue;
-      out.push({ name: manifest.name, version: manifest.version, path: join(repo, group, dir), dir, server: dir.startsWith('server-') });
-    }
-  }
-  return out;
-}
-
 let verdaccio;
 try {
   if (!reuse)
@@ -89,7 +72,7 @@ try {
       console.log(`[release]   ${res.output.split('\n').filter((l) => l.startsWith('[notes]')).length} notes removed`);
     });
 
-  const packages = publicPackages();
+  const packages = publicPackages(repo);
   await chain('every package versioned; READMEs without the note; first CHANGELOGs say what each package is', () => {
     const problems = [];
     for (const pkg of packages) {

@@ -67,26 +67,61 @@ else
   bash tooling/scripts/test-node22.sh 2>&1 | tee -a "$log"
 fi
 
-step "published tarballs start through npx (offline from the workspace)"
-bash tooling/scripts/check-pack.sh
+# The checks after the tests build, pack, install and drive the servers from the outside; most of their time is
+# spent waiting on npm, podman and child processes, so they run two at a time. Each one's output is kept in its
+# own log and printed whole when it ends, with its duration; the group fails if any of them failed.
+jobs_dir=$(mktemp -d)
+job_names=()
+job_cmds=()
+job() { job_names+=("$1"); job_cmds+=("$2"); }
 
-step "Claude Desktop bundles (.mcpb): built, validated with the official mcpb CLI, started over stdio"
-bash tooling/scripts/check-mcpb.sh
-
-step "scaffolded server builds and passes its tests"
-bash tooling/scripts/check-template.sh
-
-step "interop: official conformance suite and Inspector CLI"
-bash tooling/scripts/interop.sh
-
-step "interop: the agent as a client (conformance 0.2.0-alpha.12 client scenarios, 2026-07-28)"
-node tooling/scripts/interop-client.mjs
-
-if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ]; then
-  step "fresh clone: skipped (this run is the fresh clone)"
-elif [ "${MCPKIT_SKIP_FRESH_CLONE:-}" = 1 ]; then
-  step "fresh clone: skipped (MCPKIT_SKIP_FRESH_CLONE=1)"
+job "published tarballs start through npx (offline from the workspace)" "bash tooling/scripts/check-pack.sh"
+job "OCI images (podman): built from the tarballs, driven over stdio and HTTP" "bash tooling/scripts/check-images.sh"
+job "Claude Desktop bundles (.mcpb): built, validated with the official mcpb CLI, started over stdio" "bash tooling/scripts/check-mcpb.sh"
+job "scaffolded server builds and passes its tests" "bash tooling/scripts/check-template.sh"
+job "interop: official conformance suite and Inspector CLI" "bash tooling/scripts/interop.sh"
+job "interop: the agent as a client (conformance 0.2.0-alpha.12 client scenarios, 2026-07-28)" "node tooling/scripts/interop-client.mjs"
+job "load balancer: every server through HAProxy in front of 3 replicas, both protocol versions" "node tooling/balancer/check-balancer.mjs"
+if [ "${MCPKIT_FRESH_CLONE:-}" != 1 ]; then
+  job "first release: version-packages, publish to a loopback registry (verdaccio), npx -y every server from it" "node tooling/scripts/check-release.mjs"
+fi
+if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ] || [ "${MCPKIT_SKIP_FRESH_CLONE:-}" = 1 ]; then
+  printf '\n== fresh clone: skipped (%s)\n' "$([ "${MCPKIT_FRESH_CLONE:-}" = 1 ] && echo 'this run is the fresh clone' || echo 'MCPKIT_SKIP_FRESH_CLONE=1')"
 else
-  step "fresh clone: install and the README's first command on a clone of HEAD outside the checkout, empty pnpm caches"
-  bash tooling/scripts/fresh-clone.sh
+  job "fresh clone: install and the README's first command on a clone of HEAD outside the checkout, empty pnpm caches" "bash tooling/scripts/fresh-clone.sh"
+fi
+
+step "packaging, images, bundles, template, interop, load balancer, release and fresh-clone checks (two at a time)"
+group_failed=()
+run_job() {
+  local n=$1 started=$SECONDS status=0
+  bash -c "${job_cmds[$n]}" >"$jobs_dir/$n.log" 2>&1 </dev/null || status=$?
+  echo "$status $((SECONDS - started))" >"$jobs_dir/$n.status"
+}
+running=0
+for n in "${!job_cmds[@]}"; do
+  if [ "$running" -ge 2 ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_job "$n" &
+  running=$((running + 1))
+done
+wait || true
+for n in "${!job_cmds[@]}"; do
+  read -r status secs <"$jobs_dir/$n.status" || { status=1; secs=0; }
+  printf '\n== %s\n' "${job_names[$n]}"
+  cat "$jobs_dir/$n.log"
+  if [ "$status" = 0 ]; then
+    printf '== done in %s s: %s\n' "$secs" "${job_names[$n]}"
+  else
+    printf '== FAILED (exit %s) in %s s: %s\n' "$status" "$secs" "${job_names[$n]}"
+    group_failed+=("${job_names[$n]}")
+  fi
+done
+rm -rf "$jobs_dir"
+if [ "${#group_failed[@]}" -gt 0 ]; then
+  printf '\n%s check(s) failed:\n' "${#group_failed[@]}"
+  printf '  - %s\n' "${group_failed[@]}"
+  exit 1
 fi

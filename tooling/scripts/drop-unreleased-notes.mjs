@@ -5,10 +5,10 @@
 // published package is left at 0.0.0. The note is the blockquote that starts with the marker, up to the first line
 // that is not part of it. check-readmes.mjs fails while a versioned package still has it, and `pnpm release`
 // runs that check before publishing.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NOT_ON_NPM } from './check-readmes.mjs';
-import { root } from './lib.mjs';
+import { publicPackages, root } from './lib.mjs';
 
 /** `markdown` without the blockquote that starts with NOT_ON_NPM (and the blank line after it). */
 export function dropNote(markdown) {
@@ -22,23 +22,17 @@ export function dropNote(markdown) {
 }
 
 let unreleasedLeft = 0;
-for (const group of ['packages', 'apps']) {
-  for (const dir of readdirSync(join(root, group)).sort()) {
-    const manifestPath = join(root, group, dir, 'package.json');
-    const readmePath = join(root, group, dir, 'README.md');
-    if (!existsSync(manifestPath) || !existsSync(readmePath)) continue;
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    if (manifest.private) continue;
-    if (manifest.version === '0.0.0') {
-      unreleasedLeft += 1;
-      continue;
-    }
-    const before = readFileSync(readmePath, 'utf8');
-    const after = dropNote(before);
-    if (after !== before) {
-      writeFileSync(readmePath, after);
-      console.log(`[notes] ${group}/${dir}/README.md: "Not on npm yet" note removed (${manifest.name}@${manifest.version})`);
-    }
+for (const pkg of publicPackages()) {
+  if (!existsSync(pkg.readme)) continue;
+  if (pkg.version === '0.0.0') {
+    unreleasedLeft += 1;
+    continue;
+  }
+  const before = readFileSync(pkg.readme, 'utf8');
+  const after = dropNote(before);
+  if (after !== before) {
+    writeFileSync(pkg.readme, after);
+    console.log(`[notes] ${pkg.group}/${pkg.dir}/README.md: "Not on npm yet" note removed (${pkg.name}@${pkg.version})`);
   }
 }
 const rootReadme = join(root, 'README.md');

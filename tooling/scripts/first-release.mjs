@@ -11,28 +11,10 @@
 // Plain Node, no dependencies: a changeset is `---\n"<name>": <bump>\n…\n---\n<summary>`.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root } from './lib.mjs';
+import { publicPackages, root } from './lib.mjs';
 
 const checkOnly = process.argv.includes('--check');
 const changesetDir = join(root, '.changeset');
-
-/** `{ name → { version, initial } }` for every workspace package that is published (not private). */
-function publishedPackages() {
-  const out = new Map();
-  for (const group of ['packages', 'apps']) {
-    for (const dir of readdirSync(join(root, group))) {
-      let manifest;
-      try {
-        manifest = JSON.parse(readFileSync(join(root, group, dir, 'package.json'), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (manifest.private) continue;
-      out.set(manifest.name, { version: manifest.version, initial: `${dir}-initial.md` });
-    }
-  }
-  return out;
-}
 
 /** `{ entries: [[name, bump]], summary }`, or undefined for a file that is not a changeset. */
 export function parseChangeset(text) {
@@ -50,7 +32,7 @@ export function formatChangeset({ entries, summary }) {
   return `---\n${entries.map(([name, bump]) => `"${name}": ${bump}`).join('\n')}\n---\n${summary}`;
 }
 
-const packages = publishedPackages();
+const packages = new Map(publicPackages().map((p) => [p.name, { version: p.version, initial: `${p.dir}-initial.md` }]));
 const unreleased = new Set([...packages].filter(([, p]) => p.version === '0.0.0').map(([name]) => name));
 let changed = 0;
 for (const file of readdirSync(changesetDir).sort()) {

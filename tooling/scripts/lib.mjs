@@ -472,7 +472,7 @@ export function smoke(project, command, expectedVersion, { env = quietEnv, timeo
  * reference expect): the version initialize must report instead of the package version.
  */
 export const REFERENCE_SERVER_VERSION = {
-  '@mcpkit/server-everything': '1.0.0', // the legacy profile is npm @modelcontextprotocol/server-everything@2025.11.25
+  '@mcpkit/server-everything': '2.0.0', // the default (current) profile is npm @modelcontextprotocol/server-everything@2026.8.31
 };
 
 /** A free TCP port on 127.0.0.1 (bound, read, released). */
@@ -485,4 +485,23 @@ export function freePortNumber() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Every published (not private) workspace package under packages/ and apps/, in folder order:
+ * `{ name, version, manifest, path, dir, group, server, readme }` (`server`: a packages/server-* folder).
+ */
+export function publicPackages(base = root) {
+  const out = [];
+  for (const group of ['packages', 'apps']) {
+    for (const dir of readdirSync(join(base, group)).sort()) {
+      const path = join(base, group, dir);
+      if (!existsSync(join(path, 'package.json'))) continue;
+      const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
+      if (manifest.private) continue;
+      const server = group === 'packages' && dir.startsWith('server-');
+      out.push({ name: manifest.name, version: manifest.version, manifest, path, dir, group, server, readme: join(path, 'README.md') });
+    }
+  }
+  return out;
 }

@@ -10,11 +10,11 @@
 // loopback registry on every CI run.
 //
 //   node tooling/scripts/publish.mjs [--registry URL] [--provenance] [--no-git-tag] [--dry-run]
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PNPM, quietEnv, RUNTIME_DEP_FIELDS, removeTemp, root, run } from './lib.mjs';
+import { PNPM, publicPackages, quietEnv, RUNTIME_DEP_FIELDS, removeTemp, root, run } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,18 +27,7 @@ const { values: args } = parseArgs({
 
 /** Public workspace packages (packages/* and apps/*), each after the workspace packages it depends on. */
 export function publishOrder(base = root) {
-  const byName = new Map();
-  for (const group of ['packages', 'apps']) {
-    for (const dir of readdirSync(join(base, group)).sort()) {
-      let manifest;
-      try {
-        manifest = JSON.parse(readFileSync(join(base, group, dir, 'package.json'), 'utf8'));
-      } catch {
-        continue;
-      }
-      if (!manifest.private) byName.set(manifest.name, { path: join(base, group, dir), manifest });
-    }
-  }
+  const byName = new Map(publicPackages(base).map((p) => [p.name, p]));
   const order = [];
   const seen = new Set();
   const visit = (name, chain = []) => {

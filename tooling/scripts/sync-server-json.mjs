@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes each package's version into its MCP Registry manifest: the top-level `version` of
-// packages/*/server.json and the `version` of its npm entry in `packages` (the one whose `identifier` is the
-// package name). Run by `pnpm version-packages` right after `changeset version`; check-registry.mjs fails
+// packages/*/server.json, the `version` of its npm entry in `packages` (the one whose `identifier` is the
+// package name) and the tag of its OCI entry (`identifier` docker.io/mcpkit/server-<name>:<version>, where the
+// registry's schema puts an image's version). Run by `pnpm version-packages` right after `changeset version`; check-registry.mjs fails
 // when the two are out of sync. The Claude Desktop bundle manifest (packages/*/mcpb/manifest.json, `version`)
 // is kept in step the same way (build-mcpb.mjs stamps the bundle from package.json anyway; this keeps the
 // source file honest).
@@ -43,6 +44,13 @@ for (const entry of readdirSync(packagesDir).sort()) {
     failed = true;
   }
   for (const p of entries) p.version = version;
+  // The image of this package: tagged with its version (an identifier ending in a digest is left alone).
+  const image = `/${name.replace(/^@[^/]+\//, '')}`;
+  for (const p of doc.packages ?? []) {
+    if (p.registryType !== 'oci' || typeof p.identifier !== 'string' || p.identifier.includes('@sha256:')) continue;
+    const repo = p.identifier.replace(/:[^:/]+$/, '');
+    if (repo.endsWith(image)) p.identifier = `${repo}:${version}`;
+  }
   const out = `${JSON.stringify(doc, null, 2)}\n`;
   if (out === text) continue;
   stale++;

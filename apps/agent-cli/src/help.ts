@@ -31,6 +31,9 @@ Prompt:
 
 Tools:
   -c, --config <file>         mcpServers JSON file (default: none, a plain chat without tools)
+      --config-dir <dir>      where OAuth logins are kept, as for mcp-agent login (env
+                              MCP_AGENT_CONFIG_DIR; default $XDG_CONFIG_HOME/mcp-agent or
+                              ~/.config/mcp-agent)
       --tool-mode <mode>      native (function calling) or text (tools described in the prompt,
                               for models without function calling) (default ${d.toolMode})
       --max-steps <n>         tool rounds before the model must answer, ${steps.min} to ${steps.max} (default ${d.maxSteps})

@@ -12,7 +12,6 @@ import {
   createRegistry,
   createSampleHandler,
   createTokenStore,
-  defaultConfigDir,
   errorMessage,
   isMcpError,
   loadServersConfig,
@@ -140,7 +139,7 @@ export async function main(io: MainIo): Promise<number> {
       // OAuth logins from `mcp-agent login`; with a person at the terminal, a server asking for a
       // wider scope gets one browser round (the URL is printed too), else the error says what to run.
       oauth: {
-        store: createTokenStore(join(defaultConfigDir(io.env), 'auth')),
+        store: createTokenStore(join(options.configDir, 'auth')),
         ...(interactive || io.stdin.isTTY === true
           ? { openUrl: io.openUrl ?? ((url: string) => openInBrowser(url, io.env)), log: (line: string) => io.stderr.write(`${line}\n`) }
           : {}),

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CONTEXT_WINDOW_TOKENS, PROTOCOL_MODES, type ProtocolMode } from '@mcpkit/agent';
+import { DEFAULT_CONTEXT_WINDOW_TOKENS, defaultConfigDir, PROTOCOL_MODES, type ProtocolMode } from '@mcpkit/agent';
 
 /** A problem with the command line; `message` is one line naming the flag. */
 export class UsageError extends Error {
@@ -20,6 +20,11 @@ export type CliToolMode = 'native' | 'text';
 export interface CliOptions {
   /** `--config`: the mcpServers JSON file (as given). Absent: no servers, just a chat. */
   config?: string;
+  /**
+   * `--config-dir`, else `MCP_AGENT_CONFIG_DIR`, `$XDG_CONFIG_HOME/mcp-agent` or `~/.config/mcp-agent`: where the
+   * OAuth logins are kept (`<dir>/auth`), the same directory `mcp-agent login` writes. Absolute.
+   */
+  configDir: string;
   /** `--prompt`: answer this once and exit. `-` means read the prompt from stdin (the caller does). */
   prompt?: string;
   /** `--model` or `OPENAI_MODEL`. Empty only when `help` or `version` is set. */
@@ -92,6 +97,7 @@ export const CLI_LIMITS = {
 
 const OPTIONS = {
   config: { type: 'string', short: 'c' },
+  'config-dir': { type: 'string' },
   prompt: { type: 'string', short: 'p' },
   model: { type: 'string', short: 'm' },
   'base-url': { type: 'string' },
@@ -242,6 +248,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv, cwd: str
   const { values, positionals } = parseRaw(argv);
 
   const options: CliOptions = {
+    configDir: '',
     model: '',
     baseUrl: CLI_DEFAULTS.baseUrl,
     apiKeyEnv: CLI_DEFAULTS.apiKeyEnv,
@@ -269,6 +276,12 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv, cwd: str
   if (values.config !== undefined) {
     if (values.config.trim() === '') throw new UsageError('--config: expected a file name, got ""');
     options.config = values.config;
+  }
+  if (values['config-dir'] !== undefined) {
+    if (values['config-dir'].trim() === '') throw new UsageError('--config-dir: expected a directory, got ""');
+    options.configDir = resolve(cwd, values['config-dir']);
+  } else {
+    options.configDir = defaultConfigDir(env);
   }
   if (values.prompt !== undefined) {
     if (values.prompt.trim() === '') throw new UsageError('--prompt: the prompt is empty');

@@ -242,7 +242,9 @@ describe('mcp-agent (built bin)', () => {
       ],
     });
     await using tmp = await tempDir();
-    const config = await tmp.config({ everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything')] } });
+    const config = await tmp.config({
+      everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything'), '--profile', 'legacy'] },
+    });
     const run = await runAgent([...modelArgs(model.baseUrl, config), '--yes', '--json', '-p', 'sample']);
     expect(run.code, run.stderr).toBe(0);
     const t = JSON.parse(run.stdout) as TranscriptJson;
@@ -253,7 +255,7 @@ describe('mcp-agent (built bin)', () => {
 
   it('elicitation: a form answered on stdin (--ask-stdin) goes back to the server; cancel and decline too', async () => {
     const turns = (): ScriptedTurn[] => [{ toolCalls: [{ name: 'everything__startElicitation', arguments: {} }] }, { text: 'thanks' }];
-    const cfgServers = { everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything')] } };
+    const cfgServers = { everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything'), '--profile', 'legacy'] } };
     {
       await using model = await startScriptedModel({ turns: turns() });
       await using tmp = await tempDir();
@@ -284,7 +286,9 @@ describe('mcp-agent (built bin)', () => {
       turns: [{ toolCalls: [{ name: 'everything__longRunningOperation', arguments: { duration: 20, steps: 40 } }] }, { text: 'never' }],
     });
     await using tmp = await tempDir();
-    const config = await tmp.config({ everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything')] } });
+    const config = await tmp.config({
+      everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything'), '--profile', 'legacy'] },
+    });
     const started = Date.now();
     const run = await runAgent([...modelArgs(model.baseUrl, config), '-p', 'wait'], {
       onSpawn(child, out) {

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { helpText } from '../src/help.js';
@@ -31,6 +31,7 @@ function usage(argv: string[], environment: NodeJS.ProcessEnv = env): string {
 describe('parseCliOptions', () => {
   it('fills in the defaults', () => {
     expect(parse([])).toEqual({
+      configDir: join(homedir(), '.config', 'mcp-agent'),
       model: 'gpt-test',
       baseUrl: 'https://api.openai.com/v1',
       apiKeyEnv: 'OPENAI_API_KEY',
@@ -50,6 +51,15 @@ describe('parseCliOptions', () => {
       help: false,
       version: false,
     });
+  });
+
+  it('--config-dir (relative to the working directory) wins over MCP_AGENT_CONFIG_DIR and XDG_CONFIG_HOME', () => {
+    const both = { ...env, MCP_AGENT_CONFIG_DIR: '/from/env', XDG_CONFIG_HOME: '/xdg' };
+    expect(parse(['--config-dir', 'a'], both).configDir).toBe(join(dir, 'a'));
+    expect(parse([], both).configDir).toBe('/from/env');
+    expect(parse([], { ...env, XDG_CONFIG_HOME: '/xdg' }).configDir).toBe('/xdg/mcp-agent');
+    expect(usage(['--config-dir', ' '])).toBe('--config-dir: expected a directory, got ""');
+    expect(helpText()).toContain('--config-dir <dir>');
   });
 
   it('--no-auto-approve-read-only turns off running read-only tools without asking', () => {

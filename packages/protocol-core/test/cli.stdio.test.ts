@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { spawnStdio } from '../src/testing/index.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { freePort, spawnStdio } from '../src/testing/index.js';
 import { dripRequest, raw } from './fixtures/rawHttp.js';
 
 const bin = fileURLToPath(new URL('./fixtures/cliServer.mjs', import.meta.url));
@@ -38,6 +38,20 @@ function run(args: string[], env: Record<string, string> = {}): Run {
 async function until(check: () => boolean, ms = 10_000) {
   const end = Date.now() + ms;
   while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Waits until a bin started with `--port <port>` answers `/healthz` (for a run that logs nothing to wait on). */
+async function untilServing(port: number, ms = 10_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return;
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -119,9 +133,70 @@ describe('runCli', () => {
     expect(help.stdout()).toContain('--transport <stdio|http|sse>');
     expect(help.stdout()).toMatch(/--session-timeout <duration>\s+.*one unused since initialize closes after 60s/);
     expect(help.stdout()).toMatch(/--request-timeout <duration>\s+.*\(env MCP_REQUEST_TIMEOUT; default 60s\)/);
-    const version = run(['--version']);
-    expect((await version.exit).code).toBe(0);
-    expect(version.stdout()).toBe('9.9.9\n');
+    expect(help.stdout()).toMatch(/^ {2}-V, --version /m);
+    for (const flag of ['--version', '-V']) {
+      const version = run([flag]);
+      expect((await version.exit).code).toBe(0);
+      expect(version.stdout()).toBe('9.9.9\n');
+    }
+  });
+
+  it('--stateless prints nothing at --log-level silent (the SDK note goes through the logger, at debug)', async () => {
+    const port = await freePort();
+    const silent = run(['--transport', 'http', '--stateless', '--port', String(port), '--log-level', 'silent']);
+    onTestFinished(() => void silent.child.kill('SIGKILL'));
+    await untilServing(port);
+    silent.child.kill('SIGTERM');
+    expect((await silent.exit).code).toBe(0);
+    expect(silent.stderr()).toBe('');
+
+    const debug = run(['--transport', 'http', '--stateless', '--port', '0', '--log-level', 'debug']);
+
+    onTestFinished(() => void debug.child.kill('SIGKILL'));
+    await until(() => debug.stderr().includes('listening on'));
+    debug.child.kill('SIGTERM');
+    expect((await debug.exit).code).toBe(0);
+    expect(debug.stderr()).toMatch(/^\[mcp-server-fixture\] debug: SDK: responseMode: 'json' drops mid-call notifications/m);
+    expect(
+      debug
+        .stderr()
+        .split('\n')
+        .every((l) => l === '' || l.startsWith('[mcp-server-fixture] ')),
+    ).toBe(true);
+  });
+
+  it('logs one access line per HTTP request at info, none at warn; none over stdio', async () => {
+    const info = run(['--transport', 'http', '--stateless', '--port', '0']);
+    onTestFinished(() => void info.child.kill('SIGKILL'));
+    await until(() => /listening on (http:\/\/\S+)/.test(info.stderr()));
+    const base = /listening on (http:\/\/\S+)\/mcp/.exec(info.stderr())![1]!;
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { who: 'you' } } };
+    expect((await raw(base, { body: call, headers: { accept: 'application/json, text/event-stream' } })).status).toBe(200);
+    await until(() => info.stderr().includes('access: '));
+    info.child.kill('SIGTERM');
+    expect((await info.exit).code).toBe(0);
+    expect(info.stderr()).toMatch(
+      /^\[mcp-server-fixture\] info: access: POST \/mcp method=tools\/call tool=greet principal=none status=200 time=\d+ms$/m,
+    );
+
+    const port = await freePort();
+    const quiet = run(['--transport', 'http', '--stateless', '--port', String(port), '--log-level', 'warn']);
+    onTestFinished(() => void quiet.child.kill('SIGKILL'));
+    await untilServing(port);
+    const url = `http://127.0.0.1:${port}`;
+    expect((await raw(url, { body: call, headers: { accept: 'application/json, text/event-stream' } })).status).toBe(200);
+    quiet.child.kill('SIGTERM');
+    expect((await quiet.exit).code).toBe(0);
+    expect(quiet.stderr()).toBe('');
+
+    const stdio = run([]);
+
+    onTestFinished(() => void stdio.child.kill('SIGKILL'));
+    stdio.child.stdin!.write(`${INIT}\n`);
+    await until(() => stdio.stdout().includes('\n'));
+    stdio.child.stdin!.end();
+    expect((await stdio.exit).code).toBe(0);
+    expect(stdio.stderr()).not.toContain('access: ');
   });
 
   it('serves HTTP on 127.0.0.1 and shuts down cleanly on SIGTERM', async () => {

@@ -177,17 +177,23 @@ describe('applyTransportAlias (a reference bin’s positional transport)', () =>
 
 describe('mergeOptions (an app flag that claims a runner short letter)', () => {
   it('takes the letter off the runner flag, which keeps its long form', () => {
-    const app = defineOptions({ verbose: { type: 'boolean', short: 'v', description: 'more logs' } });
+    const app = defineOptions({ vendor: { type: 'boolean', short: 'V', description: 'vendor mode' } });
     const merged = mergeOptions(app);
-    expect(runnerOptions.version.short).toBe('v');
-    expect(merged.verbose.short).toBe('v');
+    expect(merged.vendor.short).toBe('V');
     expect('short' in merged.version).toBe(false);
     expect(parseConfig(merged, ['--version'], {}).version).toBe(true);
-    expect(parseConfig(merged, ['-v'], {})).toMatchObject({ verbose: true, version: false });
+    expect(parseConfig(merged, ['-V'], {})).toMatchObject({ vendor: true, version: false });
     expect(formatHelp('x', 'd', merged)).toMatch(/^ {6}--version/m);
   });
 
-  it('leaves the runner flags alone otherwise', () => {
-    expect(mergeOptions({}).version.short).toBe('v');
+  it('-V is --version on every bin; -v is free for a bin of its own (git: verbose, as in the reference)', () => {
+    expect(runnerOptions.version.short).toBe('V');
+    expect(mergeOptions({}).version.short).toBe('V');
+    expect(parseConfig(mergeOptions({}), ['-V'], {}).version).toBe(true);
+    expect(() => parseConfig(mergeOptions({}), ['-v'], {})).toThrow(/Unknown option '-v'/);
+    const git = mergeOptions(defineOptions({ verbose: { type: 'boolean', short: 'v', description: 'more logs' } }));
+    expect(parseConfig(git, ['-v'], {})).toMatchObject({ verbose: true, version: false });
+    expect(parseConfig(git, ['-V'], {})).toMatchObject({ verbose: false, version: true });
+    expect(formatHelp('x', 'd', git)).toMatch(/^ {2}-V, --version/m);
   });
 });

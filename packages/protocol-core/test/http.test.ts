@@ -1,5 +1,6 @@
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../src/logger.js';
 import { startHttp } from '../src/testing/index.js';
 import { createDemoServer } from './fixtures/demoServer.js';
 import { INIT, openSession, raw, sessionHeaders } from './fixtures/rawHttp.js';
@@ -231,5 +232,63 @@ describe('legacy HTTP+SSE', () => {
     await using http = await startHttp(app(), { mode: 'sse' });
     const res = await raw(http.url, { method: 'GET', path: '/sse', headers: { Host: 'evil.example.com' } });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('the access log', () => {
+  const capture = (level: 'info' | 'warn') => {
+    const lines: string[] = [];
+    return { lines, logger: createLogger({ name: 'access-test', level, write: (line) => void lines.push(line) }) };
+  };
+
+  it('logs one info line per request once its response is over, principal none without OAuth; /healthz at debug only', async () => {
+    const { lines, logger } = capture('info');
+    await using http = await startHttp(app(), { logger });
+    const client = await http.connect({ name: 'a' });
+    await client.callTool({ name: 'count', arguments: { marker: 'x', delayMs: 0 } });
+    const health = await raw(http.url, { method: 'GET', path: '/healthz' });
+    expect(health.status).toBe(200);
+    const wrong = await raw(http.url, { path: '/nope', body: INIT });
+    expect(wrong.status).toBe(404);
+    await vi.waitFor(() => expect(lines.some((l) => l.includes('/nope'))).toBe(true));
+    const access = lines.filter((l) => l.includes('access: '));
+    expect(access.every((l) => l.startsWith('[access-test] info: access: '))).toBe(true);
+    expect(access.find((l) => l.includes('method=initialize'))).toMatch(
+      /access: POST \/mcp method=initialize principal=none status=200 time=\d+ms\n$/,
+    );
+    expect(access.find((l) => l.includes('tool=count'))).toMatch(
+      /access: POST \/mcp method=tools\/call tool=count principal=none status=200 time=\d+ms\n$/,
+    );
+    expect(access.find((l) => l.includes('/nope'))).toMatch(/access: POST \/nope principal=none status=404 time=\d+ms\n$/);
+    expect(access.some((l) => l.includes('/healthz'))).toBe(false);
+  });
+
+  it('names a forged method or tool only in printable, bounded form (no forged lines), and a batch by its first methods', async () => {
+    const { lines, logger } = capture('info');
+    await using http = await startHttp(app(), { logger });
+    const forged = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: `evil\n[x] error: forged ${'y'.repeat(200)}`, arguments: {} },
+    };
+    await raw(http.url, { body: forged });
+    const batch = ['a', 'b', 'c', 'd', 'e'].map((m, i) => ({ jsonrpc: '2.0', id: i + 1, method: m }));
+    await raw(http.url, { body: batch });
+    await vi.waitFor(() => expect(lines.filter((l) => l.includes('access: ')).length).toBe(2));
+    expect(lines.every((l) => l.indexOf('\n') === l.length - 1)).toBe(true);
+    expect(lines[0]).toMatch(/tool=evil\?\[x\]\?error:\?forged\?y+… principal=none/);
+    expect(lines[0]!.length).toBeLessThan(200);
+    expect(lines[1]).toMatch(/ method=a,b,c,\+2 principal=none status=\d+ /);
+  });
+
+  it('prints nothing at --log-level warn', async () => {
+    const { lines, logger } = capture('warn');
+    await using http = await startHttp(app(), { logger });
+    const client = await http.connect({ name: 'a' });
+    await client.callTool({ name: 'count', arguments: { marker: 'x', delayMs: 0 } });
+    await client.close();
+    await http[Symbol.asyncDispose]();
+    expect(lines).toEqual([]);
   });
 });

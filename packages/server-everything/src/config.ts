@@ -39,8 +39,8 @@ export const options = defineOptions({
     env: 'EVERYTHING_PROFILE',
     valueName: 'name',
     description:
-      'Which contract to serve: legacy (npm @modelcontextprotocol/server-everything@2025.11.25, camelCase tools), current (npm 2026.8.31, kebab-case tools, tasks) or conformance (what @modelcontextprotocol/conformance expects)',
-    default: 'legacy',
+      'Which contract to serve: current (npm @modelcontextprotocol/server-everything@2026.8.31, its latest: kebab-case tools, tasks), legacy (npm 2025.11.25, camelCase tools) or conformance (what @modelcontextprotocol/conformance expects)',
+    default: 'current',
     parse: parse.oneOf(PROFILES),
   },
   'show-env-secrets': {

@@ -6,7 +6,7 @@ import { createLegacyServer } from './profiles/legacy/index.js';
 import { VERSION } from './version.js';
 
 export interface EverythingServerOptions extends EverythingOptions {
-  /** Which contract to serve: `legacy` (default, npm 2025.11.25), `current` (npm 2026.8.31) or `conformance`. */
+  /** Which contract to serve: `current` (default, npm 2026.8.31, the reference's `latest`), `legacy` (npm 2025.11.25) or `conformance`. */
   profile?: Profile;
 }
 
@@ -14,10 +14,10 @@ export interface EverythingServerOptions extends EverythingOptions {
  * An everything server for one client session. No side effects at import: the runner calls this once per
  * session (HTTP) or once per process (stdio); tests call it directly. Timers and per-session state live in
  * the returned server and stop when it closes. `context` is what the SDK's serving entries pass their factory
- * (the era the server will serve); the `current` profile reads it.
+ * (the protocol version the server will serve); the `current` profile reads it.
  */
 export function createEverythingServer(options: EverythingServerOptions = {}, context?: McpRequestContext): McpServer {
-  const { profile = 'legacy', ...rest } = options;
+  const { profile = 'current', ...rest } = options;
   switch (profile) {
     case 'legacy':
       return createLegacyServer(rest);

@@ -20,8 +20,21 @@ const LEGACY_UNGATED = [
 ];
 
 describe('mcp-server-everything (built bin over stdio)', () => {
-  it('serves the legacy profile by default, with secrets redacted from printEnv', async () => {
-    await using proc = await spawnStdio(bin, { env: { MY_API_KEY: 'sk-not-for-the-model', GREETING: 'hello' } });
+  it('serves the current profile (the reference npm latest, kebab-case tools) by default', async () => {
+    await using proc = await spawnStdio(bin);
+    expect(proc.client.getServerVersion()).toMatchObject({ name: 'mcp-servers/everything', version: '2.0.0' });
+    const names = (await proc.client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-env', 'get-tiny-image']));
+    expect(names.filter((n) => /[A-Z]/.test(n))).toEqual([]);
+    const sum = await proc.client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
+    expect(sum.content).toEqual([{ type: 'text', text: 'The sum of 2 and 3 is 5.' }]);
+  });
+
+  it('serves the legacy profile with --profile legacy, with secrets redacted from printEnv', async () => {
+    await using proc = await spawnStdio(bin, {
+      args: ['--profile', 'legacy'],
+      env: { MY_API_KEY: 'sk-not-for-the-model', GREETING: 'hello' },
+    });
     expect(proc.client.getServerVersion()).toMatchObject({ name: 'example-servers/everything', version: '1.0.0' });
     const { tools } = await proc.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(LEGACY_UNGATED);
@@ -35,9 +48,9 @@ describe('mcp-server-everything (built bin over stdio)', () => {
   });
 
   it('keeps the reference positional transport (`mcp-server-everything stdio`) and picks a profile by env', async () => {
-    await using current = await spawnStdio(bin, { args: ['stdio'], env: { EVERYTHING_PROFILE: 'current' } });
-    expect(current.client.getServerVersion()).toMatchObject({ name: 'mcp-servers/everything', version: '2.0.0' });
-    expect((await current.client.listTools()).tools.map((t) => t.name)).toContain('get-sum');
+    await using legacy = await spawnStdio(bin, { args: ['stdio'], env: { EVERYTHING_PROFILE: 'legacy' } });
+    expect(legacy.client.getServerVersion()).toMatchObject({ name: 'example-servers/everything', version: '1.0.0' });
+    expect((await legacy.client.listTools()).tools.map((t) => t.name)).toContain('printEnv');
 
     await using conformance = await spawnStdio(bin, { args: ['--profile', 'conformance'] });
     const sum = await conformance.client.callTool({ name: 'test_simple_text', arguments: {} });

@@ -34,7 +34,7 @@ async function pingsDuring(pair: InMemoryPair, call: Promise<unknown>): Promise<
 
 describe('a deeply nested page', () => {
   it.each([1_000, 5_000, 50_000])(
-    '%i levels: the call ends within the timeout + 1 s with a clear error, and ping is answered meanwhile',
+    '%i levels: the call ends within twice the conversion limit with a clear error, and ping is answered meanwhile',
     async (n) => {
       await using site = await startServer(routes({ '/deep': send(deepPage(n), 'text/html') }));
       await using pair = await connect({
@@ -56,9 +56,11 @@ describe('a deeply nested page', () => {
         `Failed to fetch ${url}: the response arrived, but converting it to text did not finish within the 2 s limit (raise it with --timeout)`,
         `Failed to fetch ${url}: the page is nested too deeply to be converted to Markdown (raw: true returns it unconverted)`,
       ]).toContain(text(result));
-      expect(elapsed).toBeLessThan(TIMEOUT_MS + 1000);
+      // Bounds as a factor of the contract (the conversion limit), so a loaded machine does not fail them: a
+      // conversion on the main thread would hold a ping for the whole limit.
+      expect(elapsed).toBeLessThan(TIMEOUT_MS * 2);
       expect(pings.length).toBeGreaterThan(0);
-      expect(Math.max(...pings)).toBeLessThan(100);
+      expect(Math.max(...pings)).toBeLessThan(TIMEOUT_MS / 2);
     },
   );
 

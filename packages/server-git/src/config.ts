@@ -1,5 +1,6 @@
 import { networkOptions, proxyOption } from '@mcpkit/net';
 import { defineOptions, parse } from '@mcpkit/protocol-core';
+import { DEFAULT_OBJECT_LIMITS } from './engine/git/objectLimits.js';
 
 /** This server's own flags; `runCli` adds the transport flags every mcpkit bin has. Parsed once, passed down. */
 export const options = defineOptions({
@@ -14,7 +15,7 @@ export const options = defineOptions({
     parse: parse.nonEmpty,
   },
   // Never parsed as such: `verbosityToLogLevel` turns -v/-vv/--verbose into --log-level first. Declared for
-  // --help, and so that `-v` means what it means for the reference (the runner's --version loses its -v).
+  // --help, and so that `-v` means what it means for the reference (`--version` is `-V` here, as on every bin).
   verbose: {
     type: 'boolean',
     short: 'v',
@@ -44,6 +45,33 @@ export const options = defineOptions({
       "How long a call that changes the index or a ref waits for another process's index.lock or ref lock before it fails and changes nothing",
     default: 2000,
     parse: parse.int({ min: 0, max: 600_000 }),
+  },
+  'max-object-size': {
+    type: 'string',
+    env: 'GIT_MAX_OBJECT_SIZE',
+    valueName: 'size',
+    default: DEFAULT_OBJECT_LIMITS.maxObjectSize,
+    defaultLabel: '16mb',
+    description:
+      'The largest object (blob, tree, commit, tag, or what a delta builds) read from a repository; larger ones are refused before they are read',
+    parse: parse.bytes,
+  },
+  'max-delta-depth': {
+    type: 'string',
+    env: 'GIT_MAX_DELTA_DEPTH',
+    valueName: 'n',
+    default: DEFAULT_OBJECT_LIMITS.maxDeltaDepth,
+    description: 'The longest delta chain followed when reading a packed object (git writes at most 4095)',
+    parse: parse.int({ min: 1, max: 1_000_000 }),
+  },
+  'max-inflate-bytes': {
+    type: 'string',
+    env: 'GIT_MAX_INFLATE_BYTES',
+    valueName: 'size',
+    default: DEFAULT_OBJECT_LIMITS.maxInflateBytes,
+    defaultLabel: '1gb',
+    description: 'The bytes one tool call may inflate and build from deltas in all, so a crafted repository cannot spin a call',
+    parse: parse.bytes,
   },
   ...networkOptions({ allowPrivateNetwork: 'GIT_ALLOW_PRIVATE_NETWORK', allowHosts: 'GIT_ALLOW_HOSTS' }),
   ...proxyOption('GIT_PROXY_URL'),

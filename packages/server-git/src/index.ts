@@ -26,7 +26,12 @@ await runCli(
         : undefined;
       const repoCache = createRepoCache(undefined, undefined, { indexTimeoutMs: config.lockTimeout, refTimeoutMs: config.lockTimeout });
       // Reads ahead once the client has connected and gone quiet (./warmup.ts), through the cache the sessions share.
-      const serverOptions = { repositories, allowInit: config.allowInit, remote, repoCache, logger };
+      const objectLimits = {
+        maxObjectSize: config.maxObjectSize,
+        maxDeltaDepth: config.maxDeltaDepth,
+        maxInflateBytes: config.maxInflateBytes,
+      };
+      const serverOptions = { repositories, allowInit: config.allowInit, remote, repoCache, logger, objectLimits };
       const warmup = config.noWarmup
         ? undefined
         : createWarmup({
@@ -38,6 +43,7 @@ await runCli(
               home: homedir(),
               logger,
               patchCache: createPatchCache(),
+              objectLimits,
             },
             logger,
             createServer: () => createGitServer(serverOptions),

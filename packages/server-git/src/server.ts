@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { reportActivity, type ServerActivity } from './activity.js';
 import type { GitContext } from './engine/context.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
+import { DEFAULT_OBJECT_LIMITS, type ObjectLimits } from './engine/git/objectLimits.js';
 import type { WorkFileHooks } from './engine/git/workFile.js';
 import type { RemoteAccess } from './engine/remote/access.js';
 import type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
@@ -32,6 +33,8 @@ export interface GitServerOptions {
   home?: string;
   /** Where unexpected tool failures are logged (stderr in the CLI); silent by default. */
   logger?: Logger;
+  /** What reading a repository's objects may cost (--max-object-size, …). Default: DEFAULT_OBJECT_LIMITS. */
+  objectLimits?: Partial<ObjectLimits>;
   /** Told of the session's traffic (opened, messages, tool calls): the CLI's background warm-up. Default: nobody. */
   activity?: ServerActivity;
   /** A test seam: told of each work-tree path right before it is opened, after its checks (workFile.ts). Default: none. */
@@ -57,6 +60,7 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
     logger,
     patchCache: createPatchCache(),
     workTreeHooks: options.workTreeHooks,
+    objectLimits: { ...DEFAULT_OBJECT_LIMITS, ...options.objectLimits },
   };
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
   const served = repositories.length > 0 ? tools : tools.map((tool) => withRootsRound(tool, logger));
@@ -67,6 +71,7 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
 
 export type { ServerActivity } from './activity.js';
 export type { GitContext } from './engine/context.js';
+export { DEFAULT_OBJECT_LIMITS, type ObjectLimits } from './engine/git/objectLimits.js';
 export type { RemoteAccess } from './engine/remote/access.js';
 export type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
 

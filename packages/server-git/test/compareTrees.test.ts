@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
 import { comparePairs, compareTrees, type LazyPair, treeSnapshot } from '../src/engine/diff/changes.js';
+import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { createRepoCache, openRepo } from '../src/engine/repo.js';
 import { gitRepo, hasGit, write } from './helpers.js';
 
@@ -47,7 +48,11 @@ describe('compareTrees', () => {
       fx.git('add', '-A');
       fx.git('commit', '-q', '-m', 'step');
     }
-    const ctx = { roots: { list: async () => [fx.path] }, repoCache: createRepoCache() } as unknown as GitContext;
+    const ctx = {
+      roots: { list: async () => [fx.path] },
+      repoCache: createRepoCache(),
+      objectLimits: DEFAULT_OBJECT_LIMITS,
+    } as unknown as GitContext;
     const commits = fx.git('rev-list', 'HEAD').trim().split('\n');
     let compared = 0;
     for (const oid of commits) {

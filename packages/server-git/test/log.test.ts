@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@mcpkit/protocol-core';
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
+import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { revList } from '../src/engine/log/commits.js';
 import { parseGitDate } from '../src/engine/log/dates.js';
 import { createRepoCache, openRepo } from '../src/engine/repo.js';
@@ -192,7 +193,14 @@ describe('git_log', () => {
 
   it.skipIf(!hasGit)('the history walk ends at the next commit once its signal aborts', async () => {
     using fx = linearHistory(200);
-    const repo = await openRepo({ roots: { list: async () => [fx.path] }, repoCache: createRepoCache() } as unknown as GitContext, fx.repo);
+    const repo = await openRepo(
+      {
+        roots: { list: async () => [fx.path] },
+        repoCache: createRepoCache(),
+        objectLimits: DEFAULT_OBJECT_LIMITS,
+      } as unknown as GitContext,
+      fx.repo,
+    );
     const head = fx.git('rev-parse', 'HEAD').trim();
     const controller = new AbortController();
     let walked = 0;

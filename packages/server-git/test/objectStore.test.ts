@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
+import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { findTreeEntry, parseCommitPlain, parseTreePlain } from '../src/engine/git/objectRead.js';
 import { createObjectStore } from '../src/engine/git/objectStore.js';
 import { createRepoCache, openRepo } from '../src/engine/repo.js';
-import { gitEnv, gitRepo, hasGit, type RepoFixture, write } from './helpers.js';
+import { connect, gitEnv, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
 
 /** Every object of the repository: oid → type, from `git cat-file --batch-all-objects`. */
 function allObjects(fx: RepoFixture): Map<string, string> {
@@ -54,7 +55,7 @@ function history(fx: RepoFixture, commits: number): void {
 }
 
 function expectStoreMatchesGit(fx: RepoFixture): number {
-  const store = createObjectStore(join(fx.repo, '.git'));
+  const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
   const objects = allObjects(fx);
   const contents = catAll(fx, [...objects.keys()]);
   for (const [oid, type] of objects) {
@@ -92,12 +93,17 @@ describe('object store', () => {
     // Reference deltas (what a fetch's thin pack, once indexed, or an old git writes).
     fx.git('-c', 'repack.useDeltaBaseOffset=false', 'repack', '-a', '-d', '-f', '--depth=50', '--window=50');
     expectStoreMatchesGit(fx);
+    // A version 1 .idx (`pack.indexVersion=1`, what git before 1.5.2 wrote): read here too, as the only reader.
+    fx.git('-c', 'pack.indexVersion=1', 'repack', '-a', '-d', '-f');
+    const idx = fs.readdirSync(join(fx.repo, '.git/objects/pack')).find((n) => n.endsWith('.idx'))!;
+    expect(fs.readFileSync(join(fx.repo, '.git/objects/pack', idx)).readUInt32BE(0)).not.toBe(0xff744f63);
+    expectStoreMatchesGit(fx);
   });
 
   it.skipIf(!hasGit)('answers null for a missing object, and finds a pack written after it listed the pack folder', () => {
     using fx = gitRepo();
     history(fx, 3);
-    const store = createObjectStore(join(fx.repo, '.git'));
+    const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
     expect(store.read('0123456789012345678901234567890123456789')).toBeNull();
     expect(store.read('not an oid')).toBeNull();
     // A new commit, then everything packed (the loose files removed): the store lists the folder again on a miss.
@@ -118,7 +124,7 @@ describe('object store', () => {
     fx.git('add', '-A');
     fx.git('commit', '-q', '-m', 'names\r\n\r\n\r\nwith CRs\n\n\n');
     fx.git('repack', '-a', '-d');
-    const store = createObjectStore(join(fx.repo, '.git'));
+    const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
     const gitArgs = { fs, dir: fx.repo, gitdir: join(fx.repo, '.git') };
     let trees = 0;
     for (const [oid, type] of allObjects(fx)) {
@@ -151,12 +157,29 @@ describe('object store', () => {
       input: `100644 blob ${blob}\t.GIT\n`,
       encoding: 'utf8',
     }).trim();
-    const store = createObjectStore(join(fx.repo, '.git'));
+    const store = createObjectStore(join(fx.repo, '.git')).forCall(DEFAULT_OBJECT_LIMITS);
     expect(parseTreePlain(store.read(tree)!.data)).toBeNull();
     expect(findTreeEntry(store.read(tree)!.data, '.GIT')).toBeNull();
-    const ctx = { roots: { list: async () => [fx.path] }, repoCache: createRepoCache() } as unknown as GitContext;
+    const ctx = {
+      roots: { list: async () => [fx.path] },
+      repoCache: createRepoCache(),
+      objectLimits: DEFAULT_OBJECT_LIMITS,
+    } as unknown as GitContext;
     const repo = await openRepo(ctx, fx.repo);
     const { readTree } = await import('../src/engine/git/objectRead.js');
     await expect(readTree(repo, tree)).rejects.toThrow(/\.GIT/);
+  });
+
+  it.skipIf(!hasGit)('a repository packed with a version 1 .idx answers git_show (abbreviated id) and git_checkout', async () => {
+    using fx = gitRepo();
+    history(fx, 3);
+    fx.git('branch', 'other');
+    fx.git('-c', 'pack.indexVersion=1', 'repack', '-a', '-d', '-f');
+    const head = fx.git('rev-parse', 'HEAD').trim();
+    await using c = await connect({ repositories: [fx.repo] });
+    const show = await c.client.callTool({ name: 'git_show', arguments: { repo_path: fx.repo, revision: head.slice(0, 7) } });
+    expect(text(show)).toContain(`Commit: '${head}'`);
+    const checkout = await c.client.callTool({ name: 'git_checkout', arguments: { repo_path: fx.repo, branch_name: 'other' } });
+    expect(text(checkout)).toBe("Switched to branch 'other'");
   });
 });

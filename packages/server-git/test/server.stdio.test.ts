@@ -42,13 +42,15 @@ describe('mcp-server-git (built bin over stdio)', () => {
     expect(stderr.trim()).toBe('mcp-server-git: --repository /nonexistent/mcpkit-repo: no such folder');
   });
 
-  it('keeps --version, whose -v is taken by verbose (as in the reference)', async () => {
-    const { code, stdout } = await runBin(bin, { args: ['--version'] });
-    expect(code).toBe(0);
-    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  it('prints the version for --version and -V, as every bin does; -v is verbose (as in the reference)', async () => {
+    for (const flag of ['--version', '-V']) {
+      const { code, stdout } = await runBin(bin, { args: [flag] });
+      expect(code).toBe(0);
+      expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    }
     const help = await runBin(bin, { args: ['--help'] });
     expect(help.stdout).toMatch(/^ {2}-v, --verbose /m);
-    expect(help.stdout).toMatch(/^ {6}--version /m);
+    expect(help.stdout).toMatch(/^ {2}-V, --version /m);
   });
 
   it('takes -v like the reference (info logs on stderr)', async () => {

@@ -12,6 +12,7 @@ import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
 import { resolveObject } from '../src/engine/diff/rev.js';
+import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { createObjectStore } from '../src/engine/git/objectStore.js';
 import { createRepoCache, openRepo } from '../src/engine/repo.js';
 import { connect, gitRepo, hasGit, type RepoFixture, text, write } from './helpers.js';
@@ -38,7 +39,7 @@ async function isoGitAnswer(gitdir: string, prefix: string): Promise<string> {
 
 /** The engine's answer for a prefix, in the same terms. */
 function storeAnswer(gitdir: string, prefix: string): string {
-  const found = createObjectStore(gitdir).startingWith(prefix, 2);
+  const found = createObjectStore(gitdir).forCall(DEFAULT_OBJECT_LIMITS).startingWith(prefix, 2);
   expect(found, prefix).not.toBeNull();
   return found!.length === 1 ? found![0]! : found!.length === 0 ? 'none' : 'ambiguous';
 }
@@ -96,7 +97,8 @@ function ambiguousRepo(): { fx: RepoFixture; head: string; blob: string; looseBl
   return { fx, head, blob, looseBlob };
 }
 
-const ctxFor = (fx: RepoFixture) => ({ roots: { list: async () => [fx.path] }, repoCache: createRepoCache() }) as unknown as GitContext;
+const ctxFor = (fx: RepoFixture) =>
+  ({ roots: { list: async () => [fx.path] }, repoCache: createRepoCache(), objectLimits: DEFAULT_OBJECT_LIMITS }) as unknown as GitContext;
 
 /** The shortest prefix of `oid` (4 digits or more) that no other object of the list starts. */
 function uniquePrefix(oid: string, all: readonly string[]): string {
@@ -158,7 +160,7 @@ describe('abbreviated object ids', () => {
         expect(fx.git('count-objects', '-v')).toMatch(/^count: 1$/m);
       }
       expect(await isoGitAnswer(gitdir, short), state).toBe('ambiguous');
-      expect(createObjectStore(gitdir).startingWith(short, 2)?.sort(), state).toEqual([blob, head].sort());
+      expect(createObjectStore(gitdir).forCall(DEFAULT_OBJECT_LIMITS).startingWith(short, 2)?.sort(), state).toEqual([blob, head].sort());
       expect(storeAnswer(gitdir, longer), state).toBe(head);
       expect(storeAnswer(gitdir, blob.slice(0, longer.length)), state).toBe(await isoGitAnswer(gitdir, blob.slice(0, longer.length)));
       const repo = await openRepo(ctxFor(fx), fx.repo);
@@ -182,7 +184,7 @@ describe('abbreviated object ids', () => {
     await expect(resolveObject(repo, absent)).rejects.toThrow(`Ref '${absent}' did not resolve to an object`);
     // Three digits: unique here, yet not an object id (git's minimum is 4).
     expect(all.filter((o) => o.startsWith(head.slice(0, 3)))).toEqual([head]);
-    expect(createObjectStore(gitdir).startingWith(head.slice(0, 3), 2)).toEqual([]);
+    expect(createObjectStore(gitdir).forCall(DEFAULT_OBJECT_LIMITS).startingWith(head.slice(0, 3), 2)).toEqual([]);
     await expect(resolveObject(repo, head.slice(0, 3))).rejects.toThrow(`Ref '${head.slice(0, 3)}' did not resolve to an object`);
     expect(await resolveObject(repo, head.slice(0, 4))).toBe(head);
     expect(await resolveObject(repo, head.slice(0, 4).toUpperCase())).toBe(head);

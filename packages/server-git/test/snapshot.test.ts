@@ -5,13 +5,18 @@ import type { GitContext } from '../src/engine/context.js';
 import { parseIndex, readIndexFile, serializeIndex } from '../src/engine/git/indexFile.js';
 import { withIndexLock } from '../src/engine/git/indexLock.js';
 import { indexFiles } from '../src/engine/git/indexSnapshot.js';
+import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { headCommit, readBlob, treeFiles } from '../src/engine/git/objects.js';
 import { readWorktreeFile, type WorktreeState, worktreeState } from '../src/engine/git/worktreeState.js';
 import { createRepoCache, openRepo, type Repo } from '../src/engine/repo.js';
 import { gitRepo, hasGit, type RepoFixture, write } from './helpers.js';
 
 async function open(fx: RepoFixture): Promise<Repo> {
-  const ctx = { roots: { list: async () => [fx.path] }, repoCache: createRepoCache() } as unknown as GitContext;
+  const ctx = {
+    roots: { list: async () => [fx.path] },
+    repoCache: createRepoCache(),
+    objectLimits: DEFAULT_OBJECT_LIMITS,
+  } as unknown as GitContext;
   return openRepo(ctx, fx.repo);
 }
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
 import { createPatchCache } from '../src/engine/diff/patchCache.js';
+import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { show } from '../src/engine/ops/show.js';
 import { createRepoCache } from '../src/engine/repo.js';
 import { WARM_SHOW_BYTES_MAX, WARM_SHOW_FILES_MAX, warmRepositories } from '../src/engine/warm.js';
@@ -16,6 +17,7 @@ const ctxFor = (fx: RepoFixture) =>
     roots: { list: async () => [fx.repo] },
     repoCache: createRepoCache(),
     patchCache: createPatchCache(),
+    objectLimits: DEFAULT_OBJECT_LIMITS,
     env: gitEnv(),
     home: '/nonexistent-home',
   }) as unknown as GitContext;

@@ -73,7 +73,11 @@ async function rowCounts(graph: string): Promise<{ e: string; r: string; seq: st
 }
 
 describe.skipIf(!url)('import and export', () => {
-  it('a file written by the file store goes through the database and comes back byte for byte (30k entities, streamed)', async () => {
+  // Real work: 60,000 records through PostgreSQL and back (tens of seconds on a loaded 2-core runner); its own
+  // time limit, since vitest's default is for ordinary tests and no contract here is a duration.
+  it('a file written by the file store goes through the database and comes back byte for byte (30k entities, streamed)', {
+    timeout: 120_000,
+  }, async () => {
     using dir = tempDir();
     const source = join(dir.path, 'memory.jsonl');
     await writeWithFileStore(source, 30_000);

@@ -139,7 +139,7 @@ export const runnerOptions = defineOptions({
     parse: parse.oneOf(LOG_FORMATS, { ignoreCase: true }),
   },
   help: { type: 'boolean', short: 'h', description: 'Show this help and exit' },
-  version: { type: 'boolean', short: 'v', description: 'Show the version and exit' },
+  version: { type: 'boolean', short: 'V', description: 'Show the version and exit' },
 });
 
 export type RunnerConfig = ConfigOf<typeof runnerOptions>;
@@ -186,8 +186,9 @@ export function applyTransportAlias(
 }
 
 /**
- * The app's flags plus the runner's. A short letter the app claims for itself (mcp-server-git's `-v`,
- * the reference's "verbose") is taken off the runner's flag that had it (`--version` keeps its long form).
+ * The app's flags plus the runner's. A short letter the app claims for itself is taken off the runner's flag that
+ * had it (that flag keeps its long form). `-V` is `--version` on every bin, and `-v` is left to a bin's own use
+ * (mcp-server-git's `-v` is the reference's "verbose").
  */
 export function mergeOptions<O extends OptionSpecs>(appOptions: O): O & typeof runnerOptions {
   const taken = new Set(

@@ -17,6 +17,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import { createListenSlots, isListenRequest, type ListenSlotOptions, type ListenSlots } from './listenSlots.js';
+import { withSdkWarningsTo } from './sdkConsole.js';
 import type { ServerApp } from './types.js';
 
 export interface EraRouter {
@@ -91,13 +92,15 @@ export function createEraRouter(app: ServerApp, { stateless, listens: bounds, lo
   };
   // The runner's slots come first (fair between principals); the SDK's own limit, the same, is never reached first.
   const listens = createListenSlots({ ...bounds, logger });
-  const handler = createMcpHandler(factory, {
-    legacy: stateless ? 'stateless' : 'reject',
-    maxSubscriptions: bounds.maxListens,
-    ...(bus ? { bus } : {}),
-    ...(stateless ? { responseMode: 'json' as const } : {}),
-    onerror,
-  });
+  const handler = withSdkWarningsTo(logger, () =>
+    createMcpHandler(factory, {
+      legacy: stateless ? 'stateless' : 'reject',
+      maxSubscriptions: bounds.maxListens,
+      ...(bus ? { bus } : {}),
+      ...(stateless ? { responseMode: 'json' as const } : {}),
+      onerror,
+    }),
+  );
   const node = toNodeHandler(handler, { onerror });
   return {
     async isModern(req, body) {

@@ -10,6 +10,7 @@ import { ErrorCode } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import type { SessionEventStoreOptions } from '../resumable.js';
 import { withHttpRequestId } from '../telemetry/requestScope.js';
+import { logAccess } from './accessLog.js';
 import { createAuthGate } from './authGate.js';
 import { createEraRouter } from './eras.js';
 import { parseAllowedHost } from './hosts.js';
@@ -73,6 +74,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   };
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const access = logAccess(logger, req, res, url.pathname);
     try {
       if (url.pathname === '/healthz') {
         res.writeHead(closing ? 503 : 200, { 'Content-Type': 'application/json' });
@@ -104,6 +106,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       const authInfo = auth ? await auth.authenticate(req, res) : undefined;
       if (auth && !authInfo) return;
       const body = req.method === 'POST' ? await readJsonRpcBody(req, maxBodyBytes) : undefined;
+      access.body = body;
       if (auth && authInfo && !auth.authorize(req, res, authInfo, body)) return;
       if (body !== undefined) checkParams(body);
       await handle(req, res, url, body);

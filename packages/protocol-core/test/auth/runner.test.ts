@@ -13,7 +13,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
 import { newV2Client } from '../../src/testing/index.ts';
 import { INIT, INITIALIZED, raw, sessionHeaders } from '../fixtures/rawHttp.ts';
 import { bearer, type Protected, serveProtected } from './protectedApp.ts';
@@ -127,6 +128,37 @@ describe('a valid token', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the access log', () => {
+  it('one info line per request: method, tool, the token subject as principal, status, time; never the token', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ name: 'auth-e2e', level: 'info', write: (line) => void lines.push(line) });
+    const logged = await serveProtected(as, { http: { logger } });
+    resources[logged.resource] = { scopes: ['test:read', 'test:write'] };
+    const token = await as.authorizationCodeToken({ resource: logged.resource, scope: 'test:read', login: 'frank' });
+    const client = newV2Client({ mode: '2026-07-28' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(logged.http.endpoint), { requestInit: { headers: bearer(token) } }));
+    try {
+      await client.callTool({ name: 'whoami', arguments: {} });
+      await vi.waitFor(() => expect(lines.some((l) => l.includes('tool=whoami'))).toBe(true));
+      const refused = await raw(logged.http.url, { body: INIT });
+      expect(refused.status).toBe(401);
+      await vi.waitFor(() => expect(lines.some((l) => l.includes('status=401'))).toBe(true));
+    } finally {
+      await client.close();
+      await logged.http[Symbol.asyncDispose]();
+    }
+    const access = lines.filter((l) => l.startsWith('[auth-e2e] info: access: '));
+    expect(access.find((l) => l.includes('tool=whoami'))).toMatch(
+      /^\[auth-e2e\] info: access: POST \/mcp method=tools\/call tool=whoami principal=frank status=200 time=\d+ms\n$/,
+    );
+    expect(access.find((l) => l.includes('status=401'))).toMatch(
+      // Refused from the headers, before its body is read: the line names no method.
+      /access: POST \/mcp principal=none status=401 time=\d+ms/,
+    );
+    expect(lines.join('')).not.toContain(token);
   });
 });
 

@@ -27,7 +27,7 @@ describe('legacy profile over Streamable HTTP: one state per session', () => {
   it('log levels and subscriptions do not leak between sessions; log lines name their session', async () => {
     await using http = await startHttp({
       // The default profile, through the package's own factory.
-      createServer: () => createEverythingServer({ intervals: { loggingMs: 5, resourceUpdatesMs: 5 } }),
+      createServer: () => createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 5, resourceUpdatesMs: 5 } }),
     });
     const a = listen(await http.connect());
     const b = listen(await http.connect());
@@ -105,7 +105,7 @@ describe('legacy profile over Streamable HTTP: one state per session', () => {
       realClearInterval(handle);
     }) as typeof clearInterval);
     await using http = await startHttp(
-      { createServer: () => createEverythingServer({ intervals: { loggingMs: 9, resourceUpdatesMs: 9 } }) },
+      { createServer: () => createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 9, resourceUpdatesMs: 9 } }) },
       { stateless: true },
     );
     const client = await http.connect();

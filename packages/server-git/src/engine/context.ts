@@ -1,5 +1,6 @@
 import type { Logger } from '@mcpkit/protocol-core';
 import type { PatchCache } from './diff/patchCache.js';
+import type { ObjectLimits } from './git/objectLimits.js';
 import type { WorkFileHooks } from './git/workFile.js';
 import type { RemoteAccess } from './remote/access.js';
 import type { RepoCache } from './repoCache.js';
@@ -22,4 +23,6 @@ export interface GitContext {
   patchCache: PatchCache;
   /** A test seam for the work tree's opens (workFile.ts); undefined outside tests. */
   workTreeHooks?: WorkFileHooks | undefined;
+  /** What reading the repositories' objects may cost (--max-object-size, --max-delta-depth, --max-inflate-bytes). */
+  objectLimits: ObjectLimits;
 }

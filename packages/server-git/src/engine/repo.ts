@@ -1,14 +1,16 @@
 /**
  * Opening a repository for one tool call: confinement first (roots, realpath, git dirs), then the
- * arguments every isomorphic-git call takes — a confined fs, the work tree, the git dir and a cache
- * shared by the calls on that repository (pack indexes and parsed objects stay loaded between calls) —
- * and the call's WorkTree, through which the server's own readers see the work tree as git does.
+ * arguments every isomorphic-git call takes — a confined fs (whose object reads are served by the
+ * repository's ObjectStore: objectFs.ts), the work tree, the git dir and a cache shared by the calls on
+ * that repository — the call's budgeted view of the ObjectStore (pack indexes and windows stay loaded
+ * between calls), and the call's WorkTree, through which the server's own readers see the work tree as git does.
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import { type RepoLocation, resolveRepository } from './confine.js';
 import type { GitContext } from './context.js';
 import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
-import { createObjectStore, type ObjectStore } from './git/objectStore.js';
+import { withObjectStore } from './git/objectFs.js';
+import { createObjectStore, type ObjectStore, type SharedObjectStore } from './git/objectStore.js';
 import type { RepoWrites } from './git/repoWrites.js';
 import { createWorkTree, type WorkTree } from './git/workTree.js';
 
@@ -21,7 +23,7 @@ export interface Repo extends RepoLocation {
   git: { fs: ConfinedFs; dir: string; gitdir: string; cache: object };
   /** Per-repository memo for this server's own derived data (flattened trees, parsed index, …). */
   memo: Map<string, unknown>;
-  /** The repository's objects, read as git reads them (packs first, then loose), kept per repository. */
+  /** The repository's objects, read as git reads them (packs first, then loose), kept per repository; this call's budgeted view. */
   objects: ObjectStore;
   /** The work tree as git sees it (symlinks never followed), for this call: every work-tree read goes through it or `git.fs`. */
   work: WorkTree;
@@ -39,14 +41,20 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
     );
   }
   const { cache, memo } = ctx.repoCache.get(location.gitdir);
-  let objects = memo.get('objects:store') as ObjectStore | undefined;
-  if (objects) objects.refresh();
+  let store = memo.get('objects:store') as SharedObjectStore | undefined;
+  if (store) store.refresh();
   else {
-    objects = createObjectStore(location.gitdir);
-    memo.set('objects:store', objects);
+    store = createObjectStore(location.gitdir);
+    memo.set('objects:store', store);
   }
+  const objects: ObjectStore = store.forCall(ctx.objectLimits);
   const work = createWorkTree(location.dir, ctx.repoCache.stats, ctx.workTreeHooks);
-  const fs = createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir });
+  // isomorphic-git reads objects through this server's reader too (limits and damage checks included).
+  const fs = withObjectStore(
+    createConfinedFs([location.dir, location.gitdir], { tree: work, gitdir: location.gitdir }),
+    location.gitdir,
+    objects,
+  );
   return {
     ...location,
     given: repoPath,

@@ -6,6 +6,7 @@
  * path is missing in a parent. What no parent has is blamed on the commit. Nothing is written.
  */
 
+import { isObjectStoreError } from '../git/objectLimits.js';
 import { findTreeEntry, readCommit, readTree } from '../git/objectRead.js';
 import { readBlob } from '../git/objects.js';
 import type { Repo } from '../repo.js';
@@ -254,7 +255,8 @@ export async function blame(
       let meta: CommitMeta;
       try {
         meta = await commitMeta(repo, pOid);
-      } catch {
+      } catch (error) {
+        if (isObjectStoreError(error)) throw error;
         continue; // a missing parent (shallow history): the lines stay here
       }
       let p = o.path;

@@ -6,6 +6,7 @@
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import * as git from 'isomorphic-git';
+import { isObjectStoreError } from '../git/objectLimits.js';
 import { hasObject, readObjectParsed } from '../git/objectRead.js';
 import { cachedCommit, readCommitInfo } from '../log/commits.js';
 import type { Repo } from '../repo.js';
@@ -61,12 +62,12 @@ async function lookupSha(repo: Repo, hex: string): Promise<string | null> {
     if (lower.length === 40) {
       return (await hasObject(repo, lower)) ? lower : null;
     }
-    // Packs and loose objects searched by the engine; isomorphic-git only where it cannot (an .idx of version 1).
+    // Packs (.idx of version 1 or 2) and loose objects searched by the engine.
     const found = repo.objects.startingWith(lower, 2);
-    if (found === null) return await git.expandOid({ ...repo.git, oid: lower });
     // None, or ambiguous (isomorphic-git's NotFoundError / AmbiguousError): not an object id.
     return found.length === 1 ? found[0]! : null;
-  } catch {
+  } catch (error) {
+    if (isObjectStoreError(error)) throw error;
     return null;
   }
 }
@@ -77,7 +78,8 @@ async function peel(repo: Repo, oid: string, to: 'commit' | 'tree' | 'any'): Pro
     let found: { type: string; object: unknown };
     try {
       found = await readType(repo, current);
-    } catch {
+    } catch (error) {
+      if (isObjectStoreError(error)) throw error;
       return null;
     }
     if (found.type === 'tag') {

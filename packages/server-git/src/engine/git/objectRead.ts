@@ -2,7 +2,9 @@
  * Object reads in isomorphic-git's shapes (`readObject`, `readTree`, `readCommit`, `readBlob`), answered
  * from the repository's ObjectStore (objectStore.ts) and parsed the way isomorphic-git parses them. Whatever
  * is not the plain case (a missing object, a type to peel or refuse, a tag, a tree entry with an unusual
- * mode or a name isomorphic-git checks) goes to isomorphic-git itself, so results and errors stay its own.
+ * mode or a name isomorphic-git checks) goes to isomorphic-git itself, so results and errors stay its own;
+ * isomorphic-git then reads the object through the same store (objectFs.ts), so a damaged or oversized
+ * object is refused there as here, and the store's errors (objectLimits.ts) are never retried elsewhere.
  */
 import * as git from 'isomorphic-git';
 import type { Repo } from '../repo.js';

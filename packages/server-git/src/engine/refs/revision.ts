@@ -7,6 +7,7 @@
 import { ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import { resolveObject } from '../diff/rev.js';
+import { isObjectStoreError } from '../git/objectLimits.js';
 import { readObjectParsed } from '../git/objectRead.js';
 import type { Repo } from '../repo.js';
 import { refNameProblem } from './names.js';
@@ -58,7 +59,7 @@ export async function resolveRevision(repo: Repo, revision: string): Promise<Res
   try {
     oid = await resolveObject(repo, revision, { kind: 'commit' });
   } catch (error) {
-    if (error instanceof ToolError) return null;
+    if (error instanceof ToolError && !isObjectStoreError(error)) return null;
     throw error;
   }
   if (/[~^]/.test(revision) || /^[0-9a-f]{40}$/.test(revision)) return { oid };
