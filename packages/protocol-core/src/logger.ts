@@ -28,6 +28,8 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface Logger {
   readonly level: LogLevel;
+  /** `text` unless `json` was asked for (a request scope is kept for json lines only: `telemetry/observe.ts`). */
+  readonly format?: LogFormat;
   debug(message: string, ...details: unknown[]): void;
   info(message: string, ...details: unknown[]): void;
   warn(message: string, ...details: unknown[]): void;
@@ -96,6 +98,7 @@ export function createLogger({ name, level = 'info', write, format = 'text', now
   };
   return {
     level,
+    format,
     debug: (m, ...d) => emit('debug', m, d),
     info: (m, ...d) => emit('info', m, d),
     warn: (m, ...d) => emit('warn', m, d),

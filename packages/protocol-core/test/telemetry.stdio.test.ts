@@ -151,10 +151,20 @@ describe('--log-format json', () => {
     expect(records.find((r) => String(r.msg).includes('listening on'))?.requestId).toBeUndefined();
   });
 
-  it('text lines of a request end with its ids, over stdio too', async () => {
+  it('over stdio too; the default text format keeps its lines as they were (no request scope, no cost)', async () => {
+    {
+      await using proc = await spawnStdio(bin, { args: ['--log-format', 'json'] });
+      await proc.client.callTool({ name: 'note', arguments: { text: 'piped' } });
+      await until(() => proc.stderr().includes('note: piped'));
+      const line = proc
+        .stderr()
+        .split('\n')
+        .find((l) => l.includes('note: piped'))!;
+      expect(JSON.parse(line)).toMatchObject({ level: 'info', msg: 'note: piped', method: 'tools/call', requestId: expect.any(Number) });
+    }
     await using proc = await spawnStdio(bin, {});
     await proc.client.callTool({ name: 'note', arguments: { text: 'plain' } });
     await until(() => proc.stderr().includes('note: plain'));
-    expect(proc.stderr()).toMatch(/\[mcp-server-fixture\] info: note: plain \[req \d+\]\n/);
+    expect(proc.stderr()).toContain('[mcp-server-fixture] info: note: plain\n');
   });
 });

@@ -250,8 +250,9 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
   const telemetry = await startTelemetry(env, { service: app.bin, version: app.version, network, logger });
   let serverApp: ServerApp;
   try {
-    // Every request runs in its scope (its log lines carry its id), and is traced and measured when telemetry is on.
-    serverApp = observeApp(await app.create(config, logger, { telemetry: telemetry ?? telemetryOff }), telemetry?.observer);
+    // With json logs every request runs in its scope (its lines carry its id); with telemetry it is traced and measured.
+    const created = await app.create(config, logger, { telemetry: telemetry ?? telemetryOff });
+    serverApp = observeApp(created, { scopes: config.logFormat === 'json', observer: telemetry?.observer });
   } catch (error) {
     await telemetry?.shutdown();
     if (error instanceof ConfigError) {

@@ -122,7 +122,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     }
   };
   // Each request in a scope with its id: the log lines written for it carry it (`X-Request-Id`).
-  const httpServer = createServer(serverOptions, withHttpRequestId(serve));
+  const httpServer = createServer(serverOptions, withHttpRequestId(serve, logger));
   const sweep = setInterval(() => sessions.table.expire(), Math.max(25, Math.min(unusedIdleMs / 4, 15_000)));
   sweep.unref();
 

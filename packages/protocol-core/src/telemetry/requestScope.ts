@@ -49,11 +49,15 @@ export function httpRequestId(header: string | string[] | undefined, fresh: () =
 
 /**
  * `listener` (the HTTP runner's), run for each request in a scope with the request's id (`httpRequestId`), which
- * the response repeats in `X-Request-Id` so a client or proxy can find the request's log lines.
+ * the response repeats in `X-Request-Id` so a client or proxy can find the request's log lines; only when `logger`
+ * writes `json` lines (the scope's cost is the promise hooks of `AsyncLocalStorage`, see `observe.ts`), else
+ * `listener` itself.
  */
 export function withHttpRequestId(
   listener: (req: IncomingMessage, res: ServerResponse) => unknown,
+  logger: { readonly format?: string },
 ): (req: IncomingMessage, res: ServerResponse) => unknown {
+  if (logger.format !== 'json') return listener;
   return (req, res) => {
     const http = httpRequestId(req.headers['x-request-id'], randomUUID);
     res.setHeader('X-Request-Id', http);
