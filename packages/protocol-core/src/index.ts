@@ -88,4 +88,4 @@ export {
   taskRequiredText,
 } from './tasks/index.js';
 export { type Telemetry, telemetryOff, timeStoreCalls } from './telemetry/index.js';
-export { currentRequest, type RequestScope } from './telemetry/requestScope.js';
+export { currentRequest, inRequest, type RequestScope } from './telemetry/requestScope.js';
