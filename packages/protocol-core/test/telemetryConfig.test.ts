@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { telemetrySettings } from '../src/telemetry/config.js';
+import { observeApp } from '../src/telemetry/observe.js';
 import { httpRequestId, inRequest } from '../src/telemetry/requestScope.js';
 
 describe('telemetrySettings (OTEL_* only)', () => {
@@ -86,5 +87,13 @@ describe('the logger in a request scope', () => {
     expect(httpRequestId('bad id\n[forged]', fresh)).toBe('fresh');
     expect(httpRequestId('x'.repeat(129), fresh)).toBe('fresh');
     expect(httpRequestId(undefined, fresh)).toBe('fresh');
+  });
+});
+
+describe('observeApp', () => {
+  it('returns the app itself when there is nothing to observe: telemetry off with text logs costs no wrapper', () => {
+    const app = { createServer: () => ({}) as never };
+    expect(observeApp(app, { scopes: false })).toBe(app);
+    expect(observeApp(app, { scopes: true })).not.toBe(app);
   });
 });
