@@ -123,7 +123,8 @@ const suite: Suite<Baseline | undefined> = {
       await throughput(() => echo(side.conn), total / blocks, CONCURRENCY);
     }
     for (let b = 0; b < blocks; b++) {
-      for (const side of sides) {
+      // Every other block in reverse order: no side always runs first, or right after the exporting one.
+      for (const side of b % 2 ? [...sides].reverse() : sides) {
         const lat = await withTimeout(
           latency(() => echo(side.conn), calls / blocks, { warmup: 0 }),
           120_000,
