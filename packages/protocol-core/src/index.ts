@@ -34,7 +34,7 @@ export {
   type ToolDefinition,
 } from './define.js';
 export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
-export { createLogger, LOG_LEVELS, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
+export { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
 export type { JsonSchemaObject, ToolListing } from './lowLevelTools.js';
 export { createProgressReporter, noProgressReporter, type ProgressOptions, type ProgressReporter } from './progress.js';
 export { type RawRequestHandler, setRawRequestHandler } from './rawHandlers.js';
@@ -95,3 +95,5 @@ export {
   type TaskToolDefinition,
   taskRequiredText,
 } from './tasks/index.js';
+export { type Telemetry, telemetryOff, timeStoreCalls } from './telemetry/index.js';
+export { currentRequest, inRequest, type RequestScope } from './telemetry/requestScope.js';

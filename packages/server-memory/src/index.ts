@@ -8,6 +8,7 @@ import { adoptReferenceFile } from './referenceFile.js';
 import { MEMORY_SCOPES } from './scopes.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
 import { checkGraphName, DEFAULT_GRAPH, userGraphName } from './store/postgres/graphName.js';
+import { timedStore } from './timedStore.js';
 import { isTransferCommand } from './transfer/commands.js';
 import { createUserGraphs, type UserGraphs } from './userGraphs.js';
 
@@ -17,7 +18,7 @@ const cli: CliApp<typeof options> = {
   description:
     'Knowledge-graph memory MCP server: entities, relations and observations kept in one JSONL file (the reference format), safe with several processes on the same file, or in PostgreSQL (--storage postgres).',
   options,
-  create: async (config, logger) => {
+  create: async (config, logger, { telemetry }) => {
     const limits = {
       maxNameLength: config.maxNameLength,
       maxObservationLength: config.maxObservationLength,
@@ -59,13 +60,17 @@ const cli: CliApp<typeof options> = {
         logger.info(`one knowledge graph per user in PostgreSQL: graphs "${config.graph}/user:<hash of the subject>"`);
         return perUserApp(users, users.ping);
       }
-      const pgStore = openPostgresStore({
-        url: config.databaseUrl,
-        graph: config.graph,
-        poolSize: config.poolSize,
-        timeoutMs: config.databaseTimeout,
-        logger,
-      });
+      const pgStore = timedStore(
+        openPostgresStore({
+          url: config.databaseUrl,
+          graph: config.graph,
+          poolSize: config.poolSize,
+          timeoutMs: config.databaseTimeout,
+          logger,
+        }),
+        'postgres',
+        telemetry,
+      );
       logger.info(`knowledge graph in PostgreSQL: ${pgStore.location}`);
       const listen = listenToGraph(pgStore, logger);
       return {
@@ -112,14 +117,18 @@ const cli: CliApp<typeof options> = {
     let store: Awaited<ReturnType<typeof openFileStore>>;
     try {
       // Never wait for the load or another process's lock here: `initialize` is answered at once, calls wait for the graph.
-      store = await openFileStore({
-        path,
-        logger,
-        lockStaleMs: config.lockStale,
-        lockTimeoutMs: config.lockTimeout,
-        load: 'background',
-        openWhenLocked: 'defer',
-      });
+      store = timedStore(
+        await openFileStore({
+          path,
+          logger,
+          lockStaleMs: config.lockStale,
+          lockTimeoutMs: config.lockTimeout,
+          load: 'background',
+          openWhenLocked: 'defer',
+        }),
+        'file',
+        telemetry,
+      );
     } catch (error) {
       if (error instanceof ForeignFileError) throw new ConfigError(error.message);
       const code = (error as NodeJS.ErrnoException).code;

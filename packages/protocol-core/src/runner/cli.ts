@@ -1,7 +1,9 @@
 import { type AuthConfig, authConfigFrom, authOptions } from '../auth/options.js';
 import { type ConfigOf, configWarnings, defineOptions, formatHelp, type OptionSpecs, parse, parseConfig } from '../config.js';
 import { ConfigError, errorMessage } from '../errors.js';
-import { createLogger, LOG_LEVEL_ALIASES, LOG_LEVELS, type Logger } from '../logger.js';
+import { createLogger, LOG_FORMATS, LOG_LEVEL_ALIASES, LOG_LEVELS, type Logger } from '../logger.js';
+import { startTelemetry, type Telemetry, telemetryOff } from '../telemetry/index.js';
+import { observeApp } from '../telemetry/observe.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, MAX_TIMER_MS } from './drain.js';
 import { parseAllowedHost } from './hosts.js';
 import { serveStdio } from './stdio.js';
@@ -140,6 +142,14 @@ export const runnerOptions = defineOptions({
     parse: parse.oneOf(LOG_LEVELS, { ignoreCase: true, aliases: LOG_LEVEL_ALIASES }),
     sharedEnv: true,
   },
+  'log-format': {
+    type: 'string',
+    env: 'MCP_LOG_FORMAT',
+    valueName: LOG_FORMATS.join('|'),
+    description: "How log lines look: text, or json (one object per line, for log shippers); a request's lines carry its id",
+    default: 'text',
+    parse: parse.oneOf(LOG_FORMATS, { ignoreCase: true }),
+  },
   help: { type: 'boolean', short: 'h', description: 'Show this help and exit' },
   version: { type: 'boolean', short: 'V', description: 'Show the version and exit' },
 });
@@ -153,8 +163,11 @@ export interface CliApp<O extends OptionSpecs> {
   description: string;
   /** The server's own flags; merged with the runner's. */
   options: O;
-  /** Builds the app once from the parsed config. A `ConfigError` thrown here exits 2 like a bad flag. */
-  create: (config: ConfigOf<O> & RunnerConfig, logger: Logger) => ServerApp | Promise<ServerApp>;
+  /**
+   * Builds the app once from the parsed config. A `ConfigError` thrown here exits 2 like a bad flag. `telemetry`
+   * records what the runner cannot see (a store's latency: `timeStoreCalls`); a no-op unless `OTEL_*` turns it on.
+   */
+  create: (config: ConfigOf<O> & RunnerConfig, logger: Logger, runtime: { telemetry: Telemetry }) => ServerApp | Promise<ServerApp>;
   /** Printed at the end of --help (environment notes, examples). */
   epilog?: string;
   /**
@@ -243,16 +256,22 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     process.stdout.write(`${app.version}\n`);
     return;
   }
-  const logger = createLogger({ name: app.bin, level: config.logLevel });
+  const logger = createLogger({ name: app.bin, level: config.logLevel, format: config.logFormat });
   for (const warning of configWarnings(config)) {
     // PORT means nothing to a stdio server: an editor's environment may carry any value.
     if (warning.key === 'port' && config.transport === 'stdio') continue;
     logger.warn(warning.message);
   }
+  // OpenTelemetry only when OTEL_* configures it (then loaded, else nothing is); flushed when the server stops.
+  const network = config.transport === 'stdio' ? 'pipe' : 'tcp';
+  const telemetry = await startTelemetry(env, { service: app.bin, version: app.version, network, logger });
   let serverApp: ServerApp;
   try {
-    serverApp = await app.create(config, logger);
+    // With json logs every request runs in its scope (its lines carry its id); with telemetry it is traced and measured.
+    const created = await app.create(config, logger, { telemetry: telemetry ?? telemetryOff });
+    serverApp = observeApp(created, { scopes: config.logFormat === 'json', observer: telemetry?.observer });
   } catch (error) {
+    await telemetry?.shutdown();
     if (error instanceof ConfigError) {
       process.stderr.write(`${app.bin}: ${error.message}\n`);
       process.exitCode = 2;
@@ -290,6 +309,7 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     } catch (error) {
       logger.error('error while shutting down:', error);
     }
+    await telemetry?.shutdown();
     process.exit(0);
   }
   const onSignal = (signal: NodeJS.Signals) => {
@@ -355,6 +375,7 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
         logger,
       });
       running = http;
+      telemetry?.watch(http);
       const authNote = guard
         ? ` (OAuth: tokens from ${guard.issuer} for ${guard.resource})`
         : config.authToken
@@ -366,11 +387,13 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
     if (error instanceof ConfigError) {
       process.stderr.write(`${app.bin}: ${error.message}\n`);
       await serverApp.close?.();
+      await telemetry?.shutdown();
       process.exitCode = 2;
       return;
     }
     logger.error(`could not start the ${config.transport} transport: ${errorMessage(error)}`);
     await serverApp.close?.();
+    await telemetry?.shutdown();
     process.exitCode = 1;
     return;
   }

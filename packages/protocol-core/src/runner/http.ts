@@ -4,11 +4,12 @@
  * elsewhere: `streamable.ts` (Streamable HTTP, both eras), `sse.ts` (legacy HTTP+SSE), `httpBody.ts`
  * (body cap and JSON-RPC checks), `runnerSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
  */
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import type { SessionEventStoreOptions } from '../resumable.js';
+import { withHttpRequestId } from '../telemetry/requestScope.js';
 import { logAccess } from './accessLog.js';
 import { createAuthGate } from './authGate.js';
 import { carriesRequest, createDrain, DEFAULT_SHUTDOWN_GRACE_MS, DRAIN_RETRY_AFTER_S, refuseWhileDraining } from './drain.js';
@@ -87,7 +88,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     headersTimeout: headersTimeoutMs,
     connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
   };
-  const httpServer = createServer(serverOptions, async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     // A request target Node's parser passes may still not be a URL (`GET http://[ HTTP/1.1`): `new URL` would
     // throw outside any catch here and take the process, and every user's session, down.
     let url: URL;
@@ -161,7 +162,9 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       logger.error(`request ${req.method} ${url.pathname} failed:`, error);
       sendJsonRpcError(res, 500, ErrorCode.InternalError, 'Internal server error');
     }
-  });
+  };
+  // Each request in a scope with its id: the log lines written for it carry it (`X-Request-Id`).
+  const httpServer = createServer(serverOptions, withHttpRequestId(serve, logger));
   const sweep = setInterval(() => sessions.table.expire(), Math.max(25, Math.min(unusedIdleMs / 4, 15_000)));
   sweep.unref();
 

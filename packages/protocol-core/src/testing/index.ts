@@ -18,6 +18,15 @@ import { connectHttpV2, type V2ClientOptions, type V2HttpClient } from './v2.js'
 
 export { freePort } from './freePort.js';
 export {
+  type OtlpKeyValue,
+  type OtlpPoint,
+  type OtlpReceiver,
+  type OtlpSpan,
+  otlpAttributes,
+  otlpEnv,
+  startOtlpReceiver,
+} from './otlp.js';
+export {
   connectHttpV2,
   connectV2InMemory,
   newV2Client,
