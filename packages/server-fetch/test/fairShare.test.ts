@@ -51,15 +51,24 @@ describe('HTTP sessions share the conversion workers', () => {
     const a = await http.connect();
     const b = await http.connect();
 
-    const flood = slow.map((p) => fetchWith(a, pages.origin + p).catch(() => undefined));
+    let floodDone = 0;
+    const flood = slow.map((p) =>
+      fetchWith(a, pages.origin + p)
+        .catch(() => undefined)
+        .finally(() => {
+          floodDone += 1;
+        }),
+    );
     await until(() => slow.every((p) => pages.hits(p) === 1));
     await sleep(200); // the downloaded pages are converting or queued
 
-    const started = performance.now();
     const tiny = await fetchWith(b, `${pages.origin}/tiny`);
     expect(tiny.isError ?? false).toBe(false);
     expect(text(tiny)).toBe(`Contents of ${pages.origin}/tiny:\nTiny page.`);
-    expect(performance.now() - started).toBeLessThan(timeoutMs / 2);
+    // Order, not wall-clock time (a loaded runner is slow for both): with 2 workers busy on session A's pages and
+    // 4 more of A's queued, B's page takes the next free worker. Served first come first served, it would wait
+    // until at least 4 of A's pages were done.
+    expect(floodDone).toBeLessThan(4);
     void flood;
   });
 
