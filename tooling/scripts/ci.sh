@@ -58,7 +58,7 @@ node tooling/scripts/check-registry.mjs
 # Two test tasks at a time: each vitest already uses every core, and several timing tests (fetch's
 # conversion deadline, git's comparisons with the CLI) misfire on an oversubscribed 2-core runner.
 step "unit and stdio tests (turbo, two packages at a time)"
-npx turbo run test test:stdio --concurrency=2 --output-logs=full 2>&1 | tee -a "$log"
+npx turbo run test test:stdio --concurrency=2 --continue --output-logs=full 2>&1 | tee -a "$log"
 
 if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ]; then
   step "unit and stdio tests on Node 22: skipped in the fresh clone (the checkout's run did them)"

@@ -14,4 +14,4 @@ case "$version" in
   *) echo "[node22] expected Node 22 from npm's node@22, got $version ($node22)" >&2; exit 1 ;;
 esac
 export MCPKIT_NODE_VERSION="$version"
-npx turbo run test test:stdio --concurrency=2 --output-logs=full "$@"
+npx turbo run test test:stdio --concurrency=2 --continue --output-logs=full "$@"

@@ -1,8 +1,8 @@
 /**
- * The SDK's `createMcpHandler` prints a note with `console.warn` when it is built with `responseMode: 'json'`
- * (what `--stateless` uses: plain JSON answers), and offers no option to turn it off. Our bins log through their
- * `Logger` only, so that note (and any other `console.warn` while the handler is built) goes to the logger instead:
- * the known note at `debug` (the choice is ours, and the README says what it means), anything else at `warn`.
+ * The SDK's `createMcpHandler` may print a note with `console.warn` when it is built (it does for
+ * `responseMode: 'json'`, which the runner no longer asks for: stateless answers stream once a call notifies), and
+ * offers no option to turn it off. Our bins log through their `Logger` only, so any `console.warn` while the handler
+ * is built goes to the logger instead: the known note at `debug`, anything else at `warn`.
  */
 import type { Logger } from '../logger.js';
 
