@@ -8,7 +8,6 @@
  * shared between requests or between servers of one process.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface RequestScope {
@@ -59,7 +58,9 @@ export function withHttpRequestId(
 ): (req: IncomingMessage, res: ServerResponse) => unknown {
   if (logger.format !== 'json') return listener;
   return (req, res) => {
-    const http = httpRequestId(req.headers['x-request-id'], randomUUID);
+    // Web Crypto's global, not `node:crypto`: importing that here would load it at every bin's start (the logger
+    // imports this file), which the stdio cold-start tests refuse.
+    const http = httpRequestId(req.headers['x-request-id'], () => globalThis.crypto.randomUUID());
     res.setHeader('X-Request-Id', http);
     return inRequest({ http }, () => listener(req, res));
   };
