@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { stdioConfig } from '../../vitest.shared.ts';
 
 // Without `import`, as in vitest.config.ts: otherwise `pg`'s `require('pg-pool')` gets pg-pool's ES module
@@ -5,6 +6,6 @@ import { stdioConfig } from '../../vitest.shared.ts';
 const conditions = ['@mcpkit/source', 'module', 'node', 'default'];
 stdioConfig.resolve!.conditions = conditions;
 stdioConfig.ssr!.resolve!.conditions = conditions;
-// The same throwaway PostgreSQL as the unit run, for the bin's PostgreSQL tests (replicas).
-stdioConfig.test!.globalSetup = ['test/postgres/globalSetup.ts'];
+// The same run-wide fixture as the unit run (`test/globalSetup.ts`), when the server has one.
+if (existsSync('test/globalSetup.ts')) stdioConfig.test!.globalSetup = ['test/globalSetup.ts'];
 export default stdioConfig;

@@ -38,18 +38,20 @@ const MB = 1e6;
  * what `npx -y` downloads. Measured sizes plus a margin; a new dependency that blows one is a decision
  * to make on purpose (raise the budget here, and say why in the changeset).
  */
+// The OAuth hardening (refusals cached by token hash, bounded) gave protocol-core lru-cache: 3.3 MB installed (it
+// ships CommonJS, ESM and minified builds with maps), on every server but fetch, which had it already; the budgets
+// below grew by that, a cost to win back (a smaller cache, or lru-cache bundled into the bins).
 const SIZE_BUDGET = {
-  '@mcpkit/server-fetch': 25 * MB, // issue 12's goal; 18.3 MB measured (turndown's domino 7.7 MB, unpdf 2.0 MB, undici 1.7 MB)
-  '@mcpkit/server-git': 14 * MB, // 10.7 MB measured (isomorphic-git 5.2 MB, undici 1.7 MB)
-  '@mcpkit/server-everything': 5 * MB, // 3.3 MB measured (undici 1.7 MB)
-  // SDK v2 and issue 20 (OAuth) raised the two smallest: protocol-core now brings @mcpkit/net (undici 1.8 MB) and
-  // jose (0.35 MB) for token checks, and the bin bundles SDK v2 (+0.6 MB). 4.9 and 4.2 MB computed from a run's
-  // install without the SDK v2 packages and zod (1.4 and 1.3 MB on SDK v1).
-  '@mcpkit/server-memory': 6 * MB,
-  '@mcpkit/server-sequential-thinking': 5 * MB,
+  '@mcpkit/server-fetch': 25 * MB, // issue 12's goal; 22.8 MB measured (turndown's domino 7.7 MB, lru-cache 3.3 MB, unpdf 2.0 MB, undici 1.7 MB)
+  '@mcpkit/server-git': 17 * MB, // 15.3 MB measured (isomorphic-git 5.2 MB, lru-cache 3.3 MB, undici 1.7 MB)
+  '@mcpkit/server-everything': 9 * MB, // 7.9 MB measured (lru-cache 3.3 MB, undici 1.7 MB)
+  // SDK v2 and OAuth raised the two smallest: protocol-core brings @mcpkit/net (undici 1.8 MB), jose (0.35 MB) and
+  // lru-cache (3.3 MB), and the bin bundles SDK v2 (+0.6 MB). 8.9 and 8.2 MB measured.
+  '@mcpkit/server-memory': 10 * MB,
+  '@mcpkit/server-sequential-thinking': 9 * MB,
 };
-/** A server without an entry above (a new one from the template): a bundled bin, protocol-core, net and jose. */
-const DEFAULT_BUDGET = 5 * MB;
+/** A server without an entry above (a new one from the template): a bundled bin, protocol-core, net, jose, lru-cache. */
+const DEFAULT_BUDGET = 9 * MB;
 
 /** The server each one replaces: an npm package (installed and measured) or a Python one (not measurable here). */
 const REFERENCE = {
@@ -94,6 +96,9 @@ const STATIC_RE = /(?:^|[^\w$."'`])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s
 const DYNAMIC_RE = /(?:^|[^\w$."'`])(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
 // A same-folder module named in a string: `new URL('./convertWorker.js', import.meta.url)`, a lazy chunk's `require`.
 const REL_LITERAL_RE = /["'`](\.\/[\w.-]+\.(?:m?js|cjs))["'`]/g;
+
+/** What a bare module specifier can look like (`pkg`, `@scope/pkg/sub/path.js`). */
+const MODULE_SPECIFIER_RE = /^[\w@][\w@./+:-]*$/;
 
 function packageNameOf(specifier) {
   const parts = specifier.split('/');
@@ -191,6 +196,9 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
           continue;
         }
         if (kind === 'literal' || builtins.has(spec) || spec.startsWith('node:')) continue;
+        // The patterns read text, not syntax: in minified code (the bundled OpenTelemetry chunk) a quote of one
+        // string and the quote of the next can frame code. A module specifier has no white space, `;`, `(` or `{`.
+        if (!MODULE_SPECIFIER_RE.test(spec)) continue;
         const name = packageNameOf(spec);
         if (inBin) {
           // `import()` counts too: a bundle has no guarded optional `import()`. `require('x')` does not: bundled
@@ -311,8 +319,9 @@ await modern.connect(new StreamableHTTPClientTransport(new URL('http://in-proces
 }));
 const modernTools = await listed(modern, 'modern', '2026-07-28');
 await handler.close();
-if (modernTools !== legacyTools) throw new Error(factory + '(): ' + legacyTools + ' tools in 2025-11-25, ' + modernTools + ' in 2026-07-28');
-console.log(factory + '(): ' + legacyTools + (legacyTools === 1 ? ' tool' : ' tools') + ' in 2025-11-25 and in 2026-07-28');
+// The counts may differ by protocol version on purpose (everything's current profile offers its task-based tool to
+// 2025 clients only); both must list tools.
+console.log(factory + '(): ' + legacyTools + (legacyTools === 1 ? ' tool' : ' tools') + ' in 2025-11-25, ' + modernTools + ' in 2026-07-28');
 `;
 
 // Loads the bin's lazy CommonJS chunks (see tsup.server.ts) in a server's own project, where the SDK is not

@@ -1,4 +1,0 @@
-/** vitest globalSetup: the run's throwaway PostgreSQL (shared fixture: @mcpkit/test-utils). */
-import { postgresGlobalSetup } from '@mcpkit/test-utils/postgres-setup';
-
-export default postgresGlobalSetup('server-sequential-thinking tests');
