@@ -16,9 +16,14 @@
 // every `npx -y`/`npm install` of it gets a 404 until then. Once `pnpm version-packages` gives it a version to
 // publish, the note must go (npm shows the README). Headings inside fenced code blocks don't count. Plain Node, no
 // dependencies. Exits 1 naming each file and each missing, misordered or unknown heading (or note).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+//
+// It also checks, for the same READMEs plus the root README, CONTRIBUTING.md, apps/*/README.md and docs/**/*.md,
+// that every relative link names a file that exists (and, for a `#anchor` into a Markdown file, a heading there),
+// and runs `bench-table.mjs --check`: each README's bench table is what its docs/<package>/bench.json gives.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { run as benchTables } from './bench-table.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -169,6 +174,75 @@ export function checkReadme(markdown, kind, { unreleased } = {}) {
   return problems;
 }
 
+/** GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces to `-`. */
+export function slug(text) {
+  return text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors of a Markdown text: one per heading (repeats get `-1`, `-2`, …), and `<a name|id="…">`. */
+export function anchors(markdown) {
+  const seen = new Map();
+  const out = new Set();
+  for (const h of headings(markdown)) {
+    const s = slug(h.text);
+    const n = seen.get(s) ?? 0;
+    seen.set(s, n + 1);
+    out.add(n ? `${s}-${n}` : s);
+  }
+  for (const m of markdown.matchAll(/<a (?:name|id)="([^"]+)"/g)) out.add(m[1]);
+  return out;
+}
+
+/**
+ * The relative links of `file` (absolute path) that do not resolve, as `line N: …` problems: outside fenced code
+ * and inline code, `[text](target)` whose target is not a URL must name an existing file or folder, and a
+ * `#anchor` into a Markdown file (or the file itself) must be one of its headings.
+ */
+export function brokenLinks(file, read = (f) => readFileSync(f, 'utf8')) {
+  const problems = [];
+  let fence = null;
+  read(file)
+    .split(/\r?\n/)
+    .forEach((line, i) => {
+      const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (open) {
+        if (fence === null) fence = open[1];
+        else if (open[1][0] === fence[0] && open[1].length >= fence.length && line.trim() === open[1]) fence = null;
+        return;
+      }
+      if (fence !== null) return;
+      for (const m of line.replace(/`[^`]*`/g, '``').matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+        const url = m[1];
+        if (/^[a-z][a-z0-9+.-]*:/i.test(url)) continue;
+        const [path, anchor] = url.split('#');
+        const target = path ? resolve(dirname(file), decodeURI(path)) : file;
+        if (!existsSync(target)) problems.push(`line ${i + 1}: the link ${url} names a file that does not exist`);
+        else if (anchor && target.endsWith('.md') && statSync(target).isFile() && !anchors(read(target)).has(anchor))
+          problems.push(
+            `line ${i + 1}: the link ${url} names a heading that ${relative(dirname(file), target) || 'this file'} does not have`,
+          );
+      }
+    });
+  return problems;
+}
+
+/** Every Markdown file whose links are checked (absolute paths): the READMEs, CONTRIBUTING.md and docs/. */
+export function linkedFiles() {
+  const walk = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
+    );
+  const files = [join(root, 'README.md'), join(root, 'CONTRIBUTING.md'), ...readmes().map((r) => join(root, r.file))];
+  for (const group of ['apps', 'packages'])
+    for (const entry of readdirSync(join(root, group))) files.push(join(root, group, entry, 'README.md'));
+  if (existsSync(join(root, 'docs'))) files.push(...walk(join(root, 'docs')));
+  return [...new Set(files)].filter((f) => existsSync(f)).sort();
+}
+
 /** The READMEs this check covers, as `{ file, kind }` with `file` relative to the repository root. */
 export function readmes() {
   const list = [];
@@ -194,11 +268,22 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     failed++;
     for (const p of problems) console.error(`${relative(process.cwd(), path) || file}: ${p}`);
   }
-  if (failed > 0) {
-    console.error(`[readmes] ${failed} of ${list.length} READMEs lack the sections CONTRIBUTING.md lists ("README sections")`);
+  let broken = 0;
+  const linked = linkedFiles();
+  for (const file of linked) {
+    const problems = brokenLinks(file);
+    broken += problems.length;
+    for (const p of problems) console.error(`${relative(process.cwd(), file)}: ${p}`);
+  }
+  const staleTables = benchTables({ check: true, log: () => {} });
+  if (failed > 0 || broken > 0 || staleTables > 0) {
+    if (failed > 0)
+      console.error(`[readmes] ${failed} of ${list.length} READMEs lack the sections CONTRIBUTING.md lists ("README sections")`);
+    if (broken > 0) console.error(`[readmes] ${broken} relative links in ${linked.length} Markdown files do not resolve`);
+    if (staleTables > 0) console.error(`[readmes] ${staleTables} bench tables are not current (node tooling/scripts/bench-table.mjs)`);
     process.exit(1);
   }
   console.log(
-    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.filter((s) => !s.optional).length} required, ${SERVER_SECTIONS.filter((s) => s.optional).length} optional; Use it: ${USE_IT.length} subsections)`,
+    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.filter((s) => !s.optional).length} required, ${SERVER_SECTIONS.filter((s) => s.optional).length} optional; Use it: ${USE_IT.length} subsections); every relative link of ${linked.length} Markdown files resolves; the bench tables are current`,
   );
 }
