@@ -243,6 +243,42 @@ export function linkedFiles() {
   return [...new Set(files)].filter((f) => existsSync(f)).sort();
 }
 
+/**
+ * Problems with CONTRIBUTING.md's "Where things live" map (the fenced block under that `##` heading): every entry
+ * must exist. An entry is a line's first word when the line starts at column 0 (a path from the repository root)
+ * or at column 2 (a path inside the entry above it); a deeper line continues a description. A `<name>` segment
+ * matches any entry of its folder, and an entry below such a path must exist in at least one of its matches.
+ */
+export function mapProblems(markdown, base = root) {
+  const lines = markdown.split(/\r?\n/);
+  const start = lines.indexOf('## Where things live');
+  if (start === -1) return ['CONTRIBUTING.md has no `## Where things live` section'];
+  const open = lines.findIndex((l, i) => i > start && /^```/.test(l));
+  const close = lines.findIndex((l, i) => i > open && /^```/.test(l));
+  if (open === -1 || close === -1) return ['`## Where things live` has no fenced map'];
+  const expand = (dirs, rel) =>
+    rel
+      .replace(/\/$/, '')
+      .split('/')
+      .reduce((acc, segment) => {
+        if (!/<[^>]+>/.test(segment)) return acc.map((d) => join(d, segment)).filter((d) => existsSync(d));
+        const pattern = new RegExp(`^${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+')}$`);
+        return acc.flatMap((d) =>
+          (existsSync(d) && statSync(d).isDirectory() ? readdirSync(d) : []).filter((e) => pattern.test(e)).map((e) => join(d, e)),
+        );
+      }, dirs);
+  const problems = [];
+  let parent = [base];
+  for (let i = open + 1; i < close; i++) {
+    const m = /^( {0,2})(\S+)/.exec(lines[i]);
+    if (!m) continue;
+    const found = expand(m[1] === '' ? [base] : parent, m[2]);
+    if (found.length === 0) problems.push(`line ${i + 1}: ${m[2]} does not exist`);
+    if (m[1] === '') parent = found;
+  }
+  return problems;
+}
+
 /** The READMEs this check covers, as `{ file, kind }` with `file` relative to the repository root. */
 export function readmes() {
   const list = [];
@@ -275,15 +311,21 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     broken += problems.length;
     for (const p of problems) console.error(`${relative(process.cwd(), file)}: ${p}`);
   }
+  const map = mapProblems(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8'));
+  for (const p of map) console.error(`CONTRIBUTING.md ("Where things live"): ${p}`);
+  broken += map.length;
   const staleTables = benchTables({ check: true, log: () => {} });
   if (failed > 0 || broken > 0 || staleTables > 0) {
     if (failed > 0)
       console.error(`[readmes] ${failed} of ${list.length} READMEs lack the sections CONTRIBUTING.md lists ("README sections")`);
-    if (broken > 0) console.error(`[readmes] ${broken} relative links in ${linked.length} Markdown files do not resolve`);
+    if (broken > 0)
+      console.error(
+        `[readmes] ${broken} relative links (or CONTRIBUTING.md's map entries) in ${linked.length} Markdown files do not resolve`,
+      );
     if (staleTables > 0) console.error(`[readmes] ${staleTables} bench tables are not current (node tooling/scripts/bench-table.mjs)`);
     process.exit(1);
   }
   console.log(
-    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.filter((s) => !s.optional).length} required, ${SERVER_SECTIONS.filter((s) => s.optional).length} optional; Use it: ${USE_IT.length} subsections); every relative link of ${linked.length} Markdown files resolves; the bench tables are current`,
+    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.filter((s) => !s.optional).length} required, ${SERVER_SECTIONS.filter((s) => s.optional).length} optional; Use it: ${USE_IT.length} subsections); every relative link of ${linked.length} Markdown files and CONTRIBUTING.md's map resolves; the bench tables are current`,
   );
 }
