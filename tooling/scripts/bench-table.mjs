@@ -60,7 +60,7 @@ export function render(bench, { readmeDir, logFile }) {
     START,
     '<!-- Generated from the bench.json beside the run log by `node tooling/scripts/bench-table.mjs`; edit that file, not this table. -->',
     '',
-    `Current figures from \`${bench.command}\` (${bench.measured}); medians unless a column says otherwise.`,
+    `Current figures from \`${bench.command}\` (${bench.measured}).`,
     ...bench.tables.flatMap((t) => ['', table(t)]),
   ];
   if (bench.notes?.length) parts.push('', ...bench.notes.map((n) => `- ${n}`));
