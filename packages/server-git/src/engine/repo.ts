@@ -5,9 +5,10 @@
  * that repository — the call's budgeted view of the ObjectStore (pack indexes and windows stay loaded
  * between calls), and the call's WorkTree, through which the server's own readers see the work tree as git does.
  */
-import { ToolError } from '@mcpkit/protocol-core';
+
 import { type RepoLocation, resolveRepository } from './confine.js';
 import type { GitContext } from './context.js';
+import { GitError } from './errors.js';
 import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
 import { withObjectStore } from './git/objectFs.js';
 import { createObjectStore, type ObjectStore, type SharedObjectStore } from './git/objectStore.js';
@@ -36,7 +37,8 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
   const roots = await ctx.roots.list();
   const location = await resolveRepository(repoPath, roots);
   if (location.commondir !== location.gitdir) {
-    throw new ToolError(
+    throw new GitError(
+      'UNSUPPORTED',
       `'${repoPath}' is a linked worktree (git worktree add); isomorphic-git, which this server uses, cannot work on those. Use the main work tree '${location.commondir}' instead.`,
     );
   }

@@ -4,8 +4,8 @@
  * store (objectStore.ts, through objectRead.ts).
  */
 import { createHash } from 'node:crypto';
-import { ToolError } from '@mcpkit/protocol-core';
 import * as git from 'isomorphic-git';
+import { GitError } from '../errors.js';
 import type { Repo } from '../repo.js';
 import { readBlobBytes, readObjectParsed, readTree } from './objectRead.js';
 import { comparePaths } from './paths.js';
@@ -47,7 +47,7 @@ export async function treeFiles(repo: Repo, commitOrTreeOid: string): Promise<Ma
   const { type, object } = await readObjectParsed(repo, commitOrTreeOid);
   let treeOid = commitOrTreeOid;
   if (type === 'commit') treeOid = (object as { tree: string }).tree;
-  else if (type !== 'tree') throw new ToolError(`${commitOrTreeOid} is a ${type}, not a commit or tree`);
+  else if (type !== 'tree') throw new GitError('INVALID_ARGUMENT', `${commitOrTreeOid} is a ${type}, not a commit or tree`);
   let files = lru.get(treeOid);
   if (!files) {
     files = new Map();
