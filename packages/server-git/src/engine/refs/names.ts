@@ -48,5 +48,5 @@ export function guardDash(label: string, value: string | null | undefined): void
 
 /** GitPython's BadName text for a revision that does not resolve. */
 export function badName(value: string): GitError {
-  return new GitError('INVALID_ARGUMENT', `Ref '${value}' did not resolve to an object`);
+  return new GitError('NOT_FOUND', `Ref '${value}' did not resolve to an object`);
 }
