@@ -33,10 +33,10 @@ const TREE_LRU = 8;
 
 /** The files of a commit or tree, flattened (`a/b/c.txt` → entry), memoized by oid (objects never change). */
 export async function treeFiles(repo: Repo, commitOrTreeOid: string): Promise<Map<string, FileEntry>> {
-  let lru = repo.memo.get('snapshot:trees') as Map<string, Map<string, FileEntry>> | undefined;
+  let lru = repo.state.trees;
   if (!lru) {
     lru = new Map();
-    repo.memo.set('snapshot:trees', lru);
+    repo.state.trees = lru;
   }
   const hit = lru.get(commitOrTreeOid);
   if (hit) {
@@ -86,7 +86,7 @@ export function hashBlob(bytes: Uint8Array): string {
 }
 
 /** Blob contents by oid, least recently used dropped first once their bytes pass BLOB_CACHE_BYTES. */
-interface BlobCache {
+export interface BlobCache {
   map: Map<string, Uint8Array>;
   bytes: number;
 }
@@ -94,10 +94,10 @@ interface BlobCache {
 const BLOB_CACHE_BYTES = 64 * 1024 * 1024;
 
 function blobCache(repo: Repo): BlobCache {
-  let c = repo.memo.get('snapshot:blobs') as BlobCache | undefined;
+  let c = repo.state.blobs;
   if (!c) {
     c = { map: new Map(), bytes: 0 };
-    repo.memo.set('snapshot:blobs', c);
+    repo.state.blobs = c;
   }
   return c;
 }
