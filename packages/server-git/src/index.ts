@@ -4,9 +4,9 @@ import { runCli } from '@mcpkit/protocol-core';
 import { options, verbosityToLogLevel } from './config.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
 import { fixedRoots } from './engine/roots.js';
-import { resolveStartupRepositories } from './engine/startup.js';
 import { GIT_SCOPES } from './scopes.js';
 import { createGitServer, createRepoCache, VERSION } from './server.js';
+import { resolveStartupRepositories } from './startup.js';
 import { createWarmup } from './warmup.js';
 
 await runCli(

@@ -1,14 +1,14 @@
 /**
  * The warm-up's read-ahead (src/engine/warm.ts) on real repositories: HEAD's commit is shown ahead only
  * within its bounds (WARM_SHOW_FILES_MAX files, WARM_SHOW_BYTES_MAX bytes, sizes read from the objects'
- * headers), and what it shows is what git_show answers.
+ * headers), and what it shows is what git_show reads (the engine's data).
  */
 import { describe, expect, it } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
 import { createPatchCache } from '../src/engine/diff/patchCache.js';
 import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
-import { show } from '../src/engine/ops/show.js';
 import { createRepoCache } from '../src/engine/repo.js';
+import { openRepository } from '../src/engine/repository.js';
 import { WARM_SHOW_BYTES_MAX, WARM_SHOW_FILES_MAX, warmRepositories } from '../src/engine/warm.js';
 import { gitEnv, gitRepo, hasGit, type RepoFixture, write } from './helpers.js';
 
@@ -49,8 +49,8 @@ describe('warm-up read-ahead', () => {
       if (packed) fx.git('repack', '-a', '-d', '-q');
       const results = await warmedTools(fx);
       expect(Object.keys(results).sort()).toEqual(['git_branch', 'git_diff_unstaged', 'git_log', 'git_show', 'git_status']);
-      const direct = await show({ repo_path: fx.repo, revision: 'HEAD' }, ctxFor(fx));
-      expect(results.git_show).toEqual(direct.structuredContent);
+      const direct = await (await openRepository(ctxFor(fx), fx.repo)).show({ revision: 'HEAD' });
+      expect(results.git_show).toEqual(direct);
     }
   });
 

@@ -1,7 +1,7 @@
-import type { Logger } from '@mcpkit/protocol-core';
 import type { PatchCache } from './diff/patchCache.js';
 import type { ObjectLimits } from './git/objectLimits.js';
 import type { WorkFileHooks } from './git/workFile.js';
+import type { EngineLogger as Logger } from './logger.js';
 import type { RemoteAccess } from './remote/access.js';
 import type { RepoCache } from './repoCache.js';
 import type { AllowedRoots } from './roots.js';

@@ -5,14 +5,16 @@
  * that repository — the call's budgeted view of the ObjectStore (pack indexes and windows stay loaded
  * between calls), and the call's WorkTree, through which the server's own readers see the work tree as git does.
  */
-import { ToolError } from '@mcpkit/protocol-core';
+
 import { type RepoLocation, resolveRepository } from './confine.js';
 import type { GitContext } from './context.js';
+import { GitError } from './errors.js';
 import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
 import { withObjectStore } from './git/objectFs.js';
-import { createObjectStore, type ObjectStore, type SharedObjectStore } from './git/objectStore.js';
+import { createObjectStore, type ObjectStore } from './git/objectStore.js';
 import type { RepoWrites } from './git/repoWrites.js';
 import { createWorkTree, type WorkTree } from './git/workTree.js';
+import type { RepoState } from './repoState.js';
 
 export { createRepoCache, type RepoCache } from './repoCache.js';
 
@@ -21,8 +23,8 @@ export interface Repo extends RepoLocation {
   given: string;
   /** Spread into every isomorphic-git call: `git.log({ ...repo.git, depth: 10 })`. */
   git: { fs: ConfinedFs; dir: string; gitdir: string; cache: object };
-  /** Per-repository memo for this server's own derived data (flattened trees, parsed index, …). */
-  memo: Map<string, unknown>;
+  /** What this server keeps per repository between calls (./repoState.ts). */
+  state: RepoState;
   /** The repository's objects, read as git reads them (packs first, then loose), kept per repository; this call's budgeted view. */
   objects: ObjectStore;
   /** The work tree as git sees it (symlinks never followed), for this call: every work-tree read goes through it or `git.fs`. */
@@ -36,16 +38,17 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
   const roots = await ctx.roots.list();
   const location = await resolveRepository(repoPath, roots);
   if (location.commondir !== location.gitdir) {
-    throw new ToolError(
+    throw new GitError(
+      'UNSUPPORTED',
       `'${repoPath}' is a linked worktree (git worktree add); isomorphic-git, which this server uses, cannot work on those. Use the main work tree '${location.commondir}' instead.`,
     );
   }
-  const { cache, memo } = ctx.repoCache.get(location.gitdir);
-  let store = memo.get('objects:store') as SharedObjectStore | undefined;
+  const { cache, state } = ctx.repoCache.get(location.gitdir);
+  let store = state.objectStore;
   if (store) store.refresh();
   else {
     store = createObjectStore(location.gitdir);
-    memo.set('objects:store', store);
+    state.objectStore = store;
   }
   const objects: ObjectStore = store.forCall(ctx.objectLimits);
   const work = createWorkTree(location.dir, ctx.repoCache.stats, ctx.workTreeHooks);
@@ -59,7 +62,7 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
     ...location,
     given: repoPath,
     git: { fs, dir: location.dir, gitdir: location.gitdir, cache },
-    memo,
+    state,
     objects,
     work,
     writes: ctx.repoCache.writes,

@@ -6,9 +6,10 @@
  */
 import { createRepoWrites, type LockOptions, type RepoWrites } from './git/repoWrites.js';
 import { createStatPool, type StatPool, type StatPoolOptions } from './git/statPool.js';
+import type { RepoState } from './repoState.js';
 
 export interface RepoCache {
-  get(gitdir: string): { cache: object; memo: Map<string, unknown> };
+  get(gitdir: string): { cache: object; state: RepoState };
   /** Forget everything kept for a repository (after a fetch adds packs). */
   drop(gitdir: string): void;
   /** lstat for the work trees, on two threads for long lists. */
@@ -21,13 +22,13 @@ export interface RepoCache {
 
 /** Caches for at most `max` repositories, least recently used dropped first; `stats` tunes the lstat pool, `locks` the lock waits. */
 export function createRepoCache(max = 16, stats: StatPoolOptions = {}, locks: LockOptions = {}): RepoCache {
-  const entries = new Map<string, { cache: object; memo: Map<string, unknown> }>();
+  const entries = new Map<string, { cache: object; state: RepoState }>();
   const pool = createStatPool(stats);
   return {
     get(gitdir) {
       let entry = entries.get(gitdir);
       if (entry) entries.delete(gitdir);
-      else entry = { cache: {}, memo: new Map() };
+      else entry = { cache: {}, state: {} };
       entries.set(gitdir, entry);
       while (entries.size > max) entries.delete(entries.keys().next().value as string);
       return entry;

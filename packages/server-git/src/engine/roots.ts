@@ -6,11 +6,12 @@
  */
 import { realpath } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Logger, ToolError } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { GitError } from './errors.js';
+import type { EngineLogger as Logger } from './logger.js';
 
 export interface AllowedRoots {
-  /** Real, absolute paths of the allowed roots; throws a ToolError saying how to allow one when there are none. */
+  /** Real, absolute paths of the allowed roots; throws a GitError saying how to allow one when there are none. */
   list(): Promise<string[]>;
   /** Where the roots came from, for messages. */
   readonly source: 'repository' | 'client';
@@ -47,7 +48,7 @@ export function givenRoots(paths: readonly string[]): AllowedRoots {
   return {
     source: 'client',
     async list() {
-      if (list.length === 0) throw new ToolError(NO_ROOTS_MESSAGE);
+      if (list.length === 0) throw new GitError('NO_ROOTS', NO_ROOTS_MESSAGE);
       return list;
     },
   };
@@ -73,10 +74,10 @@ export function clientRoots(server: McpServer, logger: Logger): AllowedRoots {
     async list() {
       cached ??= load().catch((error) => {
         cached = undefined;
-        throw new ToolError(`Could not list the client's roots: ${error instanceof Error ? error.message : String(error)}`);
+        throw new GitError('NO_ROOTS', `Could not list the client's roots: ${error instanceof Error ? error.message : String(error)}`);
       });
       const roots = await cached;
-      if (roots.length === 0) throw new ToolError(NO_ROOTS_MESSAGE);
+      if (roots.length === 0) throw new GitError('NO_ROOTS', NO_ROOTS_MESSAGE);
       return roots;
     },
   };

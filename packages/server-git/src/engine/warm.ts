@@ -15,17 +15,13 @@ import { listLooseFolders } from './diff/abbrev.js';
 import { compareTrees } from './diff/changes.js';
 import { readCommit } from './git/objectRead.js';
 import { headCommit } from './git/objects.js';
-import { branches } from './ops/branches.js';
-import { diffUnstaged } from './ops/diff.js';
-import { log } from './ops/log.js';
-import { show } from './ops/show.js';
-import { status } from './ops/status.js';
 import { openRepo } from './repo.js';
+import { openRepository } from './repository.js';
 
 /** A folder of repositories: at most this many of its sub-folders are read ahead. */
 export const WARM_CHILDREN_MAX = 8;
 
-/** What one repository's read-ahead answered: the structured results, for the caller's schema warm-up. */
+/** What one repository's read-ahead answered: the engine's data, for the caller's schema warm-up. */
 export interface WarmedRepository {
   path: string;
   results: Record<string, Record<string, unknown> | undefined>;
@@ -65,7 +61,7 @@ async function showHead(ctx: GitContext, path: string) {
     }
   }
   if (bytes > WARM_SHOW_BYTES_MAX) return undefined;
-  return show({ repo_path: path, revision: 'HEAD' }, ctx);
+  return (await openRepository(ctx, path)).show({ revision: 'HEAD' });
 }
 
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -95,13 +91,14 @@ export async function warmRepositories(
   for (const root of await ctx.roots.list()) {
     for (const path of await candidates(root)) {
       if (cancelled()) return out;
-      const steps: [string, () => Promise<{ structuredContent?: Record<string, unknown> } | undefined>][] = [
-        ['git_status', () => status({ repo_path: path }, ctx)],
+      const open = () => openRepository(ctx, path);
+      const steps: [string, () => Promise<object | null | undefined>][] = [
+        ['git_status', async () => (await open()).status()],
         // The last 100 commits: a page clients often ask for, small to keep (parsed commits), slow to read cold.
-        ['git_log', () => log({ repo_path: path, max_count: 100, start_timestamp: null, end_timestamp: null }, ctx)],
-        ['git_branch', () => branches({ repo_path: path, branch_type: 'local', contains: null, not_contains: null }, ctx)],
+        ['git_log', async () => (await open()).log({ max_count: 100 })],
+        ['git_branch', async () => ({ branches: await (await open()).branches({ branch_type: 'local' }) })],
         // The patch code (line diff, hunks, blob reads), on the user's own pending changes: as large as they are.
-        ['git_diff_unstaged', () => diffUnstaged({ repo_path: path, context_lines: 3 }, ctx)],
+        ['git_diff_unstaged', async () => (await open()).diffUnstaged({ context_lines: 3 })],
         ['loose objects', () => listLoose(ctx, path)],
         ['git_show', () => showHead(ctx, path)],
       ];
@@ -111,7 +108,7 @@ export async function warmRepositories(
         await yieldToRequests();
         try {
           const answer = await run();
-          if (answer) warmed.results[tool] = answer.structuredContent;
+          if (answer) warmed.results[tool] = answer as Record<string, unknown>;
         } catch (error) {
           onSkip(path, error);
           break;

@@ -1,5 +1,6 @@
-/** Input fields shared by the tools, with the reference's names, titles and defaults. */
+/** Input fields shared by the tools, with the reference's names, titles and defaults; opening a repository. */
 import { z } from 'zod';
+import type { GitContext } from '../engine/context.js';
 
 export const repoPath = z.string().meta({ title: 'Repo Path' }).describe('Path of the git work tree (its top folder)');
 
@@ -21,3 +22,8 @@ export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempoten
  * lists the tools never loads it.
  */
 export const loadEngine = () => import('../engine/index.js');
+
+/** The repository at `repoPath`, confined to the session's roots (../engine/repository.ts), engine loaded on first use. */
+export async function openRepository(ctx: GitContext, repoPath: string) {
+  return (await loadEngine()).openRepository(ctx, repoPath);
+}

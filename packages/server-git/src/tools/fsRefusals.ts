@@ -5,6 +5,7 @@
  * behind "failed unexpectedly". The writing tools have already put back what they wrote when this runs.
  */
 import { ToolError } from '@mcpkit/protocol-core';
+import { gitToolError } from './gitErrors.js';
 
 type Handler = (args: never, ctx: never, extra: never) => unknown;
 
@@ -30,7 +31,7 @@ export function fsRefusal(error: unknown): ToolError | null {
   return null;
 }
 
-/** `tool` with its handler's file-system refusals turned into ToolErrors. */
+/** `tool` with its handler's engine errors (./gitErrors.ts) and file-system refusals turned into ToolErrors. */
 export function withFsRefusals<T extends { handler: Handler }>(tool: T): T {
   const handler = tool.handler as (...args: unknown[]) => Promise<unknown>;
   return {
@@ -39,7 +40,7 @@ export function withFsRefusals<T extends { handler: Handler }>(tool: T): T {
       try {
         return await handler(...args);
       } catch (error) {
-        throw fsRefusal(error) ?? error;
+        throw gitToolError(error) ?? fsRefusal(error) ?? error;
       }
     },
   };

@@ -1,7 +1,7 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
 
 export const gitAddInput = {
   repo_path: repoPath,
@@ -24,5 +24,6 @@ export const gitAdd = defineTool({
     removed: z.array(z.string()).describe('Deleted paths whose deletion was staged'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).add(args, ctx),
+  handler: async ({ repo_path, files }, ctx: GitContext) =>
+    structuredResult(await (await openRepository(ctx, repo_path)).add(files), 'Files staged successfully'),
 });

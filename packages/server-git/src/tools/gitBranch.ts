@@ -1,7 +1,9 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, READ_ONLY } from './common.js';
+import type { BranchEntry } from '../engine/refs/branches.js';
+import { ANSWER_CAP, capText, fitItems } from '../limits.js';
+import { openRepository, READ_ONLY } from './common.js';
 
 export const gitBranchInput = {
   repo_path: z.string().meta({ title: 'Repo Path' }).describe('The path to the Git repository.'),
@@ -41,5 +43,26 @@ export const gitBranch = defineTool({
       .describe('The listed branches, in git branch order'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await loadEngine()).branches(args, ctx),
+  handler: async ({ repo_path, ...options }, ctx: GitContext) => {
+    const branches = await (await openRepository(ctx, repo_path)).branches(options);
+    if (branches === null) return structuredResult({ branches: [] }, `Invalid branch type: ${options.branch_type}`);
+    return branchAnswer(branches);
+  },
 });
+
+/** `git branch` text for entries, without the final newline. */
+function branchText(branches: readonly BranchEntry[]): string {
+  return branches.map((b) => `${b.current ? '* ' : '  '}${b.name}${b.target ? ` -> ${b.target}` : ''}`).join('\n');
+}
+
+function branchAnswer(branches: readonly BranchEntry[]) {
+  return structuredResult(
+    {
+      branches: fitItems(
+        branches.map((b) => ({ name: b.name, current: b.current, remote: b.remote, commit: b.commit })),
+        ANSWER_CAP,
+      ),
+    },
+    capText(branchText(branches), 'Narrow the list with contains / not_contains, or branch_type local.').text,
+  );
+}

@@ -1,7 +1,7 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
 
 export const gitCheckoutInput = {
   repo_path: repoPath,
@@ -19,5 +19,6 @@ export const gitCheckout = defineTool({
     previous: z.string().nullable().describe('The commit HEAD was at before'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).checkout(args, ctx),
+  handler: async ({ repo_path, branch_name }, ctx: GitContext) =>
+    structuredResult(await (await openRepository(ctx, repo_path)).checkout(branch_name), `Switched to branch '${branch_name}'`),
 });

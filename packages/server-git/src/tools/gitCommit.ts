@@ -1,7 +1,7 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
 
 export const gitCommitInput = {
   repo_path: repoPath,
@@ -19,5 +19,8 @@ export const gitCommit = defineTool({
     parents: z.array(z.string()).describe("The commit's parents (HEAD, plus MERGE_HEAD during a merge)"),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).commit(args, ctx),
+  handler: async ({ repo_path, message }, ctx: GitContext) => {
+    const made = await (await openRepository(ctx, repo_path)).commit(message);
+    return structuredResult(made, `Changes committed successfully with hash ${made.hash}`);
+  },
 });

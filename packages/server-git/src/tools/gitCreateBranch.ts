@@ -1,7 +1,7 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
 
 export const gitCreateBranchInput = {
   repo_path: repoPath,
@@ -26,5 +26,8 @@ export const gitCreateBranch = defineTool({
     created: z.boolean().describe('False when the branch already existed at that commit'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).createBranch(args, ctx),
+  handler: async ({ repo_path, ...options }, ctx: GitContext) => {
+    const made = await (await openRepository(ctx, repo_path)).createBranch(options);
+    return structuredResult(made, `Created branch '${made.branch}' from '${made.base}'`);
+  },
 });

@@ -1,8 +1,9 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { contextLines, loadEngine, READ_ONLY, repoPath } from './common.js';
+import { contextLines, openRepository, READ_ONLY, repoPath } from './common.js';
 import { diffOutput, pagingInputs, pathsInput } from './diffSchemas.js';
+import { diffAnswer } from './patchAnswer.js';
 
 export const gitDiffInput = {
   repo_path: repoPath,
@@ -22,5 +23,6 @@ export const gitDiff = defineTool({
   input: gitDiffInput,
   output: diffOutput,
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await loadEngine()).diffWith(args, ctx),
+  handler: async ({ repo_path, target, ...options }, ctx: GitContext) =>
+    diffAnswer(`Diff with ${target}`, await (await openRepository(ctx, repo_path)).diff(target, options)),
 });

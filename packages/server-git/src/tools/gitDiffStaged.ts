@@ -1,7 +1,8 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import type { GitContext } from '../engine/context.js';
-import { contextLines, loadEngine, READ_ONLY, repoPath } from './common.js';
+import { contextLines, openRepository, READ_ONLY, repoPath } from './common.js';
 import { diffOutput, pagingInputs, pathsInput } from './diffSchemas.js';
+import { diffAnswer } from './patchAnswer.js';
 
 export const gitDiffStagedInput = { repo_path: repoPath, context_lines: contextLines, paths: pathsInput, ...pagingInputs };
 
@@ -12,5 +13,6 @@ export const gitDiffStaged = defineTool({
   input: gitDiffStagedInput,
   output: diffOutput,
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await loadEngine()).diffStaged(args, ctx),
+  handler: async ({ repo_path, ...options }, ctx: GitContext) =>
+    diffAnswer('Staged changes', await (await openRepository(ctx, repo_path)).diffStaged(options)),
 });

@@ -1,7 +1,8 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
+import { describeUpdate, remoteCall } from './remoteText.js';
 
 export const refUpdateSchema = z.object({
   ref: z.string().describe('Full ref name, e.g. refs/remotes/origin/main'),
@@ -35,5 +36,15 @@ export const gitFetch = defineTool({
     updated: z.array(refUpdateSchema).describe('Refs that changed, in name order'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  handler: async (args, ctx: GitContext, extra) => (await loadEngine()).fetch(args, ctx, extra),
+  handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
+    const data = await (await openRepository(ctx, repo_path)).fetch(options, remoteCall(extra));
+    const { updated } = data;
+    const text =
+      updated.length === 0
+        ? `Fetched ${data.remote}: already up to date`
+        : updated.length === 1
+          ? `Fetched ${data.remote}: ${describeUpdate(updated[0]!)}`
+          : `Fetched ${data.remote}:\n${updated.map((u) => `  ${describeUpdate(u)}`).join('\n')}`;
+    return structuredResult(data, text);
+  },
 });

@@ -1,4 +1,4 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { loadEngine, repoPath } from './common.js';
@@ -25,5 +25,8 @@ export const gitInit = defineTool({
     initial_branch: z.string(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).init(args, ctx),
+  handler: async ({ repo_path, initial_branch }, ctx: GitContext) => {
+    const made = await (await loadEngine()).initRepository(ctx, repo_path, initial_branch);
+    return structuredResult(made, `Initialized empty Git repository in ${made.git_dir}`);
+  },
 });

@@ -1,8 +1,8 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { cursor, maxBytes } from '../engine/log/page.js';
-import { loadEngine, READ_ONLY, repoPath } from './common.js';
+import { continueNotice, cursor, LOG_HEADER, maxBytes } from '../engine/log/page.js';
+import { openRepository, READ_ONLY, repoPath } from './common.js';
 
 const timestamp = (which: 'Start' | 'End') =>
   z
@@ -45,5 +45,13 @@ export const gitLog = defineTool({
     next_cursor: z.string().optional().describe('Pass as cursor to get the next page; absent on the last page'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext, extra) => (await loadEngine()).log(args, ctx, extra),
+  handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
+    const page = await (await openRepository(ctx, repo_path)).log({ ...options, signal: extra?.signal });
+    const next = page.next_cursor;
+    const data = { commits: page.commits, ...(next ? { next_cursor: next } : {}) };
+    return structuredResult(
+      data,
+      LOG_HEADER + page.entries.join('\n') + (next ? continueNotice(next, page.entries.length, page.unit) : ''),
+    );
+  },
 });

@@ -1,7 +1,7 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
 
 export const gitMergeInput = {
   repo_path: repoPath,
@@ -24,5 +24,15 @@ export const gitMerge = defineTool({
     files: z.array(z.string()).describe('Files changed by the merge'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).merge(args, ctx),
+  handler: async ({ repo_path, ...options }, ctx: GitContext) => {
+    const { range, ...data } = await (await openRepository(ctx, repo_path)).merge(options);
+    const files = data.files.map((f) => ` ${f}`).join('\n');
+    const text =
+      data.result === 'up-to-date'
+        ? 'Already up to date.'
+        : data.result === 'fast-forward'
+          ? `Updating ${range}\nFast-forward\n${files}`
+          : `Merge made by the 'ort' strategy (${range}).\n${files}`;
+    return structuredResult(data, text.trimEnd());
+  },
 });

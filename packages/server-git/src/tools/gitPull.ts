@@ -1,8 +1,9 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
 import { refUpdateSchema } from './gitFetch.js';
+import { describeUpdate, remoteCall, short } from './remoteText.js';
 
 export const gitPullInput = {
   repo_path: repoPath,
@@ -33,5 +34,17 @@ export const gitPull = defineTool({
     fetched: z.array(refUpdateSchema).describe('Remote-tracking refs the fetch changed'),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  handler: async (args, ctx: GitContext, extra) => (await loadEngine()).pull(args, ctx, extra),
+  handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
+    const { theirs, ...data } = await (await openRepository(ctx, repo_path)).pull(options, remoteCall(extra));
+    if (data.result === 'up-to-date') return structuredResult(data, 'Already up to date.');
+    const from = `${data.remote}/${data.remote_branch}`;
+    const target = data.new ?? '';
+    const summary =
+      data.result === 'fast-forward'
+        ? `fast-forward ${data.old ? short(data.old) : '(unborn)'}..${short(target)}`
+        : `merge commit ${short(target)} (${short(data.old ?? '')} + ${short(theirs)})`;
+    const fetchedText = data.fetched.length > 0 ? `\nFetched: ${data.fetched.map(describeUpdate).join(', ')}` : '';
+    const n = data.files.length;
+    return structuredResult(data, `Pulled ${from} into ${data.branch}: ${summary}, ${n} file${n === 1 ? '' : 's'} updated${fetchedText}`);
+  },
 });

@@ -1,7 +1,8 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
+import { remoteCall, short } from './remoteText.js';
 
 export const gitPushInput = {
   repo_path: repoPath,
@@ -29,5 +30,17 @@ export const gitPush = defineTool({
     result: z.enum(['up-to-date', 'new-branch', 'fast-forward', 'forced']),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  handler: async (args, ctx: GitContext, extra) => (await loadEngine()).push(args, ctx, extra),
+  handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
+    const { branch: local, ...data } = await (await openRepository(ctx, repo_path)).push(options, remoteCall(extra));
+    const { remote, old: before, new: oid, result } = data;
+    const text =
+      result === 'up-to-date'
+        ? `Everything up-to-date: ${remote}/${local} is already at ${short(oid)}`
+        : result === 'new-branch'
+          ? `Pushed ${local} to ${remote}: new branch ${short(oid)}`
+          : result === 'forced'
+            ? `Pushed ${local} to ${remote}: forced update ${short(before ?? '')}...${short(oid)}`
+            : `Pushed ${local} to ${remote}: ${short(before ?? '')}..${short(oid)}`;
+    return structuredResult(data, text);
+  },
 });

@@ -1,7 +1,7 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, READ_ONLY, repoPath } from './common.js';
+import { openRepository, READ_ONLY, repoPath } from './common.js';
 
 export const gitRemoteInput = { repo_path: repoPath };
 
@@ -22,5 +22,14 @@ export const gitRemote = defineTool({
       .describe('Remotes sorted by name, as git remote lists them'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await loadEngine()).remotes(args, ctx),
+  handler: async ({ repo_path }, ctx: GitContext) => {
+    const remotes = await (await openRepository(ctx, repo_path)).remotes();
+    // git remote -v: per remote "<name>\t<url> (fetch)" (the first url), then one "(push)" line per push url.
+    const lines: string[] = [];
+    for (const r of remotes) {
+      if (r.fetch_url !== null) lines.push(`${r.name}\t${r.fetch_url} (fetch)`);
+      for (const url of r.push_urls) lines.push(`${r.name}\t${url} (push)`);
+    }
+    return structuredResult({ remotes }, lines.join('\n'));
+  },
 });

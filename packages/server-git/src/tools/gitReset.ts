@@ -1,7 +1,7 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
 
 /**
  * `repo.index.reset()` of the reference: the index becomes HEAD's tree (new files are unstaged, staged
@@ -18,5 +18,6 @@ export const gitReset = defineTool({
     unstaged: z.array(z.string()).describe('Paths whose index entry changed (now as in HEAD, or no longer in the index)'),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).reset(args, ctx),
+  handler: async ({ repo_path }, ctx: GitContext) =>
+    structuredResult(await (await openRepository(ctx, repo_path)).reset(), 'All staged changes reset'),
 });

@@ -1,7 +1,8 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import type { RestoreData } from '../engine/ops/restore.js';
+import { openRepository, repoPath } from './common.js';
 
 export const gitRestoreInput = {
   repo_path: repoPath,
@@ -34,5 +35,25 @@ export const gitRestore = defineTool({
   },
   // Discards work-tree (or staged) changes that exist nowhere else; running it twice changes nothing more.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).restore(args, ctx),
+  handler: async ({ repo_path, ...options }, ctx: GitContext) => {
+    const data = await (await openRepository(ctx, repo_path)).restore(options);
+    return structuredResult(data, restoreText(data));
+  },
 });
+
+function restoreText({ restored, removed, source, staged }: RestoreData): string {
+  if (restored.length + removed.length === 0) return 'Nothing to restore';
+  const where = staged
+    ? restored.length === 1
+      ? 'index entry'
+      : 'index entries'
+    : restored.length === 1
+      ? 'work-tree file'
+      : 'work-tree files';
+  const from = source === 'HEAD' ? 'HEAD' : 'the index';
+  return (
+    `Restored ${restored.length} ${where} from ${from}` +
+    (restored.length ? `: ${restored.join(', ')}` : '') +
+    (removed.length ? `\nRemoved (not in ${from}): ${removed.join(', ')}` : '')
+  );
+}

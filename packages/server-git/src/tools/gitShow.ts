@@ -1,8 +1,9 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, READ_ONLY, repoPath } from './common.js';
+import { openRepository, READ_ONLY, repoPath } from './common.js';
 import { fileSchema, pagingInputs } from './diffSchemas.js';
+import { pageFields, pageText } from './patchAnswer.js';
 
 const person = z.object({ name: z.string(), email: z.string(), date: z.string().describe('ISO 8601 with the offset') });
 
@@ -30,5 +31,8 @@ export const gitShow = defineTool({
     next_cursor: z.string().optional(),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await loadEngine()).show(args, ctx),
+  handler: async ({ repo_path, ...options }, ctx: GitContext) => {
+    const { commit, files, page } = await (await openRepository(ctx, repo_path)).show(options);
+    return structuredResult({ commit, files, ...pageFields(page) }, (page.start === 0 ? '' : '(continued)\n') + pageText(page));
+  },
 });

@@ -1,7 +1,7 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { openRepository, repoPath } from './common.js';
 
 export const gitStashInput = {
   repo_path: repoPath,
@@ -22,5 +22,13 @@ export const gitStash = defineTool({
     files: z.array(z.string()).describe('Paths saved or restored'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).stash(args, ctx),
+  handler: async ({ repo_path, ...options }, ctx: GitContext) => {
+    const entry = await (await openRepository(ctx, repo_path)).stash(options);
+    return structuredResult(
+      entry,
+      entry.action === 'push'
+        ? `Saved working directory and index state ${entry.message}`
+        : `Restored ${entry.files.join(', ')}\nDropped refs/stash@{0} (${entry.stash})`,
+    );
+  },
 });

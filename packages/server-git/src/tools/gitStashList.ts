@@ -1,7 +1,8 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, READ_ONLY, repoPath } from './common.js';
+import { ANSWER_CAP, capText, fitItems } from '../limits.js';
+import { openRepository, READ_ONLY, repoPath } from './common.js';
 
 export const gitStashListInput = { repo_path: repoPath };
 
@@ -16,5 +17,9 @@ export const gitStashList = defineTool({
       .describe('Stash entries, stash@{0} first'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await loadEngine()).stashList(args, ctx),
+  handler: async ({ repo_path }, ctx: GitContext) => {
+    const entries = await (await openRepository(ctx, repo_path)).stashList();
+    const text = capText(entries.map((e) => `${e.name}: ${e.message}`).join('\n'), 'The oldest entries are left out; drop or pop some.');
+    return structuredResult({ entries: fitItems(entries, ANSWER_CAP) }, text.text);
+  },
 });

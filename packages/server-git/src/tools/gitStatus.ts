@@ -1,7 +1,10 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, READ_ONLY, repoPath } from './common.js';
+import { formatStatus } from '../engine/format/status.js';
+import type { StatusData } from '../engine/ops/status.js';
+import { ANSWER_CAP, capText, fitItems } from '../limits.js';
+import { openRepository, READ_ONLY, repoPath } from './common.js';
 
 const change = z.object({
   path: z.string(),
@@ -29,5 +32,28 @@ export const gitStatus = defineTool({
     untracked: z.array(z.string()).describe('Untracked files, a wholly untracked folder as `dir/` (git status -unormal)'),
   },
   annotations: READ_ONLY,
-  handler: async (args, ctx: GitContext) => (await loadEngine()).status(args, ctx),
+  handler: async (args, ctx: GitContext) => statusAnswer(await (await openRepository(ctx, args.repo_path)).status()),
 });
+
+/** git status's long format (the reference's text) and the lists, a huge change set capped with a notice. */
+export function statusAnswer(data: StatusData) {
+  const text = formatStatus(data);
+  const up = data.upstream;
+  // A huge change set is capped (text and each list), with a notice: narrow it with git_diff paths or git_add.
+  const quarter = ANSWER_CAP / 4;
+  const capped = capText(text, 'Too many changes to list: narrow them down with git_diff_* paths, or commit/stash part of them.');
+  return structuredResult(
+    {
+      branch: data.branch,
+      detached: data.detached,
+      ...(up ? { upstream: up.name, ...(up.gone ? { upstream_gone: true } : { ahead: up.ahead, behind: up.behind }) } : {}),
+      merging: data.merging,
+      staged: fitItems(data.staged, quarter),
+      unmerged: fitItems(data.unmerged, quarter),
+      unstaged: fitItems(data.unstaged, quarter),
+      untracked: fitItems(data.untracked, quarter),
+    },
+    // GitPython strips the one trailing newline of git's output.
+    `Repository status:\n${capped.capped || !capped.text.endsWith('\n') ? capped.text : capped.text.slice(0, -1)}`,
+  );
+}

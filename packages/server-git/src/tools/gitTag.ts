@@ -1,7 +1,8 @@
-import { defineTool } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
-import { loadEngine, repoPath } from './common.js';
+import { ANSWER_CAP, capText, fitItems } from '../limits.js';
+import { openRepository, repoPath } from './common.js';
 
 export const gitTagInput = {
   repo_path: repoPath,
@@ -32,5 +33,18 @@ export const gitTag = defineTool({
     created: z.boolean(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, ctx: GitContext) => (await loadEngine()).tag(args, ctx),
+  handler: async ({ repo_path, ...options }, ctx: GitContext) => {
+    const data = await (await openRepository(ctx, repo_path)).tags(options);
+    if (!data.created) {
+      return structuredResult(
+        { tags: fitItems(data.tags, ANSWER_CAP), created: false },
+        capText(data.tags.map((t) => t.name).join('\n'), 'Narrow the list with pattern.').text,
+      );
+    }
+    const [info] = data.tags;
+    return structuredResult(
+      { tags: [info], created: true },
+      `Created ${info.annotated ? 'annotated' : 'lightweight'} tag '${info.name}' at ${data.short}`,
+    );
+  },
 });

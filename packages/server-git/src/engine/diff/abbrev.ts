@@ -23,10 +23,10 @@ const RACY_MS = 3000;
  */
 function looseListing(repo: Repo, dir: string): string[] {
   const abs = join(repo.gitdir, 'objects', dir);
-  let memo = repo.memo.get('diff:loose') as Map<string, { mtime: number; names: string[] }> | undefined;
+  let memo = repo.state.looseNames;
   if (!memo) {
     memo = new Map();
-    repo.memo.set('diff:loose', memo);
+    repo.state.looseNames = memo;
   }
   let mtime: number;
   try {

@@ -71,18 +71,24 @@ function mergeLines(a: Origin, orig: Int32Array, fin: Int32Array): void {
 
 const MEMO_LIMIT = 4000;
 
-function memoMap<V>(repo: Repo, key: string): Map<string, V> {
-  let m = repo.memo.get(key) as Map<string, V> | undefined;
-  if (!m) {
-    m = new Map();
-    repo.memo.set(key, m);
-  }
+/** What blame keeps per repository (in `repo.state.blame`). */
+export interface BlameMemo {
+  commits: Map<string, CommitMeta>;
+  trees: Map<string, TreeLookups>;
+  counts: Map<string, number>;
+  diffs: Map<string, Change[]>;
+  renames: Map<string, string | null>;
+}
+
+function memoMap<K extends keyof BlameMemo>(repo: Repo, key: K): BlameMemo[K] {
+  repo.state.blame ??= { commits: new Map(), trees: new Map(), counts: new Map(), diffs: new Map(), renames: new Map() };
+  const m = repo.state.blame[key];
   if (m.size > MEMO_LIMIT) m.clear();
   return m;
 }
 
 export async function commitMeta(repo: Repo, oid: string): Promise<CommitMeta> {
-  const memo = memoMap<CommitMeta>(repo, 'blame:commits');
+  const memo = memoMap(repo, 'commits');
   const hit = memo.get(oid);
   if (hit) return hit;
   const { commit } = await readCommit(repo, oid);
@@ -102,7 +108,7 @@ type TreeLookups = Map<string, { oid: string; mode: number; type: string } | und
 
 /** An entry of a tree by name, remembered per tree (only the names looked up, found or not). */
 async function treeEntry(repo: Repo, tree: string, name: string) {
-  const memo = memoMap<TreeLookups>(repo, 'blame:trees');
+  const memo = memoMap(repo, 'trees');
   let entries = memo.get(tree);
   // '\0' (no name has it) marks a tree read whole: a name it lacks is absent.
   if (entries?.has(name) || entries?.has('\0')) return entries.get(name);
@@ -146,7 +152,7 @@ export async function blobAt(repo: Repo, tree: string, path: string): Promise<{ 
  */
 function blobTables(repo: Repo) {
   const tables = new Map<string, LineTable>();
-  const counts = memoMap<number>(repo, 'blame:counts');
+  const counts = memoMap(repo, 'counts');
   const table = async (oid: string): Promise<LineTable> => {
     let t = tables.get(oid);
     if (!t) {
@@ -167,7 +173,7 @@ function blobTables(repo: Repo) {
 
 /** git blame's diff of a parent's blob against a child's: no context, so the common tail is trimmed first. */
 async function blobChanges(repo: Repo, tables: ReturnType<typeof blobTables>, parentBlob: string, blob: string): Promise<Change[]> {
-  const memo = memoMap<Change[]>(repo, 'blame:diffs');
+  const memo = memoMap(repo, 'diffs');
   const key = `${parentBlob}:${blob}`;
   let changes = memo.get(key);
   if (!changes) {
@@ -182,7 +188,7 @@ async function blobChanges(repo: Repo, tables: ReturnType<typeof blobTables>, pa
 
 /** Where the file came from in `parent` when `path` is not there: a rename found like git diff -M does. */
 async function renamedFrom(repo: Repo, parent: CommitMeta, child: CommitMeta, path: string): Promise<string | null> {
-  const memo = memoMap<string | null>(repo, 'blame:renames');
+  const memo = memoMap(repo, 'renames');
   const key = `${parent.oid}:${child.oid}:${path}`;
   if (memo.has(key)) return memo.get(key)!;
   const pairs = await compareTrees(repo, parent.oid, child.oid, { renames: true });

@@ -38,10 +38,10 @@ const treeOfSnapshot = new WeakMap<Snapshot, { repo: Repo; tree: string | null }
 
 /** The root tree of a commit or tree, memoized (objects never change). */
 async function rootTree(repo: Repo, oid: string): Promise<string> {
-  let memo = repo.memo.get('changes:roots') as Map<string, string> | undefined;
+  let memo = repo.state.rootTrees;
   if (!memo) {
     memo = new Map();
-    repo.memo.set('changes:roots', memo);
+    repo.state.rootTrees = memo;
   }
   const hit = memo.get(oid);
   if (hit) return hit;
@@ -69,14 +69,14 @@ export async function treeSnapshot(repo: Repo, oid: string | null): Promise<Snap
   return snap;
 }
 
-type TreeEntries = Map<string, { oid: string; mode: string; type: string }>;
+export type TreeEntries = Map<string, { oid: string; mode: string; type: string }>;
 
 /** A tree object's entries by name, memoized by oid. */
 async function treeEntries(repo: Repo, oid: string): Promise<TreeEntries> {
-  let memo = repo.memo.get('changes:treeEntries') as Map<string, TreeEntries> | undefined;
+  let memo = repo.state.treeEntries;
   if (!memo) {
     memo = new Map();
-    repo.memo.set('changes:treeEntries', memo);
+    repo.state.treeEntries = memo;
   }
   const hit = memo.get(oid);
   if (hit) return hit;
@@ -125,10 +125,10 @@ async function changedTreePaths(repo: Repo, a: string | null, b: string | null, 
 /** The index (stage 0): a fresh map (callers may change it) of entries wrapped once per parsed index. */
 export async function indexSnapshot(repo: Repo): Promise<Snapshot> {
   const files = await indexFiles(repo);
-  const memo = repo.memo.get('changes:index') as { files: Map<string, FileEntry>; snap: Snapshot } | undefined;
+  const memo = repo.state.indexSnapshot;
   if (memo?.files === files) return new Map(memo.snap);
   const snap = fromObjects(repo, files);
-  repo.memo.set('changes:index', { files, snap });
+  repo.state.indexSnapshot = { files, snap };
   return new Map(snap);
 }
 

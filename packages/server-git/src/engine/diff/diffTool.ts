@@ -1,11 +1,10 @@
-/** What git_diff_unstaged, git_diff_staged and git_diff share: inputs, output shape, paging, rendering. */
+/** What git_diff_unstaged, git_diff_staged and git_diff share: inputs, the files as data, paging, rendering. */
 import { createHash } from 'node:crypto';
-import { structuredResult } from '@mcpkit/protocol-core';
 import { resolveWorkPath } from '../confine.js';
 import type { Repo } from '../repo.js';
 import { createAbbreviator } from './abbrev.js';
 import { comparePairs, renderPatches, type Snapshot } from './changes.js';
-import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, pageBytes, truncationNotice } from './paging.js';
+import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, type Paged, pageBytes } from './paging.js';
 import type { FilePatch } from './patch.js';
 import type { CachedPatch, FileData, PatchCache } from './patchCache.js';
 
@@ -36,7 +35,12 @@ export interface DiffArgs {
   cursor?: string | undefined;
 }
 
-/** `<title>:\n<git diff output without its last newline>`, paged, with the files as data. */
+/** One page of git diff's output (without its last newline), and the files that start on it. */
+export interface DiffPage {
+  files: FileData[];
+  page: Paged;
+}
+
 /** What the two sides hold (path, blob, mode of every file): equal only for the same repository state. */
 function stateKey(from: Snapshot, to: Snapshot): string {
   const hash = createHash('sha1');
@@ -47,7 +51,15 @@ function stateKey(from: Snapshot, to: Snapshot): string {
   return hash.digest('hex');
 }
 
-export async function diffResult(repo: Repo, title: string, from: Snapshot, to: Snapshot, args: DiffArgs, cache?: PatchCache) {
+/** The patch from `from` to `to`, paged; `title` names it in the patch cache. */
+export async function diffPage(
+  repo: Repo,
+  title: string,
+  from: Snapshot,
+  to: Snapshot,
+  args: DiffArgs,
+  cache?: PatchCache,
+): Promise<DiffPage> {
   const paths = await confinePaths(repo, args.paths);
   // The key hashes both sides' every file: worked out only when the cache is asked (a cursor) or filled (a large patch).
   let key: string | undefined;
@@ -75,7 +87,5 @@ export async function diffResult(repo: Repo, title: string, from: Snapshot, to: 
   const files = patch.files.filter(
     (_, i) => starts[i]! >= page.start && (starts[i]! < page.end || (page.end === page.total && starts[i] === page.total)),
   );
-  const heading = page.start === 0 ? `${title}:\n` : `${title} (continued):\n`;
-  const text = heading + page.text + (page.truncated ? truncationNotice(page) : '');
-  return structuredResult({ files, truncated: page.truncated, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) }, text);
+  return { files, page };
 }

@@ -6,7 +6,7 @@
  * loading this module and node:crypto.)
  */
 import { createHash } from 'node:crypto';
-import { ToolError } from '@mcpkit/protocol-core';
+import { GitError } from '../errors.js';
 import { decodeByteString } from './patch.js';
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -32,7 +32,7 @@ function encodeCursor(offset: number, fp: string): string {
 
 function decodeCursor(cursor: string): { offset: number; fp: string } {
   const m = /^v1:(\d+):([0-9a-f]{12})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw new ToolError(`Invalid cursor '${cursor}': pass the next_cursor of a previous call unchanged`);
+  if (!m) throw new GitError('INVALID_ARGUMENT', `Invalid cursor '${cursor}': pass the next_cursor of a previous call unchanged`);
   return { offset: Number(m[1]), fp: m[2]! };
 }
 
@@ -48,7 +48,10 @@ export function pageBytes(bytes: string, maxBytes: number | undefined, cursor: s
   if (cursor !== undefined) {
     const c = decodeCursor(cursor);
     if (c.fp !== fp || c.offset > bytes.length) {
-      throw new ToolError('The changes are not the same as when this cursor was returned; call again without cursor to start over');
+      throw new GitError(
+        'INVALID_ARGUMENT',
+        'The changes are not the same as when this cursor was returned; call again without cursor to start over',
+      );
     }
     start = c.offset;
   }
@@ -69,9 +72,4 @@ export function pageBytes(bytes: string, maxBytes: number | undefined, cursor: s
     truncated,
     ...(truncated ? { next_cursor: encodeCursor(end, fp) } : {}),
   };
-}
-
-/** The notice appended to a truncated page. */
-export function truncationNotice(page: Paged): string {
-  return `\n\n[Output truncated: bytes ${page.start}-${page.end} of ${page.total}. Call again with the same arguments and cursor "${page.next_cursor}" for the rest.]`;
 }

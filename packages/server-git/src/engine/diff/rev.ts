@@ -4,16 +4,17 @@
  * (git's order: `<n>`, `refs/<n>`, `refs/tags/<n>`, `refs/heads/<n>`, `refs/remotes/<n>`,
  * `refs/remotes/<n>/HEAD`) or object ids, never parsed as options. Nothing is ever written.
  */
-import { ToolError } from '@mcpkit/protocol-core';
+
 import * as git from 'isomorphic-git';
+import { GitError } from '../errors.js';
 import { isObjectStoreError } from '../git/objectLimits.js';
 import { hasObject, readObjectParsed } from '../git/objectRead.js';
 import { cachedCommit, readCommitInfo } from '../log/commits.js';
 import type { Repo } from '../repo.js';
 
 /** GitPython's BadName text. */
-export function badName(name: string): ToolError {
-  return new ToolError(`Ref '${name}' did not resolve to an object`);
+export function badName(name: string): GitError {
+  return new GitError('NOT_FOUND', `Ref '${name}' did not resolve to an object`);
 }
 
 /** The reference's guard for values that start with '-' (double-wrapped, as on the wire). */

@@ -125,8 +125,8 @@ function shortRef(ref: string): string {
 /** Commits reachable from `ours` but not `theirs` (ahead) and the reverse (behind): a date-ordered paint walk. */
 export async function aheadBehind(repo: Repo, ours: string, theirs: string): Promise<{ ahead: number; behind: number }> {
   if (ours === theirs) return { ahead: 0, behind: 0 };
-  const key = `aheadBehind:${ours}:${theirs}`;
-  const memo = repo.memo.get(key) as { ahead: number; behind: number } | undefined;
+  const key = `${ours}:${theirs}`;
+  const memo = repo.state.aheadBehind?.get(key);
   if (memo) return memo;
   const flags = new Map<string, number>();
   const info = new Map<string, { time: number; parents: string[] }>();
@@ -176,7 +176,8 @@ export async function aheadBehind(repo: Repo, ours: string, theirs: string): Pro
     else if (flag === 2) behind++;
   }
   const result = { ahead, behind };
-  repo.memo.set(key, result);
+  repo.state.aheadBehind ??= new Map();
+  repo.state.aheadBehind.set(key, result);
   return result;
 }
 

@@ -116,10 +116,10 @@ export function repoConfig(repo: Repo): GitConfig {
     const st = statSync(file);
     key = `${st.mtimeMs}:${st.size}:${st.ino}`;
   } catch {}
-  const cached = repo.memo.get('gitConfig:repo') as { key: string; config: GitConfig } | undefined;
+  const cached = repo.state.config;
   if (cached?.key === key) return cached.config;
   const config = readConfigFile(file) ?? new Map();
-  repo.memo.set('gitConfig:repo', { key, config });
+  repo.state.config = { key, config };
   return config;
 }
 

@@ -1,11 +1,11 @@
 /**
  * Who a commit is by: `GIT_AUTHOR_*` / `GIT_COMMITTER_*` from the server's environment, then
  * `author.*` / `committer.*` and `user.*` from the repository's config, then from the user's global
- * config. Never guessed: without a name and an email the commit is refused with a ToolError saying how
+ * config. Never guessed: without a name and an email the commit is refused with a GitError saying how
  * to set one. Dates come from `GIT_AUTHOR_DATE` / `GIT_COMMITTER_DATE` (git's raw, ISO 8601 and
  * RFC 2822 forms) or the clock.
  */
-import { ToolError } from '@mcpkit/protocol-core';
+import { GitError } from '../errors.js';
 import type { Repo } from '../repo.js';
 import { allConfigs, configValue, type UserEnv } from './gitConfig.js';
 
@@ -111,7 +111,7 @@ function clean(text: string): string {
 
 export type Role = 'author' | 'committer';
 
-/** The author or committer for a new commit, or a ToolError explaining how to configure one. */
+/** The author or committer for a new commit, or a GitError explaining how to configure one. */
 export function resolvePerson(repo: Repo, user: UserEnv, role: Role, now = Date.now()): Person {
   const env = user.env;
   const upper = role.toUpperCase();
@@ -120,7 +120,8 @@ export function resolvePerson(repo: Repo, user: UserEnv, role: Role, now = Date.
   const email = env[`GIT_${upper}_EMAIL`] ?? configValue(configs, `${role}.email`) ?? configValue(configs, 'user.email') ?? env.EMAIL;
   const label = role === 'author' ? 'Author' : 'Committer';
   if (!name || clean(name) === '' || email === undefined) {
-    throw new ToolError(
+    throw new GitError(
+      'IDENTITY',
       `${label} identity unknown: no ${!name || clean(name) === '' ? 'name' : 'email'} is configured, and this server never makes one up. Set one with\n\n` +
         '  git config --global user.email "you@example.com"\n  git config --global user.name "Your Name"\n\n' +
         `(omit --global to set it for this repository only), or start the server with GIT_${upper}_NAME and GIT_${upper}_EMAIL in its environment. Nothing was changed.`,
@@ -130,7 +131,7 @@ export function resolvePerson(repo: Repo, user: UserEnv, role: Role, now = Date.
   let when: { timestamp: number; offset: number };
   if (dateText !== undefined && dateText !== '') {
     const parsed = parseGitDate(dateText);
-    if (!parsed) throw new ToolError(`invalid date format: ${dateText} (in GIT_${upper}_DATE). Nothing was changed.`);
+    if (!parsed) throw new GitError('IDENTITY', `invalid date format: ${dateText} (in GIT_${upper}_DATE). Nothing was changed.`);
     when = parsed;
   } else {
     const timestamp = Math.floor(now / 1000);

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ToolError } from '@mcpkit/protocol-core';
+import { GitError } from '../errors.js';
 
 export interface IndexEntry {
   path: string;
@@ -47,12 +47,12 @@ const ASSUME_VALID = 0x8000;
 const SKIP_WORKTREE = 0x4000; // in the extended flags
 const INTENT_TO_ADD = 0x2000; // in the extended flags
 
-/** Parses an index file's bytes (throws a ToolError on a damaged file). */
+/** Parses an index file's bytes (throws a GitError on a damaged file). */
 export function parseIndex(buf: Buffer, mtimeMs = 0): ParsedIndex {
   if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC')
-    throw new ToolError('The git index (.git/index) is damaged: bad signature');
+    throw new GitError('DAMAGED', 'The git index (.git/index) is damaged: bad signature');
   const version = buf.readUInt32BE(4);
-  if (version < 2 || version > 4) throw new ToolError(`The git index has version ${version}, which this server does not read`);
+  if (version < 2 || version > 4) throw new GitError('DAMAGED', `The git index has version ${version}, which this server does not read`);
   const count = buf.readUInt32BE(8);
   const end = buf.length - 20;
   const entries: IndexEntry[] = new Array(count);
@@ -60,7 +60,7 @@ export function parseIndex(buf: Buffer, mtimeMs = 0): ParsedIndex {
   let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
     const start = pos;
-    if (pos + 62 > end) throw new ToolError('The git index (.git/index) is damaged: truncated entry');
+    if (pos + 62 > end) throw new GitError('DAMAGED', 'The git index (.git/index) is damaged: truncated entry');
     const flags = buf.readUInt16BE(pos + 60);
     let extended = 0;
     pos += 62;
@@ -78,12 +78,12 @@ export function parseIndex(buf: Buffer, mtimeMs = 0): ParsedIndex {
         strip = ((strip + 1) << 7) | (byte & 0x7f);
       }
       const nul = buf.indexOf(0, pos);
-      if (nul < 0 || nul > end) throw new ToolError('The git index (.git/index) is damaged: bad path');
+      if (nul < 0 || nul > end) throw new GitError('DAMAGED', 'The git index (.git/index) is damaged: bad path');
       pathBytes = Buffer.concat([previous.subarray(0, previous.length - strip), buf.subarray(pos, nul)]);
       pos = nul + 1;
     } else {
       const nul = buf.indexOf(0, pos);
-      if (nul < 0 || nul > end) throw new ToolError('The git index (.git/index) is damaged: bad path');
+      if (nul < 0 || nul > end) throw new GitError('DAMAGED', 'The git index (.git/index) is damaged: bad path');
       pathBytes = buf.subarray(pos, nul);
       // Entries are padded with 1-8 NULs to a multiple of 8 bytes.
       pos = start + ((nul - start + 8) & ~7);
@@ -175,12 +175,14 @@ export function readIndexFile(gitdir: string): ParsedIndex {
 /** Throws when the index is one this server must not rewrite (split or sparse). */
 export function assertWritableIndex(current: ParsedIndex): void {
   if (current.extensions.includes('link')) {
-    throw new ToolError(
+    throw new GitError(
+      'UNSUPPORTED',
       'This repository uses a split index (core.splitIndex), which this server does not write; run `git update-index --no-split-index` first',
     );
   }
   if (current.extensions.includes('sdir')) {
-    throw new ToolError(
+    throw new GitError(
+      'UNSUPPORTED',
       'This repository uses a sparse index, which this server does not write; run `git sparse-checkout disable` or `git config index.sparse false` first',
     );
   }

@@ -28,11 +28,11 @@ export function loadIndex(repo: Repo): IndexSnapshot {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const key = st ? `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}` : 'missing';
-  const cached = repo.memo.get('snapshot:index') as { key: string; snapshot: IndexSnapshot } | undefined;
+  const cached = repo.state.index;
   if (cached?.key === key) return cached.snapshot;
   const parsed: ParsedIndex = st ? parseIndex(readFileSync(file), st.mtimeMs) : { version: 2, entries: [], extensions: [], mtimeMs: 0 };
   const snapshot = snapshotOf(parsed);
-  repo.memo.set('snapshot:index', { key, snapshot });
+  repo.state.index = { key, snapshot };
   return snapshot;
 }
 

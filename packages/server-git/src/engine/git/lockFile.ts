@@ -18,7 +18,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { ToolError } from '@mcpkit/protocol-core';
+import { GitError } from '../errors.js';
 
 /** How long to wait for a lock someone else holds, and the clock that wait runs on (tests inject theirs). */
 export interface LockWait {
@@ -29,9 +29,10 @@ export interface LockWait {
 }
 
 /** The lock file is held by someone else and was not released within the wait. */
-export class LockHeldError extends ToolError {
+export class LockHeldError extends GitError {
   constructor(readonly lockPath: string) {
     super(
+      'LOCKED',
       `Unable to create '${lockPath}': File exists.\n\nAnother git process seems to be running in this repository, e.g. an editor opened by 'git commit', or another call of this server. Please make sure all processes are terminated then try again. If it still fails, a git process may have crashed in this repository earlier: remove the file manually to continue. Nothing was changed.`,
     );
   }

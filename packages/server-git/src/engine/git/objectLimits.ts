@@ -5,7 +5,7 @@
  * size an object claims is checked against its file before anything is allocated, and every call has a
  * budget of bytes it may inflate.
  */
-import { ToolError } from '@mcpkit/protocol-core';
+import { GitError } from '../errors.js';
 
 export interface ObjectLimits {
   /** The largest object (a blob, tree, commit or tag; a delta's result) read; larger ones are refused before they are read. */
@@ -32,17 +32,21 @@ export function formatBytes(bytes: number): string {
 }
 
 /** An object or a pack file that cannot be what it claims: a final answer, no other reader gets it. */
-export class ObjectStoreDamaged extends ToolError {
+export class ObjectStoreDamaged extends GitError {
   /** The object's id, or the file's path inside the git dir (`objects/pack/pack-….idx`). */
   readonly at: string;
   constructor(at: string, reason: string) {
-    super(`The repository's object store is damaged at ${at}: ${reason}.`);
+    super('DAMAGED', `The repository's object store is damaged at ${at}: ${reason}.`);
     this.at = at;
   }
 }
 
 /** An object (or a call) over one of the ObjectLimits: the message names the object and the flag. */
-export class ObjectLimitExceeded extends ToolError {}
+export class ObjectLimitExceeded extends GitError {
+  constructor(message: string) {
+    super('LIMIT_EXCEEDED', message);
+  }
+}
 
 /** One tool call's reading: its limits, the bytes inflated so far, and the oids being read (ref-delta bases on the way). */
 export interface ReadBudget {

@@ -4,8 +4,8 @@
  * store (objectStore.ts, through objectRead.ts).
  */
 import { createHash } from 'node:crypto';
-import { ToolError } from '@mcpkit/protocol-core';
 import * as git from 'isomorphic-git';
+import { GitError } from '../errors.js';
 import type { Repo } from '../repo.js';
 import { readBlobBytes, readObjectParsed, readTree } from './objectRead.js';
 import { comparePaths } from './paths.js';
@@ -33,10 +33,10 @@ const TREE_LRU = 8;
 
 /** The files of a commit or tree, flattened (`a/b/c.txt` → entry), memoized by oid (objects never change). */
 export async function treeFiles(repo: Repo, commitOrTreeOid: string): Promise<Map<string, FileEntry>> {
-  let lru = repo.memo.get('snapshot:trees') as Map<string, Map<string, FileEntry>> | undefined;
+  let lru = repo.state.trees;
   if (!lru) {
     lru = new Map();
-    repo.memo.set('snapshot:trees', lru);
+    repo.state.trees = lru;
   }
   const hit = lru.get(commitOrTreeOid);
   if (hit) {
@@ -47,7 +47,7 @@ export async function treeFiles(repo: Repo, commitOrTreeOid: string): Promise<Ma
   const { type, object } = await readObjectParsed(repo, commitOrTreeOid);
   let treeOid = commitOrTreeOid;
   if (type === 'commit') treeOid = (object as { tree: string }).tree;
-  else if (type !== 'tree') throw new ToolError(`${commitOrTreeOid} is a ${type}, not a commit or tree`);
+  else if (type !== 'tree') throw new GitError('INVALID_ARGUMENT', `${commitOrTreeOid} is a ${type}, not a commit or tree`);
   let files = lru.get(treeOid);
   if (!files) {
     files = new Map();
@@ -86,7 +86,7 @@ export function hashBlob(bytes: Uint8Array): string {
 }
 
 /** Blob contents by oid, least recently used dropped first once their bytes pass BLOB_CACHE_BYTES. */
-interface BlobCache {
+export interface BlobCache {
   map: Map<string, Uint8Array>;
   bytes: number;
 }
@@ -94,10 +94,10 @@ interface BlobCache {
 const BLOB_CACHE_BYTES = 64 * 1024 * 1024;
 
 function blobCache(repo: Repo): BlobCache {
-  let c = repo.memo.get('snapshot:blobs') as BlobCache | undefined;
+  let c = repo.state.blobs;
   if (!c) {
     c = { map: new Map(), bytes: 0 };
-    repo.memo.set('snapshot:blobs', c);
+    repo.state.blobs = c;
   }
   return c;
 }

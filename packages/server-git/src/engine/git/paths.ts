@@ -1,5 +1,5 @@
 /** Paths as git records them: git's byte-wise order, and the check that a recorded path stays in the work tree. */
-import { ToolError } from '@mcpkit/protocol-core';
+import { GitError } from '../errors.js';
 
 /** Byte-wise path order (git's), also right for non-ASCII names. */
 export function comparePaths(a: string, b: string): number {
@@ -24,6 +24,6 @@ export function assertSafePath(path: string): void {
     path.startsWith('/') ||
     path.split('/').some((p) => p === '' || p === '.' || p === '..' || p.toLowerCase() === '.git')
   ) {
-    throw new ToolError(`Refusing the unsafe path '${path}' recorded in the repository`);
+    throw new GitError('DAMAGED', `Refusing the unsafe path '${path}' recorded in the repository`);
   }
 }

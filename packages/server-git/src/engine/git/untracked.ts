@@ -23,7 +23,7 @@ interface DirListing {
   subdirs: string[];
 }
 
-interface UntrackedCache {
+export interface UntrackedCache {
   index: IndexSnapshot;
   global: string;
   dirs: Map<string, DirListing>;
@@ -45,10 +45,10 @@ const RACY_MS = 3000;
  */
 export function walkUntrackedCached(repo: Repo, index: IndexSnapshot, excludesFile: string | null, out: string[]): void {
   const global = `${statSig(join(repo.gitdir, 'info', 'exclude'))}|${excludesFile ? statSig(excludesFile) : '-'}`;
-  let cache = repo.memo.get('snapshot:untracked') as UntrackedCache | undefined;
+  let cache = repo.state.untracked;
   if (!cache || cache.index !== index || cache.global !== global) {
     cache = { index, global, dirs: new Map() };
-    repo.memo.set('snapshot:untracked', cache);
+    repo.state.untracked = cache;
   }
   const dirs = cache.dirs;
   let rules: IgnoreRules | undefined;

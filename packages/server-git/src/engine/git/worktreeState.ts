@@ -69,7 +69,7 @@ export async function readWorktreeFile(repo: Repo, path: string): Promise<Uint8A
   }
 }
 
-type HashMemo = Map<string, { sig: string; oid: string }>;
+export type HashMemo = Map<string, { sig: string; oid: string }>;
 
 /**
  * The blob oid of a work-tree file, remembered per stat signature (so a touched file is hashed once);
@@ -100,10 +100,10 @@ function hashWorktree(repo: Repo, path: string, st: StatLike, memo: HashMemo): s
 export async function worktreeState(repo: Repo, options: WorktreeOptions = {}): Promise<WorktreeState> {
   const index = loadIndex(repo);
   const fileMode = configBool(repoConfig(repo).get('core.filemode')?.at(-1), true);
-  let memo = repo.memo.get('snapshot:hashes') as HashMemo | undefined;
+  let memo = repo.state.hashes;
   if (!memo) {
     memo = new Map();
-    repo.memo.set('snapshot:hashes', memo);
+    repo.state.hashes = memo;
   }
   const changed = new Map<string, FileEntry | null>();
   const racyAfter = index.parsed.mtimeMs;

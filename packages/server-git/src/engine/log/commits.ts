@@ -1,5 +1,5 @@
 /**
- * Commits as this server's tools use them, parsed once per repository (kept in `repo.memo`), and the
+ * Commits as this server's tools use them, parsed once per repository (kept in `repo.state`), and the
  * `git rev-list` walk over them: newest committer date first, every parent followed, ties in the
  * order the commits were reached (git's date-ordered queue).
  */
@@ -25,15 +25,14 @@ export interface CommitInfo {
   message: string;
 }
 
-const MEMO_KEY = 'log:commits';
 /** Parsed commits kept per repository; past this many the memo starts over (a rare, very long walk). */
 const MEMO_MAX = 200_000;
 
 function memo(repo: Repo): Map<string, CommitInfo> {
-  let map = repo.memo.get(MEMO_KEY) as Map<string, CommitInfo> | undefined;
+  let map = repo.state.commits;
   if (!map || map.size > MEMO_MAX) {
     map = new Map();
-    repo.memo.set(MEMO_KEY, map);
+    repo.state.commits = map;
   }
   return map;
 }
@@ -75,7 +74,7 @@ export function parseCommitText(oid: string, raw: string): CommitInfo {
 
 /** A commit already parsed for this repository, without reading anything. */
 export function cachedCommit(repo: Repo, oid: string): CommitInfo | undefined {
-  return (repo.memo.get(MEMO_KEY) as Map<string, CommitInfo> | undefined)?.get(oid);
+  return repo.state.commits?.get(oid);
 }
 
 /** A commit by full oid (throws isomorphic-git's error when it is missing or not a commit). */
@@ -178,10 +177,10 @@ export async function* revList(repo: Repo, starts: readonly string[], options: W
 /** True when `ancestor` is `tip` or reachable from it. Memoized per repository and ancestor. */
 export async function reaches(repo: Repo, tip: string, ancestor: string): Promise<boolean> {
   // One answer map per ancestor asked about, the most recent few kept.
-  let byAncestor = repo.memo.get('log:reaches') as Map<string, Map<string, boolean>> | undefined;
+  let byAncestor = repo.state.reaches;
   if (!byAncestor) {
     byAncestor = new Map();
-    repo.memo.set('log:reaches', byAncestor);
+    repo.state.reaches = byAncestor;
   }
   let known = byAncestor.get(ancestor);
   if (known) byAncestor.delete(ancestor);

@@ -2,11 +2,15 @@
  * Paging a text made of entries (commits, stash entries): `max_bytes` per call, an opaque `cursor`
  * to continue. Without `max_bytes` the text is the reference's, capped at DEFAULT_MAX_BYTES.
  */
-import { ToolError } from '@mcpkit/protocol-core';
+
 import { z } from 'zod';
 import { MAX_BYTES_LIMIT } from '../../limits.js';
+import { GitError } from '../errors.js';
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+/** The header git_log's answer starts with (counted in a page's budget). */
+export const LOG_HEADER = 'Commit history:\n';
 
 export const maxBytes = z
   .number()
@@ -44,7 +48,7 @@ export function decodeCursor(value: string): CursorState {
   } catch {
     // fall through
   }
-  throw new ToolError(`Invalid cursor '${value}': pass next_cursor from the previous call unchanged`);
+  throw new GitError('INVALID_ARGUMENT', `Invalid cursor '${value}': pass next_cursor from the previous call unchanged`);
 }
 
 /**

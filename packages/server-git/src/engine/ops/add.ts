@@ -2,9 +2,9 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { resolveWorkPath } from '../confine.js';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { configBool, excludesFile, repoConfig } from '../git/gitConfig.js';
 import { IgnoreRules } from '../git/ignore.js';
 import type { IndexEntry } from '../git/indexFile.js';
@@ -13,20 +13,23 @@ import { comparePaths } from '../git/paths.js';
 import { entryFromWorktree, under } from '../git/stage.js';
 import { untrackedUnder } from '../git/untracked.js';
 import { worktreeState } from '../git/worktreeState.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 /** The reference's error for a failed `git add -- <files…>` (GitPython's GitCommandError text). */
-function gitAddError(files: readonly string[], code: number, stderr: string): ToolError {
-  return new ToolError(`Cmd('git') failed due to: exit code(${code})\n  cmdline: git add -- ${files.join(' ')}\n  stderr: '${stderr}'`);
+function gitAddError(files: readonly string[], code: number, stderr: string): GitError {
+  return new GitError(
+    'GIT_COMMAND_FAILED',
+    `Cmd('git') failed due to: exit code(${code})\n  cmdline: git add -- ${files.join(' ')}\n  stderr: '${stderr}'`,
+  );
 }
 
-export interface AddArgs {
-  repo_path: string;
-  files: string[];
+/** What `git add -- <files…>` staged: new content, and deletions. */
+export interface AddData {
+  staged: string[];
+  removed: string[];
 }
 
-export async function add({ repo_path, files }: AddArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+export async function add(repo: Repo, files: readonly string[], ctx: GitContext): Promise<AddData> {
   // 1. Every argument is confined first: one refusal and nothing is touched.
   const specs: string[] = [];
   for (const file of files) specs.push(await resolveWorkPath(repo, file));
@@ -34,7 +37,7 @@ export async function add({ repo_path, files }: AddArgs, ctx: GitContext) {
   return withIndexLock(repo, (held) => stage(repo, files, specs, held, ctx));
 }
 
-async function stage(repo: Repo, files: readonly string[], specs: readonly string[], held: HeldIndex, ctx: GitContext) {
+async function stage(repo: Repo, files: readonly string[], specs: readonly string[], held: HeldIndex, ctx: GitContext): Promise<AddData> {
   const index = held.index;
   const excludes = excludesFile(repo, { env: ctx.env, home: ctx.home });
   const rules = new IgnoreRules(repo.dir, repo.gitdir, excludes);
@@ -79,7 +82,8 @@ async function stage(repo: Repo, files: readonly string[], specs: readonly strin
   });
   if (missing.length) throw gitAddError(files, 128, `fatal: pathspec '${missing[0]}' did not match any files`);
   if (nested.length) {
-    throw new ToolError(
+    throw new GitError(
+      'UNSUPPORTED',
       `'${nested[0]}' is a separate git repository inside this one; this server does not add repositories as submodules (gitlinks). Nothing was staged.`,
     );
   }
@@ -119,5 +123,5 @@ async function stage(repo: Repo, files: readonly string[], specs: readonly strin
     for (const entry of replacements.values()) if (entry) entries.push(entry);
     held.write(entries);
   }
-  return structuredResult({ staged, removed }, 'Files staged successfully');
+  return { staged, removed };
 }

@@ -1,8 +1,8 @@
 /** `git_checkout` (its definition: ../../tools/gitCheckout.ts). */
 
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { type HeldIndex, withIndexLock } from '../git/indexLock.js';
 import { identityFor } from '../refs/identity.js';
 import { blockedPaths } from '../refs/inTheWay.js';
@@ -10,19 +10,20 @@ import { badName, guardDash } from '../refs/names.js';
 import { appendReflog, updateRef } from '../refs/refLock.js';
 import { readHead, resolveRevision } from '../refs/revision.js';
 import { changedPaths, localChanges } from '../refs/worktree.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
-function gitFailure(cmdline: string, stderr: string): ToolError {
-  return new ToolError(`Cmd('git') failed due to: exit code(1)\n  cmdline: ${cmdline}\n  stderr: '${stderr}'`);
+function gitFailure(cmdline: string, stderr: string): GitError {
+  return new GitError('GIT_COMMAND_FAILED', `Cmd('git') failed due to: exit code(1)\n  cmdline: ${cmdline}\n  stderr: '${stderr}'`);
 }
 
-export interface CheckoutArgs {
-  repo_path: string;
-  branch_name: string;
+/** Where HEAD is now: the branch (null when detached), its commit, and the commit HEAD was at before. */
+export interface CheckoutData {
+  branch: string | null;
+  commit: string;
+  previous: string | null;
 }
 
-export async function checkout({ repo_path, branch_name }: CheckoutArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+export async function checkout(repo: Repo, branch_name: string, ctx: GitContext): Promise<CheckoutData> {
   guardDash('branch name', branch_name);
   const target = await resolveRevision(repo, branch_name);
   if (!target) throw badName(branch_name);
@@ -43,7 +44,7 @@ async function switchTo(
   { branch_name, branch, target }: { branch_name: string; branch: string | null; target: string },
   held: HeldIndex,
   ctx: GitContext,
-) {
+): Promise<CheckoutData> {
   const head = await readHead(repo);
   const cmdline = `git checkout ${branch_name}`;
   // git's rule: local changes are carried over unless the switch changes those same files.
@@ -65,7 +66,8 @@ async function switchTo(
   }
   if (changes.staged.length > 0 && head.oid !== target) {
     // isomorphic-git does not carry staged changes across a switch the way git does; refuse rather than lose them.
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `Staged changes in ${changes.staged.join(', ')}: commit them (git_commit), unstage them (git_reset) or stash them (git_stash) before switching; nothing was changed.`,
     );
   }
@@ -106,7 +108,7 @@ async function switchTo(
     }
     throw error;
   }
-  return structuredResult({ branch, commit: target, previous: head.oid }, `Switched to branch '${branch_name}'`);
+  return { branch, commit: target, previous: head.oid };
 }
 
 /** git's HEAD reflog line for a checkout (what `git branch` reads to say "HEAD detached at <name>"). */

@@ -2,16 +2,16 @@
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import * as git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { formatPerson, type Person, resolvePerson } from '../git/identity.js';
 import type { IndexEntry } from '../git/indexFile.js';
 import { withIndexLock } from '../git/indexLock.js';
 import { headCommit } from '../git/objects.js';
 import { assertSafePath } from '../git/paths.js';
 import { updateRef } from '../refs/refLock.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 type TreeNode = { files: { name: string; mode: string; oid: string; type: 'blob' | 'commit' }[]; dirs: Map<string, TreeNode> };
 
@@ -68,13 +68,14 @@ function appendReflog(repo: Repo, ref: string, oldOid: string | null, newOid: st
   appendFileSync(target, `${oldOid ?? '0'.repeat(40)} ${newOid} ${formatPerson(who)}\t${message === '' ? '' : subject}\n`);
 }
 
-export interface CommitArgs {
-  repo_path: string;
-  message: string;
+/** The commit made: its id, the branch moved to it (null when HEAD is detached), its parents. */
+export interface CommitData {
+  hash: string;
+  branch: string | null;
+  parents: string[];
 }
 
-export async function commit({ repo_path, message }: CommitArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+export async function commit(repo: Repo, message: string, ctx: GitContext): Promise<CommitData> {
   const user = { env: ctx.env, home: ctx.home };
   const author = resolvePerson(repo, user, 'author');
   const committer = resolvePerson(repo, user, 'committer');
@@ -84,7 +85,8 @@ export async function commit({ repo_path, message }: CommitArgs, ctx: GitContext
   return withIndexLock(repo, async (held) => {
     const index = held.index;
     if (index.unmerged.size > 0) {
-      throw new ToolError(
+      throw new GitError(
+        'CONFLICT',
         `Committing is not possible because you have unmerged files (${[...index.unmerged.keys()].join(', ')}). Fix them up in the work tree, and then stage them with git_add to mark resolution.`,
       );
     }
@@ -122,6 +124,6 @@ export async function commit({ repo_path, message }: CommitArgs, ctx: GitContext
     });
     if (merging) for (const f of ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE']) rmSync(join(repo.gitdir, f), { force: true });
     const branch = symbolic?.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : null;
-    return structuredResult({ hash: oid, branch, parents }, `Changes committed successfully with hash ${oid}`);
+    return { hash: oid, branch, parents };
   });
 }

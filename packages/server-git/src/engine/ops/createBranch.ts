@@ -1,13 +1,12 @@
 /** `git_create_branch` (its definition: ../../tools/gitCreateBranch.ts). */
 
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
-import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { listRefNames } from '../refs/branches.js';
 import { assertBranchName, badName, guardDash } from '../refs/names.js';
 import { updateRef, withRefWrites } from '../refs/refLock.js';
 import { peelToCommit, readHead } from '../refs/revision.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 /**
  * GitPython's `repo.references[name]`: the first ref, in full-path order, whose short name (the path
@@ -27,27 +26,33 @@ async function existingBranchConflict(repo: Repo, full: string): Promise<string 
   return null;
 }
 
-export interface CreateBranchArgs {
-  repo_path: string;
+export interface CreateBranchOptions {
   branch_name: string;
-  base_branch: string | null;
+  base_branch?: string | null | undefined;
 }
 
-export async function createBranch({ repo_path, branch_name, base_branch }: CreateBranchArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+/** The branch made (or found already at that commit: created false), and what it was made from. */
+export interface CreateBranchData {
+  branch: string;
+  base: string;
+  commit: string;
+  created: boolean;
+}
+
+export async function createBranch(repo: Repo, { branch_name, base_branch = null }: CreateBranchOptions): Promise<CreateBranchData> {
   guardDash('branch name', branch_name);
   guardDash('base branch', base_branch);
   let baseName: string;
   let baseRef: string;
   if (base_branch) {
     const found = await findReference(repo, base_branch);
-    if (!found) throw new ToolError(`No item found with id '${base_branch}'`);
+    if (!found) throw new GitError('NOT_FOUND', `No item found with id '${base_branch}'`);
     baseName = found.name;
     baseRef = found.ref;
   } else {
     const head = await readHead(repo);
     if (head.branch === null) {
-      throw new ToolError(`HEAD is a detached symbolic reference as it points to '${head.oid}'`);
+      throw new GitError('CONFLICT', `HEAD is a detached symbolic reference as it points to '${head.oid}'`);
     }
     baseRef = head.branch;
     baseName = head.branch.replace(/^refs\/heads\//, '');
@@ -69,17 +74,14 @@ export async function createBranch({ repo_path, branch_name, base_branch }: Crea
       existing = null;
     }
     if (existing !== null && existing !== oid) {
-      throw new ToolError(`Reference at '${full}' does already exist, pointing to '${existing}', requested was '${oid}'`);
+      throw new GitError('CONFLICT', `Reference at '${full}' does already exist, pointing to '${existing}', requested was '${oid}'`);
     }
     if (existing !== null) return false;
     const conflict = await existingBranchConflict(repo, full);
-    if (conflict) throw new ToolError(`Cannot create branch '${branch_name}': ${conflict}`);
+    if (conflict) throw new GitError('CONFLICT', `Cannot create branch '${branch_name}': ${conflict}`);
     // Created only where no branch is (compare-and-swap with "missing", under the ref's lock).
     await updateRef(repo, { ref: full, value: oid, expected: null });
     return true;
   });
-  return structuredResult(
-    { branch: branch_name, base: baseName, commit: oid, created },
-    `Created branch '${branch_name}' from '${baseName}'`,
-  );
+  return { branch: branch_name, base: baseName, commit: oid, created };
 }

@@ -1,21 +1,20 @@
 /** `git_fetch` (its definition: ../../tools/gitFetch.ts). */
 
-import { type RequestExtra, structuredResult } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
-import { cancelledError, startRemoteCall } from '../remote/call.js';
+import { type CallOptions, cancelledError, startRemoteCall } from '../remote/call.js';
 import {
   authCallbacks,
   configuredRemote,
-  describeUpdate,
   diffRefs,
   guardName,
+  type RefUpdate,
   remoteError,
   requireRemote,
   saveFetchRefs,
   trackingRefs,
 } from '../remote/ops.js';
-import { openRepo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 /**
  * A cancelled fetch (the client sent `notifications/cancelled`) aborts the HTTP request in flight and
@@ -23,23 +22,33 @@ import { openRepo } from '../repo.js';
  * put back, also when the cancel arrives after the download, while the pack is indexed (which cannot
  * be interrupted). Objects already stored stay in .git/objects, unreferenced (git gc removes them).
  */
-export interface FetchArgs {
-  repo_path: string;
-  remote: string;
-  ref: string | null;
-  prune: boolean;
-  tags: boolean;
+export interface FetchOptions {
+  remote?: string | undefined;
+  ref?: string | null | undefined;
+  prune?: boolean | undefined;
+  tags?: boolean | undefined;
 }
 
-export async function fetch({ repo_path, remote: remoteName, ref, prune, tags }: FetchArgs, ctx: GitContext, extra?: RequestExtra) {
-  const repo = await openRepo(ctx, repo_path);
+/** The remote fetched from (its URL without credentials) and the remote-tracking refs (and tags) that changed. */
+export interface FetchData {
+  remote: string;
+  url: string;
+  updated: RefUpdate[];
+}
+
+export async function fetch(
+  repo: Repo,
+  { remote: remoteName = 'origin', ref = null, prune = false, tags = false }: FetchOptions,
+  ctx: GitContext,
+  options?: CallOptions,
+): Promise<FetchData> {
   const access = requireRemote(ctx);
   if (ref !== null) guardName('ref', ref);
   const remote = await configuredRemote(repo, access, remoteName);
   const before = await trackingRefs(repo, remote.name, tags);
   const auth = authCallbacks(access, remote);
   const restoreRefs = await saveFetchRefs(repo, remote.name);
-  const call = startRemoteCall(access.http, extra);
+  const call = startRemoteCall(access.http, options);
   try {
     await git.fetch({
       ...repo.git,
@@ -64,12 +73,5 @@ export async function fetch({ repo_path, remote: remoteName, ref, prune, tags }:
     ctx.repoCache.drop(repo.gitdir);
   }
   const after = await trackingRefs(repo, remote.name, tags);
-  const updated = diffRefs(before, after, remote.name);
-  const text =
-    updated.length === 0
-      ? `Fetched ${remote.name}: already up to date`
-      : updated.length === 1
-        ? `Fetched ${remote.name}: ${describeUpdate(updated[0]!)}`
-        : `Fetched ${remote.name}:\n${updated.map((u) => `  ${describeUpdate(u)}`).join('\n')}`;
-  return structuredResult({ remote: remote.name, url: remote.display, updated }, text);
+  return { remote: remote.name, url: remote.display, updated: diffRefs(before, after, remote.name) };
 }

@@ -9,9 +9,9 @@
  */
 import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { createConfinedFs, isInside } from '../git/confinedFs.js';
 import { configValue, userConfigs } from '../git/gitConfig.js';
 import { assertBranchName } from '../refs/names.js';
@@ -32,19 +32,22 @@ function rootOf(roots: readonly string[], path: string): string | undefined {
   return roots.find((root) => isInside(root, path));
 }
 
-function outside(given: string, roots: readonly string[]): ToolError {
+function outside(given: string, roots: readonly string[]): GitError {
   const list = roots.length === 1 ? `the allowed root '${roots[0]}'` : `the allowed roots (${roots.map((r) => `'${r}'`).join(', ')})`;
-  return new ToolError(`Refused to initialize a repository at '${given}': it is outside ${list}`);
+  return new GitError('OUTSIDE_ROOTS', `Refused to initialize a repository at '${given}': it is outside ${list}`);
 }
 
-export interface InitArgs {
-  repo_path: string;
-  initial_branch: string | null;
+/** The repository made: its work tree, its git dir and its branch. */
+export interface InitData {
+  path: string;
+  git_dir: string;
+  initial_branch: string;
 }
 
-export async function init({ repo_path, initial_branch }: InitArgs, ctx: GitContext) {
-  if (repo_path.trim() === '') throw new ToolError('repo_path is empty: give the folder to create the repository in');
-  if (repo_path.includes('\0')) throw new ToolError('repo_path contains a NUL character');
+/** `git init <repo_path>`, confined (see above); `initial_branch` defaults to init.defaultBranch, else master. */
+export async function init(ctx: GitContext, repo_path: string, initial_branch: string | null = null): Promise<InitData> {
+  if (repo_path.trim() === '') throw new GitError('INVALID_ARGUMENT', 'repo_path is empty: give the folder to create the repository in');
+  if (repo_path.includes('\0')) throw new GitError('INVALID_ARGUMENT', 'repo_path contains a NUL character');
   const roots = await ctx.roots.list();
   const branch = initial_branch ?? configValue(userConfigs({ env: ctx.env, home: ctx.home }), 'init.defaultBranch') ?? 'master';
   assertBranchName(branch);
@@ -64,7 +67,10 @@ export async function init({ repo_path, initial_branch }: InitArgs, ctx: GitCont
     base = await realpath(existing);
   } catch {
     // An existing entry that cannot be resolved: a dangling symlink, or no permission.
-    throw new ToolError(`Refused to initialize a repository at '${repo_path}': '${existing}' is a broken link or cannot be read`);
+    throw new GitError(
+      'INVALID_ARGUMENT',
+      `Refused to initialize a repository at '${repo_path}': '${existing}' is a broken link or cannot be read`,
+    );
   }
   const target = join(base, ...missing);
   const root = rootOf(roots, target);
@@ -72,18 +78,19 @@ export async function init({ repo_path, initial_branch }: InitArgs, ctx: GitCont
   const inside = relative(root, target).split(sep).filter(Boolean);
   const bad = inside.find((part) => SENSITIVE.has(part.toLowerCase()));
   if (bad !== undefined) {
-    throw new ToolError(`Refused to initialize a repository at '${repo_path}': it is inside a '${bad}' folder`);
+    throw new GitError('OUTSIDE_ROOTS', `Refused to initialize a repository at '${repo_path}': it is inside a '${bad}' folder`);
   }
   if (missing.length === 0) {
     if (!(await stat(target)).isDirectory())
-      throw new ToolError(`Refused to initialize a repository at '${repo_path}': it is not a folder`);
+      throw new GitError('CONFLICT', `Refused to initialize a repository at '${repo_path}': it is not a folder`);
     if (await exists(join(target, '.git'))) {
-      throw new ToolError(
+      throw new GitError(
+        'CONFLICT',
         `Refused to initialize a repository at '${repo_path}': it already is a git repository ('${join(target, '.git')}' exists)`,
       );
     }
     if ((await exists(join(target, 'HEAD'))) && (await exists(join(target, 'objects')))) {
-      throw new ToolError(`Refused to initialize a repository at '${repo_path}': it already is a (bare) git repository`);
+      throw new GitError('CONFLICT', `Refused to initialize a repository at '${repo_path}': it already is a (bare) git repository`);
     }
   }
 
@@ -95,22 +102,24 @@ export async function init({ repo_path, initial_branch }: InitArgs, ctx: GitCont
       await mkdir(current);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ToolError(`Error initializing repository: ${(error as Error).message}`);
+        throw new GitError('FAILED', `Error initializing repository: ${(error as Error).message}`);
       }
     }
     const real = await realpath(current);
     if (real !== current || !isInside(root, real)) {
-      throw new ToolError(
+      throw new GitError(
+        'OUTSIDE_ROOTS',
         `Refused to initialize a repository at '${repo_path}': '${current}' changed into a link while it was being created`,
       );
     }
   }
   const gitDir = join(target, '.git');
-  if (await exists(gitDir)) throw new ToolError(`Refused to initialize a repository at '${repo_path}': it already is a git repository`);
+  if (await exists(gitDir))
+    throw new GitError('CONFLICT', `Refused to initialize a repository at '${repo_path}': it already is a git repository`);
   try {
     await git.init({ fs: createConfinedFs([target]), dir: target, defaultBranch: branch });
   } catch (error) {
-    throw new ToolError(`Error initializing repository: ${error instanceof Error ? error.message : String(error)}`);
+    throw new GitError('FAILED', `Error initializing repository: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return structuredResult({ path: target, git_dir: gitDir, initial_branch: branch }, `Initialized empty Git repository in ${gitDir}`);
+  return { path: target, git_dir: gitDir, initial_branch: branch };
 }

@@ -1,13 +1,13 @@
 /** `git_log` (its definition: ../../tools/gitLog.ts). */
 
-import { type RequestExtra, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { type CommitInfo, type Person, revList } from '../log/commits.js';
 import { parseGitDate } from '../log/dates.js';
 import { dateFilteredEntries, dateFilteredLines, pythonEntry } from '../log/format.js';
-import { type CursorState, continueNotice, DEFAULT_MAX_BYTES, decodeCursor, encodeCursor, fitEntries } from '../log/page.js';
+import { type CursorState, DEFAULT_MAX_BYTES, decodeCursor, encodeCursor, fitEntries, LOG_HEADER } from '../log/page.js';
 import { readHead } from '../refs/revision.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 function isoDate(p: Person): string {
   const east = p.timezoneOffset === 0 ? 0 : -p.timezoneOffset;
@@ -17,7 +17,22 @@ function isoDate(p: Person): string {
   return `${local}${sign}${String(Math.trunc(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-function commitData(c: CommitInfo) {
+export interface LogPerson {
+  name: string;
+  email: string;
+  /** ISO 8601 with the offset. */
+  date: string;
+}
+
+export interface LogCommit {
+  oid: string;
+  author: LogPerson;
+  committer: LogPerson;
+  message: string;
+  parents: string[];
+}
+
+function commitData(c: CommitInfo): LogCommit {
   const who = (p: Person) => ({ name: p.name, email: p.email, date: isoDate(p) });
   return { oid: c.oid, author: who(c.author), committer: who(c.committer), message: c.message, parents: c.parents };
 }
@@ -25,7 +40,8 @@ function commitData(c: CommitInfo) {
 function parseBound(field: 'start_timestamp' | 'end_timestamp', value: string): number {
   const seconds = parseGitDate(value);
   if (seconds === null) {
-    throw new ToolError(
+    throw new GitError(
+      'INVALID_ARGUMENT',
       `Invalid ${field}: '${value}' is not a date this server understands. Use ISO 8601 ('2024-01-15T14:30:25', '2024-01-15'), ` +
         `'Jan 15 2024', '15 Jan 2024', a Unix time '@1705325425', or a relative date ('2 weeks ago', 'yesterday', 'last month').`,
     );
@@ -41,48 +57,61 @@ async function startCommit(repo: Repo, state: CursorState | null, cmdline: strin
   const branch = head.branch ?? 'HEAD';
   if (cmdline !== null) {
     const short = branch.replace(/^refs\/heads\//, '');
-    throw new ToolError(
+    throw new GitError(
+      'GIT_COMMAND_FAILED',
       `Cmd('git') failed due to: exit code(128)\n  cmdline: ${cmdline}\n  stderr: 'fatal: your current branch '${short}' does not have any commits yet'`,
     );
   }
-  throw new ToolError(`Reference at '${branch}' does not exist`);
+  throw new GitError('NOT_FOUND', `Reference at '${branch}' does not exist`);
 }
 
 /**
  * A walk over a long history (a date filter that matches little, a far cursor) stops between commits
  * when the client cancels the call (`notifications/cancelled`); nothing is returned for it.
  */
-export interface LogArgs {
-  repo_path: string;
-  max_count: number;
-  start_timestamp: string | null;
-  end_timestamp: string | null;
+export interface LogOptions {
+  max_count?: number | undefined;
+  start_timestamp?: string | null | undefined;
+  end_timestamp?: string | null | undefined;
   max_bytes?: number | undefined;
   cursor?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * One page of the history: its commits, the entries the reference prints for them (GitPython's
+ * reprs; with a date filter, its 4-line entries), what those are (`commits` or `entries`) and the
+ * cursor of the next page. The entries fit max_bytes together with LOG_HEADER.
+ */
+export interface LogData {
+  commits: LogCommit[];
+  entries: string[];
+  unit: 'commits' | 'entries';
+  next_cursor?: string;
 }
 
 export async function log(
-  { repo_path, max_count, start_timestamp, end_timestamp, max_bytes, cursor: given }: LogArgs,
+  repo: Repo,
+  { max_count = 10, start_timestamp = null, end_timestamp = null, max_bytes, cursor: given, signal }: LogOptions,
   ctx: GitContext,
-  extra?: RequestExtra,
-) {
-  const signal = extra?.signal;
+): Promise<LogData> {
   /** After a walk: a cancelled one ended early, and its partial page must not be returned. */
   const stopIfCancelled = () => {
     if (!signal?.aborted) return;
     ctx.logger.info('git_log was cancelled by the client');
-    throw new ToolError('git_log was cancelled by the client');
+    throw new GitError('CANCELLED', 'git_log was cancelled by the client');
   };
-  const repo = await openRepo(ctx, repo_path);
   const state = given ? decodeCursor(given) : null;
   const skip = state?.skip ?? 0;
   const limit = max_count < 0 ? Number.POSITIVE_INFINITY : max_count;
   const budget = max_bytes ?? DEFAULT_MAX_BYTES;
-  const header = 'Commit history:\n';
+  const header = LOG_HEADER;
 
   if (start_timestamp || end_timestamp) {
-    if (start_timestamp?.startsWith('-')) throw new ToolError(`Invalid start_timestamp: '${start_timestamp}' - cannot start with '-'`);
-    if (end_timestamp?.startsWith('-')) throw new ToolError(`Invalid end_timestamp: '${end_timestamp}' - cannot start with '-'`);
+    if (start_timestamp?.startsWith('-'))
+      throw new GitError('INVALID_ARGUMENT', `Invalid start_timestamp: '${start_timestamp}' - cannot start with '-'`);
+    if (end_timestamp?.startsWith('-'))
+      throw new GitError('INVALID_ARGUMENT', `Invalid end_timestamp: '${end_timestamp}' - cannot start with '-'`);
     const since = start_timestamp ? parseBound('start_timestamp', start_timestamp) : undefined;
     const until = end_timestamp ? parseBound('end_timestamp', end_timestamp) : undefined;
     const args = ['git', 'log'];
@@ -106,14 +135,15 @@ export async function log(
     const shown = rest.slice(0, n);
     const more = skip + n < entries.length;
     const next = more ? encodeCursor({ start, skip: skip + n }) : undefined;
-    const data = {
+    return {
       commits: commits
         .slice(0, limit)
         .slice(skip, skip + n)
         .map(commitData),
+      entries: shown,
+      unit: 'entries',
       ...(next ? { next_cursor: next } : {}),
     };
-    return structuredResult(data, header + shown.join('\n') + (next ? continueNotice(next, n, 'entries') : ''));
   }
 
   const start = await startCommit(repo, state, null);
@@ -138,6 +168,5 @@ export async function log(
     }
     stopIfCancelled();
   }
-  const data = { commits: commits.map(commitData), ...(next ? { next_cursor: next } : {}) };
-  return structuredResult(data, header + entries.join('\n') + (next ? continueNotice(next, entries.length, 'commits') : ''));
+  return { commits: commits.map(commitData), entries, unit: 'commits', ...(next ? { next_cursor: next } : {}) };
 }

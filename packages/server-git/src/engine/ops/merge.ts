@@ -1,8 +1,8 @@
 /** `git_merge` (its definition: ../../tools/gitMerge.ts). */
 
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { type HeldIndex, withIndexLock } from '../git/indexLock.js';
 import { reaches } from '../log/commits.js';
 import { identityFor } from '../refs/identity.js';
@@ -12,7 +12,7 @@ import { guardDash } from '../refs/names.js';
 import { updateRef } from '../refs/refLock.js';
 import { abbrev, readHead, resolveRevision } from '../refs/revision.js';
 import { changedPaths, localChanges } from '../refs/worktree.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 /** git's default merge message (merge.suppressDest: no " into <branch>" for main/master). */
 function defaultMessage(given: string, ref: string | undefined, current: string): string {
@@ -44,14 +44,23 @@ async function moveBranch(repo: Repo, held: HeldIndex, ref: string, from: string
   }
 }
 
-export interface MergeArgs {
-  repo_path: string;
+export interface MergeOptions {
   branch: string;
   message?: string | undefined;
 }
 
-export async function merge({ repo_path, branch, message }: MergeArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+/** What the merge did to the current branch: nothing, a fast-forward or a merge commit, and the files it changed. */
+export interface MergeData {
+  result: 'up-to-date' | 'fast-forward' | 'merge';
+  branch: string;
+  commit: string;
+  previous: string;
+  files: string[];
+  /** `<previous>..<commit>`, abbreviated as git prints it (empty when up to date). */
+  range: string;
+}
+
+export async function merge(repo: Repo, { branch, message }: MergeOptions, ctx: GitContext): Promise<MergeData> {
   guardDash('branch', branch);
   // Under index.lock from the first read of HEAD and the index to the move of the branch, as git merge.
   return withIndexLock(repo, (held) => mergeHeld(repo, { branch, message }, held, ctx));
@@ -62,24 +71,22 @@ async function mergeHeld(
   { branch, message }: { branch: string; message?: string | undefined },
   held: HeldIndex,
   ctx: GitContext,
-) {
+): Promise<MergeData> {
   const head = await readHead(repo);
-  if (head.branch === null) throw new ToolError('HEAD is detached: check out the branch to merge into first (git_checkout)');
+  if (head.branch === null) throw new GitError('CONFLICT', 'HEAD is detached: check out the branch to merge into first (git_checkout)');
   const current = head.branch.replace(/^refs\/heads\//, '');
-  if (head.oid === null) throw new ToolError(`The current branch '${current}' has no commits yet`);
+  if (head.oid === null) throw new GitError('CONFLICT', `The current branch '${current}' has no commits yet`);
   const theirs = await resolveRevision(repo, branch);
-  if (!theirs) throw new ToolError(`merge: ${branch} - not something we can merge`);
+  if (!theirs) throw new GitError('NOT_FOUND', `merge: ${branch} - not something we can merge`);
 
   if (await reaches(repo, head.oid, theirs.oid)) {
-    return structuredResult(
-      { result: 'up-to-date' as const, branch: current, commit: head.oid, previous: head.oid, files: [] },
-      'Already up to date.',
-    );
+    return { result: 'up-to-date', branch: current, commit: head.oid, previous: head.oid, files: [], range: '' };
   }
   const changes = await localChanges(held.repo);
   const dirty = [...new Set([...changes.staged, ...changes.unstaged])].sort();
   if (dirty.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `Uncommitted changes to tracked files (${dirty.join(', ')}): commit them (git_commit) or stash them (git_stash) before merging. Nothing was changed.`,
     );
   }
@@ -95,7 +102,8 @@ async function mergeHeld(
     const [base] = await git.findMergeBase({ ...repo.git, oids: [from, theirs.oid] });
     const kinds = base ? await kindConflicts(repo, from, base as string, theirs.oid) : [];
     if (kinds.length > 0) {
-      throw new ToolError(
+      throw new GitError(
+        'CONFLICT',
         `Merging '${branch}' into '${current}' would conflict in: ${kinds.map((k) => `${k.path} (CONFLICT (${k.kind}))`).join(', ')}. Nothing was changed; resolve it with the git CLI, or merge the other way round.`,
       );
     }
@@ -121,12 +129,14 @@ async function mergeHeld(
         const files = [
           ...new Set([...(data.filepaths ?? []), ...(data.bothModified ?? []), ...(data.deleteByUs ?? []), ...(data.deleteByTheirs ?? [])]),
         ].sort();
-        throw new ToolError(
+        throw new GitError(
+          'CONFLICT',
           `Merging '${branch}' into '${current}' would conflict in: ${files.join(', ')}. Nothing was changed; resolve it with the git CLI, or merge the other way round.`,
         );
       }
       if (code === 'MergeNotSupportedError') {
-        throw new ToolError(
+        throw new GitError(
+          'UNSUPPORTED',
           `Merging '${branch}' needs a merge this server cannot do safely (${(error as Error).message}). Nothing was changed.`,
         );
       }
@@ -137,20 +147,20 @@ async function mergeHeld(
   const paths = await changedPaths(repo, from, to);
   const clobbered = changes.untracked.filter((p) => paths.has(p));
   if (clobbered.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `error: The following untracked working tree files would be overwritten by merge:\n\t${clobbered.join('\n\t')}\nPlease move or remove them before you merge.\nAborting`,
     );
   }
   const blocked = await blockedPaths(repo, paths);
   if (blocked.length > 0) {
-    throw new ToolError(`Merging '${branch}' would have to overwrite: ${blocked.join(', ')}. Move them away first. Nothing was changed.`);
+    throw new GitError(
+      'CONFLICT',
+      `Merging '${branch}' would have to overwrite: ${blocked.join(', ')}. Move them away first. Nothing was changed.`,
+    );
   }
   await moveBranch(repo, held, head.branch, from, to, paths);
   const files = [...paths].sort();
   const range = `${await abbrev(repo, from)}..${await abbrev(repo, to)}`;
-  const text =
-    result === 'fast-forward'
-      ? `Updating ${range}\nFast-forward\n${files.map((f) => ` ${f}`).join('\n')}`
-      : `Merge made by the 'ort' strategy (${range}).\n${files.map((f) => ` ${f}`).join('\n')}`;
-  return structuredResult({ result, branch: current, commit: to, previous: from, files }, text.trimEnd());
+  return { result, branch: current, commit: to, previous: from, files, range };
 }

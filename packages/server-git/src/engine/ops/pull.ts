@@ -1,25 +1,24 @@
 /** `git_pull` (its definition: ../../tools/gitPull.ts). */
 
-import { type RequestExtra, structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git, { Errors } from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { allConfigs, configValue } from '../git/gitConfig.js';
 import { withIndexLock } from '../git/indexLock.js';
 import { treeFiles } from '../git/objects.js';
 import { identityFor } from '../refs/identity.js';
 import { updateRef } from '../refs/refLock.js';
 import { readHead } from '../refs/revision.js';
-import { cancelledError, startRemoteCall } from '../remote/call.js';
+import { type CallOptions, cancelledError, startRemoteCall } from '../remote/call.js';
 import {
   authCallbacks,
   configuredRemote,
-  describeUpdate,
   diffRefs,
   guardName,
+  type RefUpdate,
   remoteError,
   requireRemote,
   saveFetchRefs,
-  short,
   trackingRefs,
 } from '../remote/ops.js';
 import { openRepo, type Repo } from '../repo.js';
@@ -54,12 +53,14 @@ async function assertClean(repo: Repo, paths: readonly string[]): Promise<void> 
     else modified.push(file);
   }
   if (modified.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `Pull stopped, nothing was changed: your local changes to the following files would be overwritten by the merge:\n${modified.map((f) => `\t${f}`).join('\n')}\nCommit or stash them first.`,
     );
   }
   if (untracked.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `Pull stopped, nothing was changed: the following untracked files would be overwritten by the merge:\n${untracked.map((f) => `\t${f}`).join('\n')}\nMove or remove them first.`,
     );
   }
@@ -73,19 +74,38 @@ async function assertClean(repo: Repo, paths: readonly string[]): Promise<void> 
  * the work tree update has begun (local and short, after every check passed), the pull completes:
  * stopping between the files and the branch would leave a half-updated work tree.
  */
-export interface PullArgs {
-  repo_path: string;
-  remote: string;
-  branch: string | null;
+export interface PullOptions {
+  remote?: string | undefined;
+  branch?: string | null | undefined;
 }
 
-export async function pull({ repo_path, remote: remoteName, branch }: PullArgs, ctx: GitContext, extra?: RequestExtra) {
-  let repo = await openRepo(ctx, repo_path);
+/** What the pull fetched and did to the current branch (old → new), and the files it changed. */
+export interface PullData {
+  remote: string;
+  url: string;
+  branch: string;
+  remote_branch: string;
+  fetched: RefUpdate[];
+  result: 'up-to-date' | 'fast-forward' | 'merge';
+  old: string | null;
+  new: string | null;
+  files: string[];
+  /** The fetched commit merged (FETCH_HEAD). */
+  theirs: string;
+}
+
+export async function pull(
+  opened: Repo,
+  { remote: remoteName = 'origin', branch = null }: PullOptions,
+  ctx: GitContext,
+  options?: CallOptions,
+): Promise<PullData> {
+  let repo = opened;
   const access = requireRemote(ctx);
   if (branch !== null) guardName('branch', branch);
   const head = await readHead(repo);
   if (head.branch === null || !head.branch.startsWith('refs/heads/')) {
-    throw new ToolError('You are not currently on a branch (HEAD is detached); check out the branch to pull into first.');
+    throw new GitError('CONFLICT', 'You are not currently on a branch (HEAD is detached); check out the branch to pull into first.');
   }
   const local = head.branch.slice('refs/heads/'.length);
   const remote = await configuredRemote(repo, access, remoteName);
@@ -99,7 +119,7 @@ export async function pull({ repo_path, remote: remoteName, branch }: PullArgs, 
   const before = await trackingRefs(repo, remote.name, false);
   const auth = authCallbacks(access, remote);
   const restoreRefs = await saveFetchRefs(repo, remote.name);
-  const call = startRemoteCall(access.http, extra);
+  const call = startRemoteCall(access.http, options);
   const restore = () => restoreRefs().catch((e: unknown) => ctx.logger.warn('could not restore the refs after a failed fetch', e));
   /** Before each step that changes something: a cancelled call puts the refs back and stops. */
   const stopIfCancelled = async () => {
@@ -131,16 +151,17 @@ export async function pull({ repo_path, remote: remoteName, branch }: PullArgs, 
   }
   await stopIfCancelled();
   // Fresh isomorphic-git caches: the fetch wrote a new pack.
-  repo = await openRepo(ctx, repo_path);
+  repo = await openRepo(ctx, repo.given);
   const fetched = diffRefs(before, await trackingRefs(repo, remote.name, false), remote.name);
-  if (!theirs) throw new ToolError(`Pull from '${remote.name}' failed: the remote has no branch '${remoteBranch}'`);
+  if (!theirs) throw new GitError('NOT_FOUND', `Pull from '${remote.name}' failed: the remote has no branch '${remoteBranch}'`);
   const ours = head.oid;
   const base = { remote: remote.name, url: remote.display, branch: local, remote_branch: remoteBranch, fetched };
   const from = `${remote.name}/${remoteBranch}`;
+  const fetchedHead = theirs;
 
   const upToDate = ours !== null && (ours === theirs || (await git.isDescendent({ ...repo.git, oid: ours, ancestor: theirs, depth: -1 })));
   if (upToDate) {
-    return structuredResult({ ...base, result: 'up-to-date' as const, old: ours, new: ours, files: [] }, 'Already up to date.');
+    return { ...base, result: 'up-to-date', old: ours, new: ours, files: [], theirs };
   }
   const branchRef = head.branch;
   // From here to the move of the branch under index.lock, as git merge: the index and the work tree
@@ -164,17 +185,19 @@ export async function pull({ repo_path, remote: remoteName, branch }: PullArgs, 
           author,
           committer,
         });
-        if (!merged.oid) throw new ToolError(`Pull from '${remote.name}' failed: the merge produced no commit`);
+        if (!merged.oid) throw new GitError('FAILED', `Pull from '${remote.name}' failed: the merge produced no commit`);
         target = merged.oid;
       } catch (error) {
         if (error instanceof Errors.MergeConflictError || error instanceof Errors.MergeNotSupportedError) {
           const files = ((error as { data?: { filepaths?: string[] } }).data?.filepaths ?? []).join(', ');
-          throw new ToolError(
+          throw new GitError(
+            'CONFLICT',
             `Pull stopped, nothing was changed: merging ${from} into ${local} conflicts${files ? ` in ${files}` : ''}. The fetched commits are in ${from}; merge or rebase by hand.`,
           );
         }
-        if (error instanceof ToolError) throw error;
-        throw new ToolError(
+        if (error instanceof GitError) throw error;
+        throw new GitError(
+          'FAILED',
           access.redact(`Pull from '${remote.name}' failed while merging: ${error instanceof Error ? error.message : String(error)}`),
         );
       }
@@ -199,12 +222,5 @@ export async function pull({ repo_path, remote: remoteName, branch }: PullArgs, 
     return { fastForward, target, files };
   });
   ctx.repoCache.drop(repo.gitdir);
-  const summary = fastForward
-    ? `fast-forward ${ours ? short(ours) : '(unborn)'}..${short(target)}`
-    : `merge commit ${short(target)} (${short(ours ?? '')} + ${short(theirs)})`;
-  const fetchedText = fetched.length > 0 ? `\nFetched: ${fetched.map(describeUpdate).join(', ')}` : '';
-  return structuredResult(
-    { ...base, result: fastForward ? ('fast-forward' as const) : ('merge' as const), old: ours, new: target, files },
-    `Pulled ${from} into ${local}: ${summary}, ${files.length} file${files.length === 1 ? '' : 's'} updated${fetchedText}`,
-  );
+  return { ...base, result: fastForward ? 'fast-forward' : 'merge', old: ours, new: target, files, theirs: fetchedHead };
 }

@@ -1,9 +1,7 @@
 /** `git_remote` (its definition: ../../tools/gitRemote.ts). */
 
-import { structuredResult } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
-import type { GitContext } from '../context.js';
-import { openRepo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 /**
  * A remote URL without credentials: `https://user:token@host/x` → `https://***@host/x`. Any user info
@@ -18,13 +16,16 @@ export function redactUrl(url: string): string {
   return `${scheme}://***@${url.slice(m[0].length)}`;
 }
 
-export interface RemotesArgs {
-  repo_path: string;
+/** A configured remote, its URLs without credentials. */
+export interface RemoteInfo {
+  name: string;
+  fetch_url: string | null;
+  push_urls: string[];
 }
 
-export async function remotes({ repo_path }: RemotesArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
-  const remotes = [];
+/** The remotes, sorted by name (as `git remote -v`). */
+export async function remotes(repo: Repo): Promise<RemoteInfo[]> {
+  const remotes: RemoteInfo[] = [];
   for (const { remote } of await git.listRemotes({ ...repo.git })) {
     const urls = ((await git.getConfigAll({ ...repo.git, path: `remote.${remote}.url` })) as unknown[]).map(String);
     const pushUrls = ((await git.getConfigAll({ ...repo.git, path: `remote.${remote}.pushurl` })) as unknown[]).map(String);
@@ -33,11 +34,5 @@ export async function remotes({ repo_path }: RemotesArgs, ctx: GitContext) {
     remotes.push({ name: remote, fetch_url: fetchUrl, push_urls: push });
   }
   // git remote -v sorts by name; per remote: "<name>\t<url> (fetch)" (the first url), then one "(push)" line per push url.
-  remotes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const lines: string[] = [];
-  for (const r of remotes) {
-    if (r.fetch_url !== null) lines.push(`${r.name}\t${r.fetch_url} (fetch)`);
-    for (const url of r.push_urls) lines.push(`${r.name}\t${url} (push)`);
-  }
-  return structuredResult({ remotes }, lines.join('\n'));
+  return remotes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

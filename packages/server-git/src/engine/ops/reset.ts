@@ -1,24 +1,22 @@
 /** `git_reset` (its definition: ../../tools/gitReset.ts). */
 
-import { structuredResult } from '@mcpkit/protocol-core';
-import type { GitContext } from '../context.js';
 import type { IndexEntry } from '../git/indexFile.js';
 import { withIndexLock } from '../git/indexLock.js';
 import { headCommit, treeFiles } from '../git/objects.js';
 import { comparePaths } from '../git/paths.js';
 import { entryFromTree } from '../git/stage.js';
-import { openRepo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 /**
  * `repo.index.reset()` of the reference: the index becomes HEAD's tree (new files are unstaged, staged
  * changes dropped, conflicts cleared); the work tree is not touched. On an unborn branch the index is emptied.
  */
-export interface ResetArgs {
-  repo_path: string;
+export interface ResetData {
+  /** The paths whose index entry changed. */
+  unstaged: string[];
 }
 
-export async function reset({ repo_path }: ResetArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+export async function reset(repo: Repo): Promise<ResetData> {
   return withIndexLock(repo, async (held) => {
     const head = await headCommit(repo);
     const files = head ? await treeFiles(repo, head) : new Map();
@@ -33,6 +31,6 @@ export async function reset({ repo_path }: ResetArgs, ctx: GitContext) {
     }
     for (const path of files.keys()) if (!current.has(path)) unstaged.add(path);
     if (unstaged.size > 0) held.write(entries);
-    return structuredResult({ unstaged: [...unstaged].sort(comparePaths) }, 'All staged changes reset');
+    return { unstaged: [...unstaged].sort(comparePaths) };
   });
 }

@@ -2,15 +2,14 @@
 
 import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import { resolveWorkPath } from '../confine.js';
-import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import type { IndexEntry } from '../git/indexFile.js';
 import { type HeldIndex, withIndexLock } from '../git/indexLock.js';
 import { type FileEntry, headCommit, readBlob, treeFiles } from '../git/objects.js';
 import { assertSafePath, comparePaths } from '../git/paths.js';
 import { entryFromTree, under } from '../git/stage.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 function lstatOrNull(abs: string): Stats | null {
   try {
@@ -31,8 +30,8 @@ function prepareParents(repo: Repo, path: string): void {
     if (st === null) {
       repo.work.files.mkdir(rel); // in its checked parent: never through a link swapped in after this lstat
       repo.work.changed(rel);
-    } else if (st.isSymbolicLink()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a symbolic link`);
-    else if (!st.isDirectory()) throw new ToolError(`Cannot restore '${path}': '${part}' on its way is a file, not a folder`);
+    } else if (st.isSymbolicLink()) throw new GitError('CONFLICT', `Cannot restore '${path}': '${part}' on its way is a symbolic link`);
+    else if (!st.isDirectory()) throw new GitError('CONFLICT', `Cannot restore '${path}': '${part}' on its way is a file, not a folder`);
   }
 }
 
@@ -46,7 +45,7 @@ async function writeWorktreeFile(repo: Repo, file: FileEntry): Promise<void> {
   const abs = join(repo.dir, file.path);
   const bytes = await readBlob(repo, file.oid);
   const st = lstatOrNull(abs);
-  if (st?.isDirectory()) throw new ToolError(`Cannot restore '${file.path}': a folder of that name is in the way`);
+  if (st?.isDirectory()) throw new GitError('CONFLICT', `Cannot restore '${file.path}': a folder of that name is in the way`);
   repo.work.changed(file.path);
   if (file.mode === 0o120000) {
     if (st) repo.work.files.unlink(file.path);
@@ -56,16 +55,23 @@ async function writeWorktreeFile(repo: Repo, file: FileEntry): Promise<void> {
   }
 }
 
-export interface RestoreArgs {
-  repo_path: string;
-  files: string[];
+export interface RestoreOptions {
+  files: readonly string[];
   source?: 'HEAD' | 'index' | undefined;
+  staged?: boolean | undefined;
+}
+
+/** What was restored (index entries when staged, else work-tree files) from where, and what was removed. */
+export interface RestoreData {
+  restored: string[];
+  removed: string[];
+  source: 'HEAD' | 'index';
   staged: boolean;
 }
 
-export async function restore({ repo_path, files, source, staged }: RestoreArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
-  if (staged && source === 'index') throw new ToolError('staged=true restores the index from HEAD; source "index" makes no sense there');
+export async function restore(repo: Repo, { files, source, staged = false }: RestoreOptions): Promise<RestoreData> {
+  if (staged && source === 'index')
+    throw new GitError('INVALID_ARGUMENT', 'staged=true restores the index from HEAD; source "index" makes no sense there');
   const from = staged ? 'HEAD' : (source ?? 'index');
   const specs: string[] = [];
   for (const file of files) specs.push(await resolveWorkPath(repo, file));
@@ -77,10 +83,11 @@ async function restoreHeld(
   repo: Repo,
   { files, specs, from, staged }: { files: readonly string[]; specs: readonly string[]; from: 'HEAD' | 'index'; staged: boolean },
   held: HeldIndex,
-) {
+): Promise<RestoreData> {
   const index = held.index;
   const head = await headCommit(repo);
-  if (from === 'HEAD' && head === null) throw new ToolError('HEAD has no commit yet (unborn branch): there is nothing to restore from');
+  if (from === 'HEAD' && head === null)
+    throw new GitError('CONFLICT', 'HEAD has no commit yet (unborn branch): there is nothing to restore from');
   const sourceFiles = from === 'HEAD' ? await treeFiles(repo, head!) : index.files;
 
   // Validate every pathspec before changing anything.
@@ -93,11 +100,11 @@ async function restoreHeld(
         matched = true;
       }
     }
-    if (!matched) throw new ToolError(`error: pathspec '${files[i]}' did not match any file(s) known to git`);
+    if (!matched) throw new GitError('NOT_FOUND', `error: pathspec '${files[i]}' did not match any file(s) known to git`);
   });
   if (from === 'index') {
     const unmerged = [...selected].filter((p) => index.unmerged.has(p));
-    if (unmerged.length) throw new ToolError(`error: path '${unmerged[0]}' is unmerged`);
+    if (unmerged.length) throw new GitError('CONFLICT', `error: path '${unmerged[0]}' is unmerged`);
   }
   const paths = [...selected].sort(comparePaths);
   for (const path of paths) assertSafePath(path);
@@ -133,18 +140,5 @@ async function restoreHeld(
       }
     }
   }
-  const where = staged
-    ? restored.length === 1
-      ? 'index entry'
-      : 'index entries'
-    : restored.length === 1
-      ? 'work-tree file'
-      : 'work-tree files';
-  const text =
-    restored.length + removed.length === 0
-      ? 'Nothing to restore'
-      : `Restored ${restored.length} ${where} from ${from === 'HEAD' ? 'HEAD' : 'the index'}` +
-        (restored.length ? `: ${restored.join(', ')}` : '') +
-        (removed.length ? `\nRemoved (not in ${from === 'HEAD' ? 'HEAD' : 'the index'}): ${removed.join(', ')}` : '');
-  return structuredResult({ restored, removed, source: from, staged }, text);
+  return { restored, removed, source: from, staged };
 }

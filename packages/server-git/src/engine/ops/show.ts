@@ -1,18 +1,17 @@
-/** `git_show` (its definition: ../../tools/gitShow.ts). */
+/** `git_show` (its answer: ../../tools/gitShow.ts). */
 
-import { structuredResult } from '@mcpkit/protocol-core';
 import type { GitContext } from '../context.js';
 import { createAbbreviator } from '../diff/abbrev.js';
 import { compareTrees, renderPatches } from '../diff/changes.js';
 import { fileData } from '../diff/diffTool.js';
-import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, pageBytes, truncationNotice } from '../diff/paging.js';
+import { cursorFingerprint, DEFAULT_MAX_BYTES, fingerprint, type Paged, pageBytes } from '../diff/paging.js';
 import { byteString } from '../diff/patch.js';
-import type { CachedPatch } from '../diff/patchCache.js';
+import type { CachedPatch, FileData } from '../diff/patchCache.js';
 import { guardDash, resolveObject } from '../diff/rev.js';
 import { gitPythonFile } from '../diff/show.js';
 import { actorRepr, eastOffset, isoOffset, pyDatetimeRepr, pyRepr } from '../format/python.js';
 import { readCommit, readObjectContent } from '../git/objectRead.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 interface Who {
   name: string;
@@ -40,15 +39,30 @@ async function rawMessage(repo: Repo, oid: string): Promise<string> {
 
 const who = (p: Who) => ({ name: p.name, email: p.email, date: isoDate(p) });
 
-export interface ShowArgs {
-  repo_path: string;
+export interface ShowOptions {
   revision: string;
   max_bytes?: number | undefined;
   cursor?: string | undefined;
 }
 
-export async function show({ repo_path, revision, max_bytes, cursor }: ShowArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+export interface ShowPerson {
+  name: string;
+  email: string;
+  /** ISO 8601 with the offset. */
+  date: string;
+}
+
+/**
+ * A commit, and one page of what the reference prints for it (GitPython's header, then git
+ * diff-tree -M -p against its first parent), with the files that start on that page.
+ */
+export interface ShowData {
+  commit: { oid: string; author: ShowPerson; committer: ShowPerson; message: string; parents: string[] };
+  files: FileData[];
+  page: Paged;
+}
+
+export async function show(repo: Repo, { revision, max_bytes, cursor }: ShowOptions, ctx: GitContext): Promise<ShowData> {
   guardDash(revision, 'revision');
   // GitPython's repo.commit(): an abbreviated sha is tried before refs.
   const oid = await resolveObject(repo, revision, { shaFirst: true, kind: 'commit' });
@@ -82,14 +96,9 @@ export async function show({ repo_path, revision, max_bytes, cursor }: ShowArgs,
   const { starts } = patch;
   const page = pageBytes(patch.whole, max_bytes, cursor, fp);
   const files = patch.files.filter((_, i) => starts[i]! >= page.start && starts[i]! < page.end);
-  const text = (page.start === 0 ? '' : `(continued)\n`) + page.text + (page.truncated ? truncationNotice(page) : '');
-  return structuredResult(
-    {
-      commit: { oid, author: who(commit.author), committer: who(commit.committer), message, parents: commit.parent },
-      files,
-      truncated: page.truncated,
-      ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
-    },
-    text,
-  );
+  return {
+    commit: { oid, author: who(commit.author), committer: who(commit.committer), message, parents: commit.parent },
+    files,
+    page,
+  };
 }

@@ -1,16 +1,14 @@
 /** `git_status` (its definition: ../../tools/gitStatus.ts). */
 
-import { structuredResult } from '@mcpkit/protocol-core';
-import { ANSWER_CAP, capText, fitItems } from '../../limits.js';
 import type { GitContext } from '../context.js';
-import { type ChangeKind, formatStatus, type UnmergedKind, unmergedKind } from '../format/status.js';
+import { type ChangeKind, type StatusView, type UnmergedKind, unmergedKind } from '../format/status.js';
 import { branchState } from '../git/branchState.js';
 import { configBool, excludesFile, repoConfig } from '../git/gitConfig.js';
 import { loadIndex } from '../git/indexSnapshot.js';
 import { type FileEntry, treeFiles } from '../git/objects.js';
 import { comparePaths } from '../git/paths.js';
 import { worktreeState } from '../git/worktreeState.js';
-import { openRepo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 /** regular file, symlink and gitlink are different types; 644 ↔ 755 is a modification. */
 function kindOf(from: FileEntry, to: FileEntry): ChangeKind {
@@ -34,12 +32,15 @@ export function collapseUntracked(untracked: readonly string[], trackedDirs: Rea
   return [...out].sort(comparePaths);
 }
 
-export interface StatusArgs {
-  repo_path: string;
+/** The working tree's status: what `git status` shows (../format/status.ts renders it), as data. */
+export interface StatusData extends StatusView {
+  /** The current branch, null when HEAD is detached. */
+  branch: string | null;
+  detached: boolean;
+  quotePath: boolean;
 }
 
-export async function status({ repo_path }: StatusArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+export async function status(repo: Repo, ctx: GitContext): Promise<StatusData> {
   const state = await branchState(repo);
   const head = state.head ? await treeFiles(repo, state.head) : new Map<string, FileEntry>();
   const index = loadIndex(repo);
@@ -59,35 +60,17 @@ export async function status({ repo_path }: StatusArgs, ctx: GitContext) {
   const unstaged: { path: string; status: ChangeKind }[] = [...work.changed]
     .sort((a, b) => comparePaths(a[0], b[0]))
     .map(([path, entry]) => ({ path, status: entry === null ? 'deleted' : kindOf(index.files.get(path)!, entry) }));
-  const untracked = collapseUntracked(work.untracked, index.dirs);
-
-  const text = formatStatus({
+  return {
+    branch: state.branch,
+    detached: state.detached,
     headLine: state.headLine,
     initial: state.head === null,
     merging: state.merging,
-    upstream: state.upstream,
+    ...(state.upstream ? { upstream: state.upstream } : {}),
     staged,
     unmerged,
     unstaged,
-    untracked,
+    untracked: collapseUntracked(work.untracked, index.dirs),
     quotePath: configBool(repoConfig(repo).get('core.quotepath')?.at(-1), true),
-  });
-  const up = state.upstream;
-  // A huge change set is capped (text and each list), with a notice: narrow it with git_diff paths or git_add.
-  const quarter = ANSWER_CAP / 4;
-  const capped = capText(text, 'Too many changes to list: narrow them down with git_diff_* paths, or commit/stash part of them.');
-  return structuredResult(
-    {
-      branch: state.branch,
-      detached: state.detached,
-      ...(up ? { upstream: up.name, ...(up.gone ? { upstream_gone: true } : { ahead: up.ahead, behind: up.behind }) } : {}),
-      merging: state.merging,
-      staged: fitItems(staged, quarter),
-      unmerged: fitItems(unmerged, quarter),
-      unstaged: fitItems(unstaged, quarter),
-      untracked: fitItems(untracked, quarter),
-    },
-    // GitPython strips the one trailing newline of git's output.
-    `Repository status:\n${capped.capped || !capped.text.endsWith('\n') ? capped.text : capped.text.slice(0, -1)}`,
-  );
+  };
 }

@@ -1,16 +1,15 @@
 /** `git_tag` (its definition: ../../tools/gitTag.ts). */
 
-import { structuredResult, ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
-import { ANSWER_CAP, capText, fitItems } from '../../limits.js';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { readObjectParsed } from '../git/objectRead.js';
 import { listRefNames } from '../refs/branches.js';
 import { identityFor } from '../refs/identity.js';
 import { assertTagName, badName, guardDash } from '../refs/names.js';
 import { updateRef, withRefWrites } from '../refs/refLock.js';
 import { abbrev, resolveRevision } from '../refs/revision.js';
-import { openRepo, type Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 
 /** git's wildmatch without WM_PATHNAME (as `git tag -l` uses it): `*` also matches `/`. */
 export function globToRegExp(pattern: string): RegExp {
@@ -34,7 +33,16 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${re}$`, 's');
 }
 
-async function tagInfo(repo: Repo, name: string) {
+/** A tag: lightweight (its ref names the commit) or annotated (a tag object, with its message). */
+export interface TagInfo {
+  name: string;
+  oid: string;
+  annotated: boolean;
+  target: string;
+  message: string | null;
+}
+
+async function tagInfo(repo: Repo, name: string): Promise<TagInfo> {
   const oid = await git.resolveRef({ ...repo.git, ref: `refs/tags/${name}` });
   const { type, object } = await readObjectParsed(repo, oid);
   if (type === 'tag') {
@@ -44,29 +52,27 @@ async function tagInfo(repo: Repo, name: string) {
   return { name, oid, annotated: false, target: oid, message: null };
 }
 
-export interface TagArgs {
-  repo_path: string;
+export interface TagOptions {
   name?: string | undefined;
   target?: string | undefined;
   message?: string | undefined;
   pattern?: string | undefined;
 }
 
-export async function tag({ repo_path, name, target, message, pattern }: TagArgs, ctx: GitContext) {
-  const repo = await openRepo(ctx, repo_path);
+/** The tags listed (created false), or the one tag created, with the short id of its commit. */
+export type TagData = { created: false; tags: TagInfo[] } | { created: true; tags: [TagInfo]; short: string };
+
+export async function tag(repo: Repo, { name, target, message, pattern }: TagOptions, ctx: GitContext): Promise<TagData> {
   if (name === undefined) {
     if (target !== undefined || message !== undefined)
-      throw new ToolError('target and message need a tag name; without one git_tag lists tags');
+      throw new GitError('INVALID_ARGUMENT', 'target and message need a tag name; without one git_tag lists tags');
     const match = pattern ? globToRegExp(pattern) : null;
     const names = (await listRefNames(repo, 'refs/tags')).map((r) => r.slice('refs/tags/'.length)).filter((n) => !match || match.test(n));
-    const tags = [];
+    const tags: TagInfo[] = [];
     for (const n of names) tags.push(await tagInfo(repo, n));
-    return structuredResult(
-      { tags: fitItems(tags, ANSWER_CAP), created: false },
-      capText(names.join('\n'), 'Narrow the list with pattern.').text,
-    );
+    return { tags, created: false };
   }
-  if (pattern !== undefined) throw new ToolError('pattern is for listing tags; leave out name to list');
+  if (pattern !== undefined) throw new GitError('INVALID_ARGUMENT', 'pattern is for listing tags; leave out name to list');
   guardDash('tag name', name);
   guardDash('target', target);
   assertTagName(name);
@@ -78,9 +84,9 @@ export async function tag({ repo_path, name, target, message, pattern }: TagArgs
       .resolveRef({ ...repo.git, ref: full })
       .then(() => true)
       .catch(() => false);
-    if (exists) throw new ToolError(`fatal: tag '${name}' already exists`);
+    if (exists) throw new GitError('CONFLICT', `fatal: tag '${name}' already exists`);
     const conflict = (await listRefNames(repo, 'refs/tags')).find((r) => r.startsWith(`${full}/`) || full.startsWith(`${r}/`));
-    if (conflict) throw new ToolError(`Cannot create tag '${name}': '${conflict}' exists`);
+    if (conflict) throw new GitError('CONFLICT', `Cannot create tag '${name}': '${conflict}' exists`);
     let value = resolved.oid;
     if (message !== undefined) {
       const tagger = identityFor(repo, ctx, 'committer');
@@ -92,8 +98,5 @@ export async function tag({ repo_path, name, target, message, pattern }: TagArgs
   });
   const info = await tagInfo(repo, name);
   const short = await abbrev(repo, resolved.oid);
-  return structuredResult(
-    { tags: [info], created: true },
-    `Created ${info.annotated ? 'annotated' : 'lightweight'} tag '${name}' at ${short}`,
-  );
+  return { tags: [info], created: true, short };
 }

@@ -101,8 +101,3 @@ export async function filterBranches(
   }
   return kept;
 }
-
-/** `git branch` text for entries, without the final newline. */
-export function branchText(branches: readonly BranchEntry[]): string {
-  return branches.map((b) => `${b.current ? '* ' : '  '}${b.name}${b.target ? ` -> ${b.target}` : ''}`).join('\n');
-}

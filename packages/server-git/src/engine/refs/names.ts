@@ -1,5 +1,5 @@
 /** Ref names: git's `check-ref-format` rules, and the reference server's leading-dash guards. */
-import { ToolError } from '@mcpkit/protocol-core';
+import { GitError } from '../errors.js';
 
 /**
  * Why `name` is not a valid ref name (the rules of `git check-ref-format`, one-level names allowed),
@@ -23,16 +23,17 @@ export function refNameProblem(name: string): string | null {
   return null;
 }
 
-/** `git check-ref-format --branch`: a ref name that may also be a branch. Throws a ToolError saying why not. */
+/** `git check-ref-format --branch`: a ref name that may also be a branch. Throws a GitError saying why not. */
 export function assertBranchName(name: string): void {
   const problem = name.startsWith('-') ? "it starts with '-'" : name === 'HEAD' ? "'HEAD' is reserved" : refNameProblem(name);
-  if (problem !== null) throw new ToolError(`'${name}' is not a valid branch name: ${problem} (see git check-ref-format)`);
+  if (problem !== null)
+    throw new GitError('INVALID_ARGUMENT', `'${name}' is not a valid branch name: ${problem} (see git check-ref-format)`);
 }
 
-/** `git check-ref-format` for `refs/tags/<name>`. Throws a ToolError saying why not. */
+/** `git check-ref-format` for `refs/tags/<name>`. Throws a GitError saying why not. */
 export function assertTagName(name: string): void {
   const problem = name.startsWith('-') ? "it starts with '-'" : refNameProblem(name);
-  if (problem !== null) throw new ToolError(`'${name}' is not a valid tag name: ${problem} (see git check-ref-format)`);
+  if (problem !== null) throw new GitError('INVALID_ARGUMENT', `'${name}' is not a valid tag name: ${problem} (see git check-ref-format)`);
 }
 
 /**
@@ -41,11 +42,11 @@ export function assertTagName(name: string): void {
  */
 export function guardDash(label: string, value: string | null | undefined): void {
   if (value?.startsWith('-')) {
-    throw new ToolError(`Ref 'Invalid ${label}: '${value}' - cannot start with '-'' did not resolve to an object`);
+    throw new GitError('INVALID_ARGUMENT', `Ref 'Invalid ${label}: '${value}' - cannot start with '-'' did not resolve to an object`);
   }
 }
 
 /** GitPython's BadName text for a revision that does not resolve. */
-export function badName(value: string): ToolError {
-  return new ToolError(`Ref '${value}' did not resolve to an object`);
+export function badName(value: string): GitError {
+  return new GitError('NOT_FOUND', `Ref '${value}' did not resolve to an object`);
 }

@@ -7,7 +7,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ToolError } from '@mcpkit/protocol-core';
+import { GitError } from '../errors.js';
 import { acquireLock, type LockFile } from '../git/lockFile.js';
 import type { Repo } from '../repo.js';
 
@@ -30,7 +30,7 @@ function readStored(repo: Repo, ref: string, lock: LockFile): string | null {
 
 function assertRefPath(ref: string): void {
   if (ref !== 'HEAD' && !/^refs\/(?!.*(?:^|\/)\.)(?!.*\.\.)[^\0\\]+$/.test(ref)) {
-    throw new ToolError(`'${ref}' is not a ref name this server writes`);
+    throw new GitError('INVALID_ARGUMENT', `'${ref}' is not a ref name this server writes`);
   }
 }
 
@@ -49,7 +49,7 @@ function described(value: string | null): string {
   return value === null ? 'missing' : value.replace(/^ref: /, '');
 }
 
-/** Applies one ref update under its lock (see the file's comment); throws a ToolError and changes nothing when it cannot. */
+/** Applies one ref update under its lock (see the file's comment); throws a GitError and changes nothing when it cannot. */
 export async function updateRef(repo: Repo, update: RefUpdate): Promise<void> {
   assertRefPath(update.ref);
   const file = join(repo.gitdir, update.ref);
@@ -58,7 +58,8 @@ export async function updateRef(repo: Repo, update: RefUpdate): Promise<void> {
   try {
     const current = readStored(repo, update.ref, lock);
     if (update.expected !== undefined && current !== update.expected) {
-      throw new ToolError(
+      throw new GitError(
+        'CONFLICT',
         `cannot lock ref '${update.ref}': is at ${described(current)} but expected ${described(update.expected)}. It was changed by someone else meanwhile; nothing was changed.`,
       );
     }

@@ -4,9 +4,9 @@
  * a full or abbreviated object id, each optionally followed by `~N`, `^N`, `^{}` or `^{commit}`.
  */
 
-import { ToolError } from '@mcpkit/protocol-core';
 import git from 'isomorphic-git';
 import { resolveObject } from '../diff/rev.js';
+import { GitError } from '../errors.js';
 import { isObjectStoreError } from '../git/objectLimits.js';
 import { readObjectParsed } from '../git/objectRead.js';
 import type { Repo } from '../repo.js';
@@ -59,7 +59,7 @@ export async function resolveRevision(repo: Repo, revision: string): Promise<Res
   try {
     oid = await resolveObject(repo, revision, { kind: 'commit' });
   } catch (error) {
-    if (error instanceof ToolError && !isObjectStoreError(error)) return null;
+    if (error instanceof GitError && !isObjectStoreError(error)) return null;
     throw error;
   }
   if (/[~^]/.test(revision) || /^[0-9a-f]{40}$/.test(revision)) return { oid };

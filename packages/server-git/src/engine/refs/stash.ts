@@ -5,8 +5,9 @@
  * parents that git reads as an untracked-files commit) and cannot take an identity from the
  * environment, so this writes the objects itself.
  */
-import { ToolError } from '@mcpkit/protocol-core';
+
 import git from 'isomorphic-git';
+import { GitError } from '../errors.js';
 import type { HeldIndex } from '../git/indexLock.js';
 import { readCommitInfo } from '../log/commits.js';
 import { subject } from '../log/format.js';
@@ -71,13 +72,14 @@ export interface PushResult {
 /** `git stash push [-m message]` for tracked files: saves index and work tree, then resets them to HEAD. */
 export async function stashPush(repo: Repo, held: HeldIndex, identity: Identity, message: string | undefined): Promise<PushResult> {
   const head = await readHead(repo);
-  if (head.oid === null) throw new ToolError('You do not have the initial commit yet (git stash needs one)');
+  if (head.oid === null) throw new GitError('CONFLICT', 'You do not have the initial commit yet (git stash needs one)');
   const changes = await localChanges(held.repo);
   const paths = [...new Set([...changes.staged, ...changes.unstaged])].sort();
-  if (paths.length === 0) throw new ToolError('No local changes to save');
+  if (paths.length === 0) throw new GitError('NOTHING_TO_DO', 'No local changes to save');
   const blocked = await blockedPaths(repo, paths);
   if (blocked.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `Cannot stash: putting these paths back to HEAD would fail: ${blocked.join(', ')}. Move those files away first. Nothing was saved or changed.`,
     );
   }
@@ -169,41 +171,45 @@ export interface PopResult {
 export async function stashPop(repo: Repo, held: HeldIndex): Promise<PopResult> {
   const entries = await listStash(repo);
   const top = entries[0];
-  if (!top) throw new ToolError('No stash entries found.');
+  if (!top) throw new GitError('NOTHING_TO_DO', 'No stash entries found.');
   const w = await readCommitInfo(repo, top.oid);
   if (w.parents.length > 2) {
-    throw new ToolError(`stash@{0} also holds untracked files (git stash -u); pop it with the git CLI`);
+    throw new GitError('UNSUPPORTED', `stash@{0} also holds untracked files (git stash -u); pop it with the git CLI`);
   }
   const [baseOid] = w.parents;
-  if (!baseOid) throw new ToolError(`stash@{0} (${top.oid}) is not a stash commit`);
+  if (!baseOid) throw new GitError('INVALID_ARGUMENT', `stash@{0} (${top.oid}) is not a stash commit`);
   const head = await readHead(repo);
-  if (head.oid === null) throw new ToolError('HEAD has no commit yet; cannot apply a stash');
+  if (head.oid === null) throw new GitError('CONFLICT', 'HEAD has no commit yet; cannot apply a stash');
   const stashed = await changedPaths(repo, baseOid, w.tree);
   const moved = head.oid === baseOid ? new Set<string>() : await changedPaths(repo, baseOid, head.oid);
   const changes = await localChanges(held.repo);
   const local = new Set([...changes.staged, ...changes.unstaged]);
   const blocked = [...stashed].filter((p) => local.has(p)).sort();
   if (blocked.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `error: Your local changes to the following files would be overwritten by merge:\n\t${blocked.join('\n\t')}\nPlease commit your changes or stash them before you merge.\nAborting\nThe stash entry is kept in case you need it again.`,
     );
   }
   const diverged = [...stashed].filter((p) => moved.has(p)).sort();
   if (diverged.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `stash@{0} changes files that also changed in HEAD since the stash was made (${diverged.join(', ')}); ` +
         'this server applies stashes only without a merge. Nothing was changed; the stash entry is kept.',
     );
   }
   const untrackedHit = changes.untracked.filter((p) => stashed.has(p));
   if (untrackedHit.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `error: The following untracked working tree files would be overwritten by merge:\n\t${untrackedHit.join('\n\t')}\nThe stash entry is kept.`,
     );
   }
   const blockedPop = await blockedPaths(repo, stashed);
   if (blockedPop.length > 0) {
-    throw new ToolError(
+    throw new GitError(
+      'CONFLICT',
       `Cannot apply stash@{0}: ${blockedPop.join(', ')}. Move those files away first. Nothing was changed; the stash entry is kept.`,
     );
   }

@@ -4,8 +4,26 @@
  * aborts the request in flight and every later one, and `notifications/progress` (when the client sent
  * a `progressToken`) from isomorphic-git's progress events and the bytes the remote sends.
  */
-import { createProgressReporter, formatBytes, type Logger, type RequestExtra, ToolError } from '@mcpkit/protocol-core';
+
 import type { GitHttpRequest, GitHttpResponse, GitProgressEvent, HttpClient } from 'isomorphic-git';
+import { GitError } from '../errors.js';
+import type { EngineLogger as Logger } from '../logger.js';
+
+/** Where a network call reports its progress: protocol-core's ProgressReporter fits it (the tool makes one from the request). */
+export interface ProgressSink {
+  readonly active: boolean;
+  update(progress: number, total?: number, message?: string | (() => string)): void;
+  working(message: () => string): void;
+  end(): void;
+}
+
+/** What a caller gives a network call: a signal that cancels it, and where its progress goes (made when the call starts). */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  progress?: (() => ProgressSink) | undefined;
+  /** A size for progress messages (`1.5 MiB`). */
+  formatBytes?: ((bytes: number) => string) | undefined;
+}
 
 export interface RemoteCall {
   /** The access's HTTP client; its requests abort with the call's signal and count the bytes received. */
@@ -19,13 +37,13 @@ export interface RemoteCall {
 }
 
 /**
- * The ToolError of a cancelled call, logged (info) once the call has stopped and `state` holds. The
+ * The GitError of a cancelled call, logged (info) once the call has stopped and `state` holds. The
  * SDK sends no result for a cancelled request: only the log and direct callers see it.
  */
-export function cancelledError(logger: Logger, action: string, remote: { name: string; display: string }, state: string): ToolError {
+export function cancelledError(logger: Logger, action: string, remote: { name: string; display: string }, state: string): GitError {
   const message = `${action} '${remote.name}' (${remote.display}) was cancelled by the client; ${state}`;
   logger.info(message);
-  return new ToolError(message);
+  return new GitError('CANCELLED', message);
 }
 
 /**
@@ -75,9 +93,10 @@ function bodySize(body: GitHttpRequest['body']): number | undefined {
  * heartbeat (`Sending 2.0 MiB, waiting for the remote (3 s)`). Throttled by protocol-core:
  * nothing for a call that ends within 250 ms, then at most one notification per 500 ms.
  */
-export function startRemoteCall(http: HttpClient, extra: RequestExtra | undefined): RemoteCall {
-  const signal = extra?.signal;
-  const reporter = extra ? createProgressReporter(extra) : undefined;
+export function startRemoteCall(http: HttpClient, options: CallOptions | undefined): RemoteCall {
+  const signal = options?.signal;
+  const reporter = options?.progress?.();
+  const formatBytes = options?.formatBytes ?? ((n: number) => `${n} bytes`);
   /** Each phase's latest count; the progress value is their sum. */
   const counts = new Map<string, number>();
   let received = 0;

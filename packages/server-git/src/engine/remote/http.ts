@@ -25,8 +25,9 @@ import {
   urlHost,
   urlPort,
 } from '@mcpkit/net';
-import { type Logger, ToolError } from '@mcpkit/protocol-core';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import { GitError } from '../errors.js';
+import type { EngineLogger as Logger } from '../logger.js';
 import type { CheckedRemote, Credentials, RemoteAccess } from './access.js';
 
 /** The parts of the parsed CLI configuration this module reads. */
@@ -207,7 +208,7 @@ export function createRemoteAccess(config: RemoteConfig, env: NodeJS.ProcessEnv,
   }
 
   function refuse(name: string, shown: string, why: string): never {
-    throw new ToolError(`Remote '${name}' (${redact(shown)}) ${why}`);
+    throw new GitError('REMOTE', `Remote '${name}' (${redact(shown)}) ${why}`);
   }
 
   function check(name: string, raw: string): CheckedRemote {

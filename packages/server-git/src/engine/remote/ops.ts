@@ -5,28 +5,23 @@
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ToolError } from '@mcpkit/protocol-core';
 import git, { type AuthCallback, type AuthFailureCallback, Errors } from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import type { Repo } from '../repo.js';
 import type { CheckedRemote, RemoteAccess } from './access.js';
 
-/** Seven hex digits, as git abbreviates in fetch/push summaries. */
-export function short(oid: string): string {
-  return oid.slice(0, 7);
-}
-
 /** The remote access of a session; the tools are only offered with one. */
 export function requireRemote(ctx: GitContext): RemoteAccess {
-  if (!ctx.remote) throw new ToolError('Remote access is off: start the server with --allow-remote');
+  if (!ctx.remote) throw new GitError('REMOTE', 'Remote access is off: start the server with --allow-remote');
   return ctx.remote;
 }
 
 /** Names are taken as names, never as options or paths outside refs/. */
 export function guardName(what: string, value: string): void {
-  if (value.startsWith('-')) throw new ToolError(`Invalid ${what} '${value}': it must not start with '-'`);
+  if (value.startsWith('-')) throw new GitError('INVALID_ARGUMENT', `Invalid ${what} '${value}': it must not start with '-'`);
   if (value === '' || /[\s~^:?*[\\\0]|\.\.|@\{|\/\/|^\/|\/$|\.lock$|\.$/.test(value)) {
-    throw new ToolError(`Invalid ${what} '${value}'`);
+    throw new GitError('INVALID_ARGUMENT', `Invalid ${what} '${value}'`);
   }
 }
 
@@ -44,7 +39,8 @@ export async function configuredRemote(repo: Repo, access: RemoteAccess, name: s
   const url = (push ? await read(`remote.${name}.pushurl`) : undefined) ?? (await read(`remote.${name}.url`));
   if (typeof url !== 'string' || url === '') {
     const remotes = (await git.listRemotes({ ...repo.git })).map((r) => r.remote);
-    throw new ToolError(
+    throw new GitError(
+      'REMOTE',
       remotes.length === 0
         ? `No remote '${name}': the repository has no remotes configured (git remote add ${name} https://…)`
         : `No remote '${name}' in the repository; configured: ${remotes.join(', ')}`,
@@ -81,7 +77,7 @@ export function authCallbacks(access: RemoteAccess, remote: ResolvedRemote): Aut
   return state;
 }
 
-/** Any failure of a network operation as a ToolError whose text holds no secret. */
+/** Any failure of a network operation as a GitError whose text holds no secret. */
 export function remoteError(
   access: RemoteAccess,
   error: unknown,
@@ -89,14 +85,14 @@ export function remoteError(
   action: string,
   auth?: AuthState,
   branch?: string | null,
-): ToolError {
-  if (error instanceof ToolError) return new ToolError(access.redact(error.message));
+): GitError {
+  if (error instanceof GitError) return new GitError(error.code, access.redact(error.message));
   const where = `${action} '${remote.name}' (${remote.display})`;
   if (auth?.asked === 'none' || (error instanceof Errors.UserCanceledError && auth?.asked === undefined)) {
-    return new ToolError(`${where} failed: the server asks for credentials (HTTP 401); ${access.credentialHint}`);
+    return new GitError('REMOTE', `${where} failed: the server asks for credentials (HTTP 401); ${access.credentialHint}`);
   }
   if (auth?.asked === 'rejected' || error instanceof Errors.UserCanceledError) {
-    return new ToolError(`${where} failed: the server rejected the credentials from the environment (HTTP 401)`);
+    return new GitError('REMOTE', `${where} failed: the server rejected the credentials from the environment (HTTP 401)`);
   }
   let message = error instanceof Error ? error.message : String(error);
   if (error instanceof Errors.HttpError) {
@@ -108,7 +104,7 @@ export function remoteError(
     message = branch ? `the remote has no branch '${branch}'` : error.message.replace(/^Could not find (.*?)\.?$/, "'$1' was not found");
   }
   // Anything else (a refused destination, a limit, a connection failure) carries its reason in its message.
-  return new ToolError(access.redact(`${where} failed: ${message}`));
+  return new GitError('REMOTE', access.redact(`${where} failed: ${message}`));
 }
 
 /** `refs/remotes/<remote>/*` (and `refs/tags/*` when `tags`) → oid, to report what a fetch changed. */
@@ -157,14 +153,6 @@ export function diffRefs(before: Map<string, string>, after: Map<string, string>
     out.push({ ref, name, old, new: now });
   }
   return out;
-}
-
-/** `main 1a2b3c4..5d6e7f8`, `feature (new) 5d6e7f8`, `old (deleted)`, `v1 (new tag) 5d6e7f8`. */
-export function describeUpdate(u: RefUpdate): string {
-  const tag = u.ref.startsWith('refs/tags/');
-  if (u.old === null) return `${u.name} (${tag ? 'new tag' : 'new'}) ${short(u.new ?? '')}`;
-  if (u.new === null) return `${u.name} (deleted)`;
-  return `${u.name} ${short(u.old)}..${short(u.new)}`;
 }
 
 async function listFiles(dir: string, out: string[] = []): Promise<string[]> {
