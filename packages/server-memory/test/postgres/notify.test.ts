@@ -1,3 +1,4 @@
+// @module-tag slow
 /** Change notifications across processes (LISTEN/NOTIFY): two stores with their own pools stand for two replicas. */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';

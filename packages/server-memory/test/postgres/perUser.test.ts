@@ -1,3 +1,4 @@
+// @module-tag slow
 /**
  * `--graph-per-user` on PostgreSQL: however many users, the process holds its one pool (`--pool-size`) and one
  * LISTEN connection; each user's graph stays their own, and other processes' changes reach the right user only.

@@ -1,3 +1,4 @@
+// @module-tag slow
 /** A database that accepts connections but hangs, or holds a lock too long: each call fails by its time-out, clearly. */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
