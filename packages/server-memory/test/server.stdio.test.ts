@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openFileStore } from '../src/server.js';
 import { FileLock, processStart } from '../src/store/lock.js';
 import { referenceLoad, referenceSave, tempDir, unrelatedProcess, writeLock } from './helpers.js';
@@ -123,7 +123,13 @@ describe('SIGKILL in the middle of writes', () => {
           }
         };
         const writers = Array.from({ length: 8 }, (_, w) => writer(w));
-        await new Promise((r) => setTimeout(r, 150 + round * 70));
+        // Killed once this round's writes are being acknowledged (a few more each round, so the kill lands at
+        // different points of a write), not after a fixed time: a slow machine acknowledges fewer per second.
+        const before = acknowledged.length;
+        await vi.waitFor(() => expect(acknowledged.length - before).toBeGreaterThanOrEqual(6 + round * 3), {
+          timeout: 60_000,
+          interval: 5,
+        });
         process.kill(proc.transport.pid!, 'SIGKILL');
         stop = true;
         await Promise.all(writers);
