@@ -6,14 +6,24 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InMemoryPair } from '@mcpkit/protocol-core/testing';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetcher } from '../src/server.js';
 import { callFetch, connect, deepPage, makePdf, routes, send, sourceWorker, startServer, text } from './helpers.js';
+
+// Building the worker from source (tsup) is set-up, not what these tests time: done once, before them, with
+// room for a loaded machine, instead of inside whichever test asks first.
+beforeAll(() => sourceWorker(), 120_000);
 
 const TIMEOUT_MS = 2000;
 
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(10);
+  // State, not time: vi.waitFor polls it (bounded well inside the test's own limit).
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error('condition not met');
+    },
+    { timeout: 15_000, interval: 10 },
+  );
 }
 
 /** Pings the server every 50 ms until `call` settles; returns each round trip in ms. */

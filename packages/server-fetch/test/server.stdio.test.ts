@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { deepPage, makePdf, routes, send, startServer, text } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -74,7 +74,7 @@ it('converts in the shipped worker: stays responsive during a pathological page,
   const url = `${site.origin}/deeper`;
   const started = performance.now();
   const call = proc.client.callTool({ name: 'fetch', arguments: { url } });
-  while (site.hits('/deeper') === 0) await sleep(10);
+  await vi.waitFor(() => expect(site.hits('/deeper')).toBeGreaterThan(0), { timeout: 15_000, interval: 10 });
   let settled = false;
   void call.finally(() => {
     settled = true;
