@@ -3,6 +3,13 @@ import { defineProject } from 'vitest/config';
 /** Workspace packages resolve to their TypeScript source in tests, so nothing waits on a build. */
 const conditions = ['@mcpkit/source', 'import', 'module', 'node', 'default'];
 
+/**
+ * The `slow` tag: PostgreSQL suites and tests that take over 2 s on a busy machine. Tag a file with a
+ * `// @module-tag slow` comment at its top, a test with `{ tags: ['slow'] }`. `pnpm test:fast` leaves them out
+ * (`--tags-filter='!slow'`); `pnpm test` and CI run everything.
+ */
+const tags = [{ name: 'slow', description: 'PostgreSQL suites and tests over 2 s on a busy machine; pnpm test:fast leaves them out' }];
+
 /** Unit and in-process tests: `test/**\/*.test.ts`, except the stdio smoke tests. */
 export const unitConfig = defineProject({
   resolve: { conditions },
@@ -11,6 +18,7 @@ export const unitConfig = defineProject({
     include: ['test/**/*.test.ts'],
     exclude: ['test/**/*.stdio.test.ts', '**/node_modules/**'],
     environment: 'node',
+    tags,
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // `expect.poll` waits for something that happens "soon" (a stream noticed closed, a notification); 1 s (the
@@ -26,6 +34,7 @@ export const stdioConfig = defineProject({
   test: {
     include: ['test/**/*.stdio.test.ts'],
     environment: 'node',
+    tags,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     expect: { poll: { timeout: 10_000 } },

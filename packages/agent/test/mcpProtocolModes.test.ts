@@ -65,7 +65,7 @@ describe('protocol modes against 2025-only servers', () => {
     expect(auto.servers).toMatchObject([{ status: 'connected', tools: 1, protocolVersion: '2025-11-25' }]);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(AUTO_PROBE_TIMEOUT_MS - 100);
-    expect(elapsed).toBeLessThan(AUTO_PROBE_TIMEOUT_MS + 5_000);
+    expect(elapsed).toBeLessThan(AUTO_PROBE_TIMEOUT_MS * 5); // a factor of the probe's timeout, the contract here
   }, 20_000);
 
   it('the config reads "protocol" and refuses other values with the JSON path', () => {

@@ -137,7 +137,9 @@ describe('createRegistry (in process)', () => {
         return client;
       },
     });
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The contract is the 0.3 s connect timeout: the registry is ready within a factor of it, not a wall-clock figure.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeLessThan(300 * 10);
     expect(registry.servers).toMatchObject([
       { name: 'silent', status: 'failed', error: 'silent: no answer within 0.3 s', tools: 0 },
       { name: 'memory', status: 'connected' },

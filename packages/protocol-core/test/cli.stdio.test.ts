@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { freePort, spawnStdio, spawnWs } from '../src/testing/index.js';
 import { dripRequest, raw } from './fixtures/rawHttp.js';
 
@@ -36,11 +36,12 @@ function run(args: string[], env: Record<string, string> = {}): Run {
 }
 
 async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error('timed out');
+    },
+    { timeout: ms, interval: 20 },
+  );
 }
 
 /** Waits until a bin started with `--port <port>` answers `/healthz` (for a run that logs nothing to wait on). */

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const bin = fileURLToPath(new URL('./fixtures/cliServer.mjs', import.meta.url));
 const MODES = [
@@ -32,11 +32,12 @@ function start(args: string[]): Bin {
 }
 
 async function until(check: () => boolean | Promise<boolean>, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error('timed out');
+    },
+    { timeout: ms, interval: 20 },
+  );
 }
 
 async function startHttp(args: string[] = []): Promise<Bin & { url: URL }> {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Progress, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerNotification } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, defineTool, registerTools } from '../src/define.js';
 import { createProgressReporter, type ProgressOptions } from '../src/progress.js';
@@ -61,7 +61,8 @@ describe('createProgressReporter', () => {
   });
 
   it('sends nothing for a call that is over within the delay', async () => {
-    await using pair = await connectInMemory(progressServer());
+    // A delay no machine's call outlasts (the default 250 ms is shorter than a loaded machine's 1000 steps).
+    await using pair = await connectInMemory(progressServer({ delayMs: 60_000 }));
     const seen: unknown[] = [];
     const res = await pair.client.callTool({ name: 'work', arguments: { steps: 1000, gapMs: 0 } }, undefined, {
       onprogress: (p) => seen.push(p),
@@ -94,7 +95,14 @@ describe('createProgressReporter', () => {
     expect(seen).toEqual([]);
   });
 
+  // The reporter alone is a pure timer: these drive its clock (setTimeout and performance.now) instead of waiting.
+  const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('stops when the request is aborted or ended', async () => {
+    fakeClock();
     const sent: ServerNotification[] = [];
     const controller = new AbortController();
     const extra = {
@@ -107,20 +115,20 @@ describe('createProgressReporter', () => {
     const progress = createProgressReporter(extra, { delayMs: 0, intervalMs: 10 });
     expect(progress.active).toBe(true);
     progress.working(() => 'busy');
-    await sleep(60);
-    expect(sent.length).toBeGreaterThan(0);
+    await vi.advanceTimersByTimeAsync(60);
+    expect(sent.length).toBe(7); // a heartbeat every 10 ms: at 0, 10, … 60
     controller.abort();
     const count = sent.length;
     progress.working(() => 'still busy');
     progress.update(1_000);
-    await sleep(60);
+    await vi.advanceTimersByTimeAsync(60);
     expect(sent.length).toBe(count);
     expect(sent[0]).toEqual({ method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, message: 'busy' } });
 
     const ended = createProgressReporter({ ...extra, signal: new AbortController().signal }, { delayMs: 0, intervalMs: 10 });
     ended.update(5, 10, 'half');
     ended.end();
-    await sleep(40);
+    await vi.advanceTimersByTimeAsync(40);
     expect(sent.length).toBe(count);
     // Already cancelled: inactive from the start.
     expect(createProgressReporter(extra).active).toBe(false);
@@ -128,6 +136,7 @@ describe('createProgressReporter', () => {
   });
 
   it('drops a total below the progress and values not above the last one sent', async () => {
+    fakeClock();
     const sent: Progress[] = [];
     const progress = createProgressReporter(
       {
@@ -139,11 +148,11 @@ describe('createProgressReporter', () => {
       { delayMs: 0, intervalMs: 20 },
     );
     progress.update(10, 5, 'ten');
-    await sleep(40);
+    await vi.advanceTimersByTimeAsync(40);
     progress.update(8, 20, 'eight');
-    await sleep(40);
+    await vi.advanceTimersByTimeAsync(40);
     progress.update(12, 20, 'twelve');
-    await sleep(40);
+    await vi.advanceTimersByTimeAsync(40);
     progress.end();
     expect(sent).toEqual([
       { progressToken: 7, progress: 10, message: 'ten' },

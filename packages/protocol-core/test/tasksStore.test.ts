@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTaskStore, isTerminal, type QueuedInput } from '../src/tasks/store.js';
 
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The ttl is a pure timer: the ttl tests drive a fake clock instead of waiting.
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function input(): QueuedInput & { settled: Promise<unknown> } {
   let resolve!: (value: unknown) => void;
@@ -42,23 +45,27 @@ describe('createTaskStore', () => {
   });
 
   it('forgets a task after its ttl and aborts its work', async () => {
+    vi.useFakeTimers();
     const store = createTaskStore();
     const { taskId } = store.create({ ttl: 20, pollInterval: 1 });
     const signal = store.signal(taskId)!;
+    await vi.advanceTimersByTimeAsync(19);
     expect(store.get(taskId)).toBeDefined();
-    await delay(60);
+    expect(signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
     expect(store.get(taskId)).toBeUndefined();
     expect(signal.aborted).toBe(true);
   });
 
   it('restarts the ttl when the task finishes (as v1)', async () => {
+    vi.useFakeTimers();
     const store = createTaskStore();
     const { taskId } = store.create({ ttl: 50, pollInterval: 1 });
-    await delay(30);
+    await vi.advanceTimersByTimeAsync(30);
     store.finish(taskId, 'completed', {});
-    await delay(30);
+    await vi.advanceTimersByTimeAsync(49); // 79 ms after creation: past the first ttl, within the restarted one
     expect(store.get(taskId)?.status).toBe('completed');
-    await delay(50);
+    await vi.advanceTimersByTimeAsync(1);
     expect(store.get(taskId)).toBeUndefined();
   });
 

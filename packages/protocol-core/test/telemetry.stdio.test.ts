@@ -2,7 +2,7 @@
 // that the test starts on loopback (http/json, so the test can read what arrives).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { otlpAttributes as attrs, type OtlpKeyValue, otlpEnv, spawnStdio, startOtlpReceiver } from '../src/testing/index.js';
 import { connectHttpV2 } from '../src/testing/v2.js';
 import { openSession, raw, sessionHeaders } from './fixtures/rawHttp.js';
@@ -26,11 +26,12 @@ function run(args: string[], env: Record<string, string>): { child: ChildProcess
 }
 
 async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error('timed out');
+    },
+    { timeout: ms, interval: 20 },
+  );
 }
 
 describe('OpenTelemetry (OTEL_* set)', () => {

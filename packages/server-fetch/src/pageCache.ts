@@ -9,6 +9,8 @@ export interface ContentCacheOptions {
   maxBytes?: number;
   /** How long a page serves `start_index` continuations. Default 5 minutes. */
   ttlMs?: number;
+  /** The clock the TTL is measured on, in ms (tests drive it). Default `performance.now`. */
+  now?: () => number;
 }
 
 /** Where a page cached for continuations belongs: its reader, the URL (normalised) and the mode. */
@@ -68,6 +70,7 @@ export function createPageCache<P extends Converted>({
   maxEntries = 32,
   maxBytes = 64 * 1024 * 1024,
   ttlMs = 5 * 60_000,
+  now,
 }: ContentCacheOptions = {}): PageCache<P> {
   if (!(maxEntries >= 1 && maxBytes >= 1 && ttlMs > 0)) {
     return { get: () => undefined, latest: () => undefined, async set() {}, clear() {} };
@@ -87,11 +90,13 @@ export function createPageCache<P extends Converted>({
         // Read the clock on every lookup: by default lru-cache keeps it for 1 ms with a new timer each
         // time, an event-loop wake-up per continuation that made them measurably slower over stdio.
         ttlResolution: 0,
+        ...(now ? { perf: { now } } : {}),
       });
       const latest = new LRUCache<string, string>({
         max: LATEST_IDS.max,
         ttl: Math.max(LATEST_IDS.ttlMs, Number.isFinite(ttlMs) ? Math.round(ttlMs) : 0),
         ttlResolution: 0,
+        ...(now ? { perf: { now } } : {}),
       });
       created = { pages, latest };
       return created;

@@ -3,12 +3,15 @@
  * on the server: the connection to the site is closed (robots.txt, redirects and the body alike), a
  * running conversion's worker is terminated, no result is sent, and the server goes on serving.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@mcpkit/protocol-core';
 import type { InMemoryPair } from '@mcpkit/protocol-core/testing';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { callFetch, connect, deepPage, endless, redirect, routes, send, sourceWorker, startServer, text } from './helpers.js';
+
+// Building the worker from source (tsup) is set-up, not what these tests time: done once, before them, with
+// room for a loaded machine, instead of inside whichever test asks first.
+beforeAll(() => sourceWorker(), 120_000);
 
 /** Errors the client saw; a response to a request it cancelled shows up here ("unknown message ID"). */
 function clientErrors(pair: InMemoryPair): Error[] {
@@ -18,7 +21,13 @@ function clientErrors(pair: InMemoryPair): Error[] {
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(10);
+  // State, not time: vi.waitFor polls it (bounded well inside the test's own limit).
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error('condition not met');
+    },
+    { timeout: 15_000, interval: 10 },
+  );
 }
 
 describe('a cancelled fetch', () => {

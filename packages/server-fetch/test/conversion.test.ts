@@ -6,14 +6,24 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InMemoryPair } from '@mcpkit/protocol-core/testing';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetcher } from '../src/server.js';
 import { callFetch, connect, deepPage, makePdf, routes, send, sourceWorker, startServer, text } from './helpers.js';
+
+// Building the worker from source (tsup) is set-up, not what these tests time: done once, before them, with
+// room for a loaded machine, instead of inside whichever test asks first.
+beforeAll(() => sourceWorker(), 120_000);
 
 const TIMEOUT_MS = 2000;
 
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(10);
+  // State, not time: vi.waitFor polls it (bounded well inside the test's own limit).
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error('condition not met');
+    },
+    { timeout: 15_000, interval: 10 },
+  );
 }
 
 /** Pings the server every 50 ms until `call` settles; returns each round trip in ms. */
@@ -34,7 +44,7 @@ async function pingsDuring(pair: InMemoryPair, call: Promise<unknown>): Promise<
 
 describe('a deeply nested page', () => {
   it.each([1_000, 5_000, 50_000])(
-    '%i levels: the call ends within twice the conversion limit with a clear error, and ping is answered meanwhile',
+    '%i levels: the call ends within a factor of the conversion limit with a clear error, and ping is answered meanwhile',
     async (n) => {
       await using site = await startServer(routes({ '/deep': send(deepPage(n), 'text/html') }));
       await using pair = await connect({
@@ -56,15 +66,18 @@ describe('a deeply nested page', () => {
         `Failed to fetch ${url}: the response arrived, but converting it to text did not finish within the 2 s limit (raise it with --timeout)`,
         `Failed to fetch ${url}: the page is nested too deeply to be converted to Markdown (raw: true returns it unconverted)`,
       ]).toContain(text(result));
-      // Bounds as a factor of the contract (the conversion limit), so a loaded machine does not fail them: a
-      // conversion on the main thread would hold a ping for the whole limit.
-      expect(elapsed).toBeLessThan(TIMEOUT_MS * 2);
+      // Bounds as a factor of the contract (the conversion limit), so a loaded machine does not fail them: the
+      // limit's timer and the worker's termination may run late there, never five limits late. A conversion on
+      // the main thread would hold a ping for the whole limit; one in the worker holds none of them that long.
+      expect(elapsed).toBeLessThan(TIMEOUT_MS * 5);
       expect(pings.length).toBeGreaterThan(0);
-      expect(Math.max(...pings)).toBeLessThan(TIMEOUT_MS / 2);
+      expect(Math.max(...pings)).toBeLessThan(TIMEOUT_MS);
     },
   );
 
-  it('raw: true returns it unconverted, and the server converts normal pages after a stopped conversion', async () => {
+  // The deep page runs into the limit, which is raised here: the normal page after it needs a new worker started and
+  // its page converted within that same limit, and a loaded machine's worker start must not be taken for a failure.
+  it('raw: true returns it unconverted, and the server converts normal pages after a stopped conversion', { tags: ['slow'] }, async () => {
     const page = deepPage(5_000);
     await using site = await startServer(
       routes({
@@ -72,12 +85,10 @@ describe('a deeply nested page', () => {
         '/fine': send('<html><body><article><p>A perfectly ordinary page.</p></article></body></html>', 'text/html'),
       }),
     );
-    // The normal page after the stopped one needs a new worker started and its page converted within the same
-    // limit: 3× the other tests' limit, so a loaded runner's slow worker start is not taken for a failure.
     await using pair = await connect({
       allowHosts: [`127.0.0.1:${site.port}`],
       ignoreRobotsTxt: true,
-      timeoutMs: TIMEOUT_MS * 3,
+      timeoutMs: 10_000,
       conversionWorker: await sourceWorker(),
     });
     expect((await callFetch(pair, { url: `${site.origin}/deep` })).isError).toBe(true);
@@ -94,10 +105,12 @@ describe('a deeply nested page', () => {
         '/fine': send('<html><body><article><p>Converted while the other page was stuck.</p></article></body></html>', 'text/html'),
       }),
     );
+    // The limit is far away (closing the fetcher stops the deep page), so a slow machine's normal page is not
+    // overtaken by the deep page's limit.
     const fetcher = createFetcher({
       allowHosts: [`127.0.0.1:${site.port}`],
       ignoreRobotsTxt: true,
-      timeoutMs: 10_000,
+      timeoutMs: 120_000,
       conversionWorker: await sourceWorker(),
     });
     await using pair = await connect({ fetcher });

@@ -8,15 +8,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startHttp } from '@mcpkit/protocol-core/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetcher, createFetchServer, type Fetcher } from '../src/server.js';
 import { connect, deepPage, type Handler, routes, send, sourceWorker, startServer, text } from './helpers.js';
+
+// Building the worker from source (tsup) is set-up, not what these tests time: done once, before them, with
+// room for a loaded machine, instead of inside whichever test asks first.
+beforeAll(() => sourceWorker(), 120_000);
 
 const TINY = '<html><body><article><p>Tiny page.</p></article></body></html>';
 const SLOW = deepPage(3_000); // minutes of Readability: occupies its worker until the deadline
 
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(10);
+  // State, not time: vi.waitFor polls it (bounded well inside the test's own limit).
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error('condition not met');
+    },
+    { timeout: 15_000, interval: 10 },
+  );
 }
 
 function fetchWith(client: Client, url: string, onConverting?: () => void): Promise<CallToolResult> {

@@ -3,8 +3,12 @@
  * has `onprogress`): bytes while a slow body drips in, a heartbeat while a long conversion runs.
  */
 import { type Progress, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK, CHUNKS, connect, deepPage, drip, expectIncreasing, routes, send, sourceWorker, startServer, text } from './helpers.js';
+
+// Building the worker from source (tsup) is set-up, not what these tests time: done once, before them, with
+// room for a loaded machine, instead of inside whichever test asks first.
+beforeAll(() => sourceWorker(), 120_000);
 
 describe('progress notifications', () => {
   it('report the bytes of a slow download, for the tool and for the prompt', async () => {

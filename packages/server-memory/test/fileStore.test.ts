@@ -331,7 +331,8 @@ describe('a lock held by another process', () => {
     const [store, openMs] = await elapsed(openFileStore({ path, lockTimeoutMs: 60_000 }));
     const [, writeMs] = await elapsed(store.createEntities(sample.entities));
     await store.close();
-    expect(openMs + writeMs).toBeLessThan(2000);
+    // Bounded by the contract, the 60 s lock timeout it must not sit out: a factor of it, not a wall-clock figure.
+    expect(openMs + writeMs).toBeLessThan(60_000 / 10);
     expect(referenceLoad(readFileSync(path, 'utf8'))).toEqual({ entities: sample.entities, relations: [] });
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
@@ -344,7 +345,7 @@ describe('a lock held by another process', () => {
     writeLock(`${path}.lock`, owner.pid, { id: processStart(owner.pid)?.id });
     const { lines, logger } = capture();
     const [store, openMs] = await elapsed(openFileStore({ path, logger, openWhenLocked: 'defer', lockTimeoutMs: 10_000 }));
-    expect(openMs).toBeLessThan(500);
+    expect(openMs).toBeLessThan(10_000 / 2); // the owner holds the lock throughout: open did not wait the 10 s for it
     expect(lines.join('')).toContain(`memory.jsonl.lock is held by process ${owner.pid} since`);
     let done = false;
     const write = store.createEntities([sample.entities[1]!]).finally(() => {
@@ -366,19 +367,21 @@ describe('a lock held by another process', () => {
       using owner = unrelatedProcess();
       const path = join(dir.path, 'memory.jsonl');
       writeLock(`${path}.lock`, owner.pid, { id: processStart(owner.pid)?.id });
-      const store = await openFileStore({ path, openWhenLocked: 'defer', lockTimeoutMs: 300 });
-      // Calls queued behind the stuck lock give up in time too, not one timeout after another.
+      const store = await openFileStore({ path, openWhenLocked: 'defer', lockTimeoutMs: 2000 });
+      // Calls queued behind the stuck lock give up in time too, not one timeout after another: the three end
+      // after one timeout and before three (a factor of the timeout, with its room for a loaded machine).
       const [results, ms] = await elapsed(
         Promise.allSettled([store.readGraph(), store.createEntities(sample.entities), store.searchNodes('a')]),
       );
-      expect(ms).toBeLessThan(1500);
+      expect(ms).toBeGreaterThanOrEqual(2000 - 50);
+      expect(ms).toBeLessThan(2000 * 3);
       for (const r of results) {
         expect(r.status).toBe('rejected');
         const reason = (r as PromiseRejectedResult).reason;
         expect(reason).toBeInstanceOf(ToolError);
         expect(reason.message).toMatch(
           new RegExp(
-            `^The memory file is locked by another mcp-server-memory \\(process ${owner.pid} since [^)]+\\) that did not release it within 0.3 s; nothing was read or changed`,
+            `^The memory file is locked by another mcp-server-memory \\(process ${owner.pid} since [^)]+\\) that did not release it within 2 s; nothing was read or changed`,
           ),
         );
       }

@@ -1,18 +1,19 @@
 /** Store latency in telemetry: the built bin, with OTEL_* pointing at a real OTLP/HTTP receiver on loopback. */
 import { fileURLToPath } from 'node:url';
 import { freePort, otlpAttributes, otlpEnv, spawnStdio, startOtlpReceiver } from '@mcpkit/protocol-core/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from './helpers.js';
 import { freshGraph, postgresUrl } from './postgres/fixture.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error('timed out');
+    },
+    { timeout: ms, interval: 20 },
+  );
 }
 
 describe('mcpkit.store.operation.duration (built bin)', () => {

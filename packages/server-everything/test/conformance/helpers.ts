@@ -1,5 +1,6 @@
 import { type ClientOptions, connectInMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { vi } from 'vitest';
 import type { EverythingOptions } from '../../src/context.js';
 import { createConformanceServer } from '../../src/profiles/conformance/index.js';
 
@@ -28,9 +29,10 @@ export function firstText(result: CallToolResult): string {
 
 /** Resolves once `check()` holds, polling every 5 ms; rejects after `timeoutMs`. */
 export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error('condition not met in time');
+    },
+    { timeout: timeoutMs, interval: 5 },
+  );
 }

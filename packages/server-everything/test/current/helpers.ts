@@ -4,7 +4,7 @@ import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { EverythingIntervals, EverythingOptions } from '../../src/context.js';
 import { createEverythingServer } from '../../src/server.js';
 
@@ -81,11 +81,12 @@ export function errorText(result: unknown): string {
 
 /** Resolves once `check` returns true (polling every few ms), or fails after `ms`. */
 export async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: ms, interval: 5 },
+  );
 }
 
 export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -12,6 +12,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { vi } from 'vitest';
 import { z } from 'zod';
 import type { EverythingOptions } from '../../src/context.js';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
@@ -102,11 +103,12 @@ export function raw(client: Client, method: string, params?: Record<string, unkn
 
 /** Resolves once `check()` is true, polling every 5 ms; fails after `timeoutMs`. */
 export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error('condition not met in time');
+    },
+    { timeout: timeoutMs, interval: 5 },
+  );
 }
 
 /** Reads a ZIP archive (central directory first, as unzip does), checking each entry's CRC-32. */

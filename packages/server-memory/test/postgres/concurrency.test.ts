@@ -1,3 +1,4 @@
+// @module-tag slow
 import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/postgresStore.js';
 import { freshGraph, postgresUrl } from './fixture.js';

@@ -1,6 +1,7 @@
+// @module-tag slow
 /** Change notifications across processes (LISTEN/NOTIFY): two stores with their own pools stand for two replicas. */
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openPostgresDatabase } from '../../src/store/postgres/database.js';
 import { graphChannel } from '../../src/store/postgres/listener.js';
 import { openPostgresGraph, openPostgresStore } from '../../src/store/postgres/postgresStore.js';
@@ -13,11 +14,12 @@ const entity = (name: string) => ({ name, entityType: 't', observations: [] });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }
 
 /** How many sessions LISTEN on `graph`'s channel (their last statement, idle); `UNLISTEN` for the ones that stopped. */

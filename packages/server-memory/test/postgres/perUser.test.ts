@@ -1,9 +1,10 @@
+// @module-tag slow
 /**
  * `--graph-per-user` on PostgreSQL: however many users, the process holds its one pool (`--pool-size`) and one
  * LISTEN connection; each user's graph stays their own, and other processes' changes reach the right user only.
  */
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openPostgresUserGraphs } from '../../src/store/postgres/userGraphs.js';
 import type { GraphChange } from '../../src/store/types.js';
 import type { UserGraphs } from '../../src/userGraphs.js';
@@ -16,11 +17,12 @@ const as = (subject: string) => ({ authInfo: { token: 't', clientId: 'app', scop
 const entity = (name: string) => ({ name, entityType: 't', observations: [] });
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }
 
 describe.skipIf(!url)('PostgreSQL store: --graph-per-user', () => {

@@ -1,3 +1,4 @@
+// @module-tag slow
 // `/readyz` of memory on PostgreSQL: the store's ping says whether the database answers, with the reason (redacted).
 import { startHttp } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag slow
 import { describe, expect, it } from 'vitest';
 import { createTrigramSampler, indexPattern, type TrigramShares } from '../../src/store/postgres/searchPattern.js';
 import { containsPattern } from '../../src/store/postgres/text.js';

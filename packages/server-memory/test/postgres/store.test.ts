@@ -1,3 +1,4 @@
+// @module-tag slow
 import { describe } from 'vitest';
 import { testAcceptance } from '../acceptanceSuite.js';
 import { testStore } from '../storeSuite.js';

@@ -1,3 +1,4 @@
+// @module-tag slow
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/postgresStore.js';

@@ -1,3 +1,4 @@
+// @module-tag slow
 /** A database that accepts connections but hangs, or holds a lock too long: each call fails by its time-out, clearly. */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +8,9 @@ import { startRelay } from './proxy.js';
 
 const url = postgresUrl();
 const entity = (name: string) => ({ name, entityType: 't', observations: [] });
+
+/** Bounds as a factor of the 1 s --database-timeout, the contract: a loaded machine runs late, never five timeouts late. */
+const WITHIN_TIMEOUT = 1000 * 5;
 
 /** The error of `call` and how long it took. */
 async function timed(call: () => Promise<unknown>): Promise<{ error: Error; ms: number }> {
@@ -33,11 +37,11 @@ describe.skipIf(!url)('PostgreSQL store: time-outs', () => {
       relay.stall(); // the pooled connection and any new one now hang
 
       const read = await timed(() => store.readGraph());
-      expect(read.ms).toBeLessThan(3000);
+      expect(read.ms).toBeLessThan(WITHIN_TIMEOUT);
       expect(read.error.name).toBe('ToolError');
       expect(read.error.message).toMatch(/^The memory database did not answer within 1s \(.*timeout.*\)\. Nothing was changed/);
       const write = await timed(() => store.createEntities([entity('during')]));
-      expect(write.ms).toBeLessThan(3000);
+      expect(write.ms).toBeLessThan(WITHIN_TIMEOUT);
       expect(write.error.message).toMatch(/did not answer within 1s/);
 
       relay.flow();
@@ -63,7 +67,7 @@ describe.skipIf(!url)('PostgreSQL store: time-outs', () => {
     const store = openPostgresStore({ url: viaRelay.toString(), graph: freshGraph(), timeoutMs: 1000 });
     try {
       const { error, ms } = await timed(() => store.readGraph());
-      expect(ms).toBeLessThan(3000);
+      expect(ms).toBeLessThan(WITHIN_TIMEOUT);
       expect(error.message).toMatch(/^The memory database did not answer within 1s \(.*\)\. Nothing was changed/);
     } finally {
       relay.flow();
@@ -82,7 +86,7 @@ describe.skipIf(!url)('PostgreSQL store: time-outs', () => {
       await holder.query(`SELECT 1 FROM memory_entities WHERE graph = $1 FOR UPDATE`, [graph]);
 
       const { error, ms } = await timed(() => store.addObservations([{ entityName: 'locked', contents: ['x'] }]));
-      expect(ms).toBeLessThan(3000);
+      expect(ms).toBeLessThan(WITHIN_TIMEOUT);
       expect(error.message).toBe(
         'The memory database did not answer within 1s (canceling statement due to statement timeout). Nothing was changed; try again once it is reachable.',
       );
