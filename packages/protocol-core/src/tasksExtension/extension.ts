@@ -17,7 +17,7 @@
  * else `anonymousOwner`: one per extension, i.e. per process, unless given). Ids are 128 random bits.
  */
 import { CallToolRequestSchema } from '@modelcontextprotocol/core';
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type Logger, silentLogger } from '../logger.js';
 import type { RequestExtra } from '../requestExtra.js';
@@ -70,7 +70,8 @@ export interface PreflightError {
 }
 
 const TaskIdParams = z.looseObject({ taskId: z.string() });
-const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()) });
+// The SDK lifts `inputResponses` (a reserved multi-round-trip key) out of the params into `ctx.mcpReq.inputResponses`.
+const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() });
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_POLL_MS = 1000;
 
@@ -117,8 +118,13 @@ export class TasksExtension {
       const task = await this.#owned(ctx, taskId, 'tasks/get');
       return detailedTask(task);
     });
-    inner.setRequestHandler('tasks/update', { params: UpdateParams }, async ({ taskId, inputResponses }, ctx) => {
+    inner.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
+      const { taskId } = params;
       await this.#owned(ctx, taskId, 'tasks/update');
+      const inputResponses = (ctx.mcpReq.inputResponses ?? params.inputResponses) as Record<string, unknown> | undefined;
+      if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
+        throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object');
+      }
       await this.store.update(taskId, (t) => {
         if (isTerminalStatus(t.status)) return undefined;
         const outstanding = { ...t.inputRequests };
