@@ -30,7 +30,14 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { calls } from '../interop/calls.mjs';
-import { CONFORMANCE, promoteUnscored, REQUIRED_EXTENSION_SCENARIOS, REVISIONS, runRequirements, runScenario } from '../interop/conformance.mjs';
+import {
+  CONFORMANCE,
+  promoteUnscored,
+  REQUIRED_EXTENSION_SCENARIOS,
+  REVISIONS,
+  runRequirements,
+  runScenario,
+} from '../interop/conformance.mjs';
 import { oauthChecks } from '../interop/oauth.mjs';
 import { binOf, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
 
@@ -353,7 +360,9 @@ try {
       '',
       `| conformance scenario | ${RUNS.map((r) => r.label).join(' | ')} |`,
       `|---|${RUNS.map(() => '---').join('|')}|`,
-      ...names.map((name) => `| \`${name}\`${scoredByUs(name) ? ' ¹' : ''} | ${RUNS.map((r) => cell(byRun[r.id].get(name))).join(' | ')} |`),
+      ...names.map(
+        (name) => `| \`${name}\`${scoredByUs(name) ? ' ¹' : ''} | ${RUNS.map((r) => cell(byRun[r.id].get(name))).join(' | ')} |`,
+      ),
       ...(names.some(scoredByUs)
         ? ['', '¹ an extension scenario the suite runs without scoring; scored here as required (`tooling/interop/conformance.mjs`).']
         : []),

@@ -144,19 +144,19 @@ export function registerTools<Ctx>(
       },
       async (args: unknown, context: ServerContext) => {
         const call = async (extra: RequestExtra) => {
-        try {
-          return await answer(tool, ctx, args, extra, logger);
-        } catch (error) {
-          if (error instanceof ToolError) return errorResult(error.message);
-          if (error instanceof ProtocolError) throw error;
-          // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
-          // sends no answer for a cancelled request anyway.
-          if (extra.signal.aborted) {
-            logger.debug(`Tool ${tool.name} cancelled by the client`);
-            return errorResult(`Tool ${tool.name} was cancelled.`);
+          try {
+            return await answer(tool, ctx, args, extra, logger);
+          } catch (error) {
+            if (error instanceof ToolError) return errorResult(error.message);
+            if (error instanceof ProtocolError) throw error;
+            // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
+            // sends no answer for a cancelled request anyway.
+            if (extra.signal.aborted) {
+              logger.debug(`Tool ${tool.name} cancelled by the client`);
+              return errorResult(`Tool ${tool.name} was cancelled.`);
+            }
+            return errorResult(hideUnexpected('Tool', tool.name, error, logger));
           }
-          return errorResult(hideUnexpected('Tool', tool.name, error, logger));
-        }
         };
         const extra = toRequestExtra(context);
         return (tool.task && tasks ? tasks.callTool(tool.name, tool.task, extra, call) : call(extra)) as Promise<ToolAnswer>;

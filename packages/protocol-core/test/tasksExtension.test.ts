@@ -26,7 +26,7 @@ describe('tasks extension: advertising and opting in', () => {
   it('lists the extension under capabilities.extensions in server/discover, and no v1 tasks capability', async () => {
     const { result } = await rpc(http.endpoint, 'server/discover', {});
     expect(result?.capabilities).toMatchObject({ extensions: { [TASKS]: {} } });
-    expect((result?.capabilities as Record<string, unknown>).tasks).toBeUndefined();
+    expect((result?.capabilities as Record<string, unknown> | undefined)?.tasks).toBeUndefined();
   });
 
   it('runs an optional tool inline for a request that did not opt in, exactly as without the extension', async () => {
@@ -106,7 +106,7 @@ describe('tasks extension: execution', () => {
     const { result: asking } = await get(taskId);
     expect(asking?.status).toBe('input_required');
     const [first, second] = Object.keys(asking?.inputRequests as object);
-    expect((asking?.inputRequests as Record<string, { method: string }>)[first!]?.method).toBe('elicitation/create');
+    expect((asking?.inputRequests as Record<string, { method: string }> | undefined)?.[first!]?.method).toBe('elicitation/create');
 
     const ack = await rpc(http.endpoint, 'tasks/update', {
       taskId,
@@ -152,7 +152,7 @@ describe('tasks extension: execution', () => {
   });
 
   it('serves the real v2 client (2026-07-28, no opt-in) the tools as before: an optional tool inline, a required one refused', async () => {
-    const client = await http.connectV2({ mode: { pin: '2026-07-28' } });
+    const client = await http.connectV2({ mode: '2026-07-28' });
     const pending = client.callTool({ name: 'echo_later', arguments: { text: 'v2' } });
     fixture.release();
     expect(await pending).toMatchObject({ content: [{ type: 'text', text: 'echo: v2' }] });

@@ -23,14 +23,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import type { RequestExtra } from '../requestExtra.js';
 import { errorResult } from '../results.js';
 import { type Execution, startExecution, type TaskWork } from './execution.js';
-import {
-  isTerminalStatus,
-  TASKS_EXTENSION_ID,
-  type TaskContext,
-  type TaskRecord,
-  type TaskStore,
-  type TaskSupport,
-} from './types.js';
+import { isTerminalStatus, TASKS_EXTENSION_ID, type TaskContext, type TaskRecord, type TaskStore, type TaskSupport } from './types.js';
 import {
   createTaskResult,
   detailedTask,

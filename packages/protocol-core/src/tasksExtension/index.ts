@@ -1,11 +1,12 @@
 // `@mcpkit/protocol-core/tasks`: the tasks extension (SEP-2663). Any new export here becomes public API.
+
+export type { TaskWork } from './execution.js';
 export {
   type PreflightError,
   type StartOptions,
   TasksExtension,
   type TasksExtensionOptions,
 } from './extension.js';
-export type { TaskWork } from './execution.js';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './memoryStore.js';
 export {
   isExpired,

@@ -91,7 +91,11 @@ export async function createPostgresTaskStore(options: PostgresTaskStoreOptions)
     async create(task) {
       await sweep().catch(() => 0);
       // A committed INSERT: any replica's `get` finds it once this resolves.
-      await pool.query(`INSERT INTO ${t} (task_id, expires_at, doc) VALUES ($1, $2, $3)`, [task.taskId, expiresAt(task), JSON.stringify(task)]);
+      await pool.query(`INSERT INTO ${t} (task_id, expires_at, doc) VALUES ($1, $2, $3)`, [
+        task.taskId,
+        expiresAt(task),
+        JSON.stringify(task),
+      ]);
     },
     async get(taskId) {
       const res = await pool.query(`SELECT doc FROM ${t} WHERE task_id = $1`, [taskId]);
@@ -106,7 +110,11 @@ export async function createPostgresTaskStore(options: PostgresTaskStoreOptions)
         const task = live(res.rows[0]);
         const next = task && change(structuredClone(task));
         if (next) {
-          await client.query(`UPDATE ${t} SET doc = $2, expires_at = $3 WHERE task_id = $1`, [taskId, JSON.stringify(next), expiresAt(next)]);
+          await client.query(`UPDATE ${t} SET doc = $2, expires_at = $3 WHERE task_id = $1`, [
+            taskId,
+            JSON.stringify(next),
+            expiresAt(next),
+          ]);
         }
         await client.query('COMMIT');
         return next ?? task;

@@ -92,6 +92,7 @@ export function detailedTask(task: TaskRecord): Record<string, unknown> {
 
 /** A thrown error as the JSON-RPC error a `failed` task inlines (codes kept, anything else -32603 without internals). */
 export function taskError(error: unknown): TaskError {
-  if (error instanceof ProtocolError) return { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
+  if (error instanceof ProtocolError)
+    return { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
   return { code: -32603, message: 'The task failed unexpectedly; the server log has the details.' };
 }

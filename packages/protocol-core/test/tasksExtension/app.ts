@@ -69,8 +69,14 @@ export function tasksApp({ store, scopes }: { store?: TaskStore; scopes?: Server
       task: 'required',
       handler: async (_args, _ctx: unknown, extra) => {
         const [a, b] = await Promise.all([
-          extra.task!.input({ method: 'elicitation/create', params: { mode: 'form', message: 'First?', requestedSchema: { type: 'object', properties: {} } } }),
-          extra.task!.input({ method: 'elicitation/create', params: { mode: 'form', message: 'Second?', requestedSchema: { type: 'object', properties: {} } } }),
+          extra.task!.input({
+            method: 'elicitation/create',
+            params: { mode: 'form', message: 'First?', requestedSchema: { type: 'object', properties: {} } },
+          }),
+          extra.task!.input({
+            method: 'elicitation/create',
+            params: { mode: 'form', message: 'Second?', requestedSchema: { type: 'object', properties: {} } },
+          }),
         ]);
         return textResult(`answers: ${JSON.stringify(a)} ${JSON.stringify(b)}`);
       },

@@ -3,8 +3,9 @@
  * start evaluates one profile's tools, prompts and resources instead of all three. The library entry
  * (`server.ts`, `createEverythingServer`) keeps importing all three; both build the same servers.
  */
-import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
+
 import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
+import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions, Profile } from '../context.js';
 
 /**

@@ -64,23 +64,31 @@ describe('current profile: simulate-research-query on the tasks extension', () =
   it('lists the extension in server/discover and no 2025 tasks capability', async () => {
     const { result } = await rpc('server/discover', {}, OPTED);
     expect(result?.capabilities).toMatchObject({ extensions: { [TASKS]: {} } });
-    expect((result?.capabilities as Record<string, unknown>).tasks).toBeUndefined();
+    expect((result?.capabilities as Record<string, unknown> | undefined)?.tasks).toBeUndefined();
   });
 
   it('runs inline without the extension (the report, no clarification)', async () => {
-    const { result } = await rpc('tools/call', { name: 'simulate-research-query', arguments: { topic: 'Quantum', ambiguous: true } }, { elicitation: {} });
+    const { result } = await rpc(
+      'tools/call',
+      { name: 'simulate-research-query', arguments: { topic: 'Quantum', ambiguous: true } },
+      { elicitation: {} },
+    );
     expect(result?.resultType).toBe('complete');
     expect(reportOf(result)).toContain('# Research Report: Quantum\n');
   });
 
   it('runs as a task with it: input_required for the clarification, then the report with it', async () => {
-    const created = await rpc('tools/call', { name: 'simulate-research-query', arguments: { topic: 'Python stuff', ambiguous: true } }, OPTED);
+    const created = await rpc(
+      'tools/call',
+      { name: 'simulate-research-query', arguments: { topic: 'Python stuff', ambiguous: true } },
+      OPTED,
+    );
     expect(created.result?.resultType).toBe('task');
     const taskId = created.result?.taskId as string;
     await expect.poll(async () => (await rpc('tasks/get', { taskId }, OPTED)).result?.status).toBe('input_required');
     const { result: asking } = await rpc('tasks/get', { taskId }, OPTED);
     const [key] = Object.keys(asking?.inputRequests as object);
-    expect((asking?.inputRequests as Record<string, { method: string }>)[key!]?.method).toBe('elicitation/create');
+    expect((asking?.inputRequests as Record<string, { method: string }> | undefined)?.[key!]?.method).toBe('elicitation/create');
     await rpc('tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { interpretation: 'snake' } } } }, OPTED);
     await expect.poll(async () => (await rpc('tasks/get', { taskId }, OPTED)).result?.status).toBe('completed');
     const { result } = await rpc('tasks/get', { taskId }, OPTED);

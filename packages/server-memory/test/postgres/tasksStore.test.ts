@@ -36,7 +36,10 @@ function app(tasks: TasksExtension): ServerApp {
     task: 'required',
     handler: async (_args, _ctx: unknown, extra) => {
       try {
-        const answer = await extra.task!.input({ method: 'elicitation/create', params: { mode: 'form', message: 'Go?', requestedSchema: { type: 'object', properties: {} } } });
+        const answer = await extra.task!.input({
+          method: 'elicitation/create',
+          params: { mode: 'form', message: 'Go?', requestedSchema: { type: 'object', properties: {} } },
+        });
         return textResult(`answered ${JSON.stringify(answer)}`);
       } catch (error) {
         seen.push(`aborted ${extra.task!.taskId}`);

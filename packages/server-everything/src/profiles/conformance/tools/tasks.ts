@@ -1,4 +1,4 @@
-import { defineTool, type RequestExtra, textResult, ToolError } from '@mcpkit/protocol-core';
+import { defineTool, type RequestExtra, ToolError, textResult } from '@mcpkit/protocol-core';
 import { acceptedContent, type ElicitRequestFormParams, inputRequired, ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ConformanceSession } from '../session.js';

@@ -6,8 +6,8 @@ import {
   type RunningTask,
   registerTools,
   type TaskLayer,
-  type ToolResult,
   type TaskToolDefinition,
+  type ToolResult,
 } from '@mcpkit/protocol-core';
 import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { CallToolResult, RegisteredTool } from '@modelcontextprotocol/server';
