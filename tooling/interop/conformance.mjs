@@ -75,3 +75,39 @@ export function runRequirements(tool, url, revision, dir, cwd) {
   }
   return { required, unscored, exitStatus: res.status, output: res.output };
 }
+
+/**
+ * The suite's extension scenarios we score ourselves as required: every `tasks-*` server scenario of
+ * 0.2.0-alpha.12 (the tasks extension, SEP-2663), which the 2026-07-28 requirement set runs without scoring.
+ */
+export const REQUIRED_EXTENSION_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
+/**
+ * Moves the unscored results named in `names` from `set.unscored` to `set.required` (scored by us), each marked
+ * `scoredBy: 'mcpkit'`; a name the run produced no result for is a failure (`not run`), so a scenario cannot
+ * drop out of CI silently.
+ */
+export function promoteUnscored(set, names) {
+  for (const name of names) {
+    const result = set.unscored.get(name);
+    set.unscored.delete(name);
+    if (result) {
+      const { reason, ...rest } = result;
+      set.required.set(name, { ...rest, scoredBy: 'mcpkit', suiteReason: reason });
+    } else if (!set.required.has(name)) {
+      set.required.set(name, { status: 'fail', summary: 'not run by the suite', details: '', scoredBy: 'mcpkit' });
+    }
+  }
+  return set;
+}

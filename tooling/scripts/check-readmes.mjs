@@ -33,6 +33,9 @@ export const ERA_CHANGES = 'MCP 2026-07-28 and SDK v2: what a client sees differ
 export const SERVER_SECTIONS = [
   { name: 'Use it' },
   { name: 'Tools' },
+  // The 2026 extensions: which tools run as tasks (SEP-2663) and the skills the server publishes (SEP-2640).
+  { name: 'Tasks', optional: true },
+  { name: 'Skills', optional: true },
   { name: 'Configuration' },
   { name: 'Security' },
   // Hosting for many users (OAuth resource server, behind a TLS proxy): issue 20; required once it lands.
@@ -50,6 +53,8 @@ export const LIBRARY_SECTIONS = [
   { name: 'Install' },
   { name: 'Use' },
   { name: 'API' },
+  { name: 'Tasks', optional: true },
+  { name: 'Skills', optional: true },
   { name: 'Security' },
   { name: ERA_CHANGES, optional: true },
   { name: 'Libraries' },

@@ -20,6 +20,8 @@ import { type RequestExtra, toRequestExtra } from './requestExtra.js';
 import { capAnswer, capToolResult } from './requestGuard.js';
 import { errorResult, type ToolResult } from './results.js';
 import { serverLogger, setServerLogger } from './serverLogger.js';
+import type { TasksExtension } from './tasksExtension/extension.js';
+import type { TaskSupport } from './tasksExtension/types.js';
 
 export type { RequestExtra };
 
@@ -55,6 +57,12 @@ export interface ToolDefinition<Ctx, In extends z.ZodRawShape = z.ZodRawShape, O
    * that wire reads it; `registerTools` refuses it on the default one.
    */
   listing?: ToolListing;
+  /**
+   * Task execution (the tasks extension, `@mcpkit/protocol-core/tasks`), when registered with `{ tasks }`: a
+   * request that declared the extension may get a task running the handler (`extra.task`); `optional` runs it
+   * inline for one that did not, `required` refuses it (-32021).
+   */
+  task?: TaskSupport;
 }
 
 /** Declares a tool as plain data. Dependencies reach the handler as `ctx`. */
@@ -77,6 +85,8 @@ export interface RegisterToolsOptions extends RegisterOptions {
    * failures as JSON-RPC errors with that server's texts, `listing` applied (see `lowLevelTools.ts`).
    */
   wire?: 'mcp-server' | 'low-level';
+  /** Runs the tools defined with `task` through the tasks extension (`new TasksExtension(store)`; default wire only). */
+  tasks?: TasksExtension;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of tools has heterogeneous shapes.
@@ -108,7 +118,7 @@ export function registerTools<Ctx>(
   server: McpServer,
   ctx: Ctx,
   tools: ReadonlyArray<AnyToolDefinition<Ctx>>,
-  { logger: given, wire = 'mcp-server' }: RegisterToolsOptions = {},
+  { logger: given, wire = 'mcp-server', tasks }: RegisterToolsOptions = {},
 ): RegisteredTool[] {
   const logger = serverLogger(server, given);
   if (wire === 'low-level') {
@@ -121,6 +131,7 @@ export function registerTools<Ctx>(
     return [];
   }
   return tools.map((tool) => {
+    if (tool.task) tasks?.declare(tool.name, tool.task);
     if (tool.listing) throw new Error(`Tool ${tool.name}: \`listing\` needs registerTools(…, { wire: 'low-level' })`);
     return server.registerTool(
       tool.name,
@@ -132,20 +143,23 @@ export function registerTools<Ctx>(
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown, context: ServerContext) => {
-        const extra = toRequestExtra(context);
-        try {
-          return await answer(tool, ctx, args, extra, logger);
-        } catch (error) {
-          if (error instanceof ToolError) return errorResult(error.message);
-          if (error instanceof ProtocolError) throw error;
-          // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
-          // sends no answer for a cancelled request anyway.
-          if (extra.signal.aborted) {
-            logger.debug(`Tool ${tool.name} cancelled by the client`);
-            return errorResult(`Tool ${tool.name} was cancelled.`);
+        const call = async (extra: RequestExtra) => {
+          try {
+            return await answer(tool, ctx, args, extra, logger);
+          } catch (error) {
+            if (error instanceof ToolError) return errorResult(error.message);
+            if (error instanceof ProtocolError) throw error;
+            // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
+            // sends no answer for a cancelled request anyway.
+            if (extra.signal.aborted) {
+              logger.debug(`Tool ${tool.name} cancelled by the client`);
+              return errorResult(`Tool ${tool.name} was cancelled.`);
+            }
+            return errorResult(hideUnexpected('Tool', tool.name, error, logger));
           }
-          return errorResult(hideUnexpected('Tool', tool.name, error, logger));
-        }
+        };
+        const extra = toRequestExtra(context);
+        return (tool.task && tasks ? tasks.callTool(tool.name, tool.task, extra, call) : call(extra)) as Promise<ToolAnswer>;
       },
     );
   });

@@ -15,6 +15,7 @@ import type {
   ServerRequest,
   StandardSchemaV1,
 } from '@modelcontextprotocol/server';
+import type { TaskContext } from './tasksExtension/types.js';
 
 export interface RequestExtra {
   /** The SDK's own context for this request. */
@@ -33,6 +34,8 @@ export interface RequestExtra {
   ): Promise<StandardSchemaV1.InferOutput<T>>;
   /** Ends this request's SSE stream early so the client resumes it (Streamable HTTP with an event store). */
   closeSSEStream?: () => void;
+  /** Set when the call runs as a task (the tasks extension): its id, cancellation signal, progress and input requests. */
+  task?: TaskContext;
 }
 
 export function toRequestExtra(ctx: ServerContext): RequestExtra {

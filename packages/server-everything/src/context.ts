@@ -1,4 +1,5 @@
 import type { Logger } from '@mcpkit/protocol-core';
+import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
 import type { RequestStateKeySource } from './shared/clientInput.js';
 import type { Download } from './shared/download.js';
@@ -68,4 +69,9 @@ export interface EverythingOptions {
    * notifications instead.
    */
   listChanges?: ServerNotifier;
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`) of the `conformance` and `current` profiles. A 2026-07-28
+   * request gets a fresh server, so every server must share one: the CLI makes one per process. Default: one per server.
+   */
+  tasks?: TasksExtension;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { createListenBus, runCli } from '@mcpkit/protocol-core';
+import { createMemoryTaskStore, TasksExtension } from '@mcpkit/protocol-core/tasks';
 import { options } from './config.js';
 import { loadProfile } from './profiles/load.js';
 import { EVERYTHING_SCOPES } from './scopes.js';
@@ -33,8 +34,13 @@ await runCli({
     const spentRequestStates = createSpentStates();
     // One listen bus per process: 2026-07-28 `subscriptions/listen` streams over HTTP hear what any server announces.
     const listen = createListenBus({ logger });
+    // One tasks extension per process: a task outlives the request (and its server) that started it, and any
+    // later request's server answers its tasks/get.
+    const tasks = new TasksExtension(createMemoryTaskStore(), { logger });
+    createProfileServer.declareTasks?.(tasks);
     return {
       bus: listen.bus,
+      preflight: (message) => tasks.preflight(message),
       createServer: (context) =>
         createProfileServer(
           {
@@ -47,10 +53,14 @@ await runCli({
             requestStateKey,
             spentRequestStates,
             listChanges: listen.notify,
+            tasks,
           },
           context,
         ),
-      close: () => downloader.close(),
+      close: () => {
+        tasks.close();
+        return downloader.close();
+      },
       scopes: EVERYTHING_SCOPES,
     };
   },

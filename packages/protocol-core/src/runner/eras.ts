@@ -113,10 +113,24 @@ export function createEraRouter(app: ServerApp, { stateless, listens: bounds, lo
       return !(await isLegacyRequest(headersOnly(req), body));
     },
     async serve(req, res, body) {
+      if (refusedBeforeSdk(app, res, body)) return;
       if (isListenRequest(body) && !(await listens.admit(req, res, body.id))) return;
       await (requests ? requests.run({}, () => node(req, res, body)) : node(req, res, body));
     },
     close: () => handler.close(),
     listens,
   };
+}
+
+/**
+ * What the app refuses before the SDK sees it (`ServerApp.preflight`: a required-task tool called without the
+ * tasks extension is -32021), answered with HTTP 400 as the SDK answers -32021.
+ */
+function refusedBeforeSdk(app: ServerApp, res: ServerResponse, body: unknown): boolean {
+  const error = app.preflight?.(body);
+  if (!error) return false;
+  const id = (body as { id?: unknown }).id ?? null;
+  res.writeHead(400, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+  return true;
 }

@@ -22,7 +22,10 @@ export interface RunningStdioServer extends RunningServer {
  */
 export async function serveStdio(app: ServerApp, stdin = process.stdin, stdout = process.stdout): Promise<RunningStdioServer> {
   const drain = createDrain();
-  const transport = new JsonRpcStdioTransport(stdin, stdout, { counter: createRequestCounter(drain) });
+  const transport = new JsonRpcStdioTransport(stdin, stdout, {
+    counter: createRequestCounter(drain),
+    ...(app.preflight ? { preflight: (message: unknown) => app.preflight?.(message) } : {}),
+  });
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);

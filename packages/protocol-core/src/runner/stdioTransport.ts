@@ -27,6 +27,8 @@ export interface StdioTransportOptions {
   maxLineBytes?: number;
   /** Counts the client's requests until answered, for a drain (`drain.ts`); one it refuses is answered -32000. */
   counter?: RequestCounter;
+  /** A JSON-RPC error to answer a message with instead of passing it on (`ServerApp.preflight`). */
+  preflight?: (message: unknown) => { code: number; message: string; data?: unknown } | undefined;
 }
 
 export class JsonRpcStdioTransport implements Transport {
@@ -36,6 +38,7 @@ export class JsonRpcStdioTransport implements Transport {
 
   private readonly maxLineBytes: number;
   private readonly counter: RequestCounter | undefined;
+  private readonly preflight: StdioTransportOptions['preflight'];
   private chunks: Buffer[] = [];
   private size = 0;
   /** Skipping the rest of a line that was too long. */
@@ -47,10 +50,11 @@ export class JsonRpcStdioTransport implements Transport {
   constructor(
     private readonly stdin: Readable = process.stdin,
     private readonly stdout: Writable = process.stdout,
-    { maxLineBytes = CLIENT_MESSAGE_LIMIT_BYTES, counter }: StdioTransportOptions = {},
+    { maxLineBytes = CLIENT_MESSAGE_LIMIT_BYTES, counter, preflight }: StdioTransportOptions = {},
   ) {
     this.maxLineBytes = maxLineBytes;
     this.counter = counter;
+    this.preflight = preflight;
   }
 
   private readonly onData = (data: Buffer | string): void => {
@@ -100,11 +104,19 @@ export class JsonRpcStdioTransport implements Transport {
       // While draining (SIGTERM), a new request is refused; answers and notifications still go through.
       if (this.counter && !this.counter.received(message))
         this.reject('id' in message ? (message.id as JsonRpcId) : null, ErrorCode.ServerError, 'the server is shutting down');
-      else this.onmessage?.(message);
+      else if (!this.refusedBeforeSdk(message)) this.onmessage?.(message);
     },
     reject: (id, code, message, cause) => this.reject(id, code, message, cause),
     error: (error) => this.onerror?.(error),
   };
+
+  /** Answers with the app's `preflight` error instead of passing the message on, when it has one. */
+  private refusedBeforeSdk(message: JSONRPCMessage): boolean {
+    const error = 'id' in message && 'method' in message ? this.preflight?.(message) : undefined;
+    if (!error) return false;
+    void this.send({ jsonrpc: '2.0', id: (message as { id: JsonRpcId & (string | number) }).id, error });
+    return true;
+  }
 
   /** Answers a message that cannot be handled, and tells `onerror`. */
   private reject(id: JsonRpcId, code: number, message: string, cause?: unknown): void {

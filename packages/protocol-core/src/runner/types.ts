@@ -32,6 +32,11 @@ export interface ServerApp {
    * Without it, the app is ready whenever the process is.
    */
   ready?(): Promise<Readiness>;
+  /**
+   * A JSON-RPC error to answer a request with before the SDK sees it, or `undefined` to serve it (HTTP and
+   * stdio). The tasks extension's `preflight` fits: -32021 for a required-task tool called without the extension.
+   */
+  preflight?(message: unknown): { code: number; message: string; data?: unknown } | undefined;
 }
 
 /** What `ServerApp.ready` answers. */

@@ -3,11 +3,18 @@
  * start evaluates one profile's tools, prompts and resources instead of all three. The library entry
  * (`server.ts`, `createEverythingServer`) keeps importing all three; both build the same servers.
  */
+
+import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions, Profile } from '../context.js';
 
-/** Builds one server of a profile, as `createEverythingServer(options, context)` does for it. */
-export type ProfileFactory = (options: EverythingOptions, context?: McpRequestContext) => McpServer;
+/**
+ * Builds one server of a profile, as `createEverythingServer(options, context)` does for it; `declareTasks` tells the
+ * process's tasks extension which tools run only as tasks before the first request arrives.
+ */
+export type ProfileFactory = ((options: EverythingOptions, context?: McpRequestContext) => McpServer) & {
+  declareTasks?(tasks: TasksExtension): void;
+};
 
 export async function loadProfile(profile: Profile): Promise<ProfileFactory> {
   switch (profile) {
@@ -20,8 +27,8 @@ export async function loadProfile(profile: Profile): Promise<ProfileFactory> {
       return (options, context) => createCurrentServer(options, context);
     }
     case 'conformance': {
-      const { createConformanceServer } = await import('./conformance/index.js');
-      return (options) => createConformanceServer(options);
+      const { createConformanceServer, declareTaskTools } = await import('./conformance/index.js');
+      return Object.assign((options: EverythingOptions) => createConformanceServer(options), { declareTasks: declareTaskTools });
     }
   }
 }

@@ -43,6 +43,14 @@ const SUITE_TOOLS = [
   'test_x_mcp_header',
   'test_trigger_tool_change',
   'test_trigger_prompt_change',
+  // The tasks extension's fixtures (the `tasks-*` scenarios).
+  'greet',
+  'slow_compute',
+  'failing_job',
+  'protocol_error_job',
+  'confirm_delete',
+  'multi_input',
+  'test_tool_with_task',
 ];
 
 describe('conformance profile: tools/list', () => {
@@ -69,6 +77,9 @@ describe('conformance profile: tools/list', () => {
       'test_elicitation_sep1330_enums',
       ...SUITE_TOOLS.filter((name) => name.startsWith('test_input_required_result_')),
       'test_missing_capability',
+      'confirm_delete',
+      'multi_input',
+      'test_tool_with_task',
     ]);
   });
 

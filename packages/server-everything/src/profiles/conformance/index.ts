@@ -1,4 +1,5 @@
 import { createMcpServer, enableSubscriptions, registerPrompts, registerResources, registerTools } from '@mcpkit/protocol-core';
+import { createMemoryTaskStore, TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
 import { createClientInput, createStateCodec } from '../../shared/clientInput.js';
@@ -11,9 +12,16 @@ import { tools } from './tools/index.js';
 export const INSTRUCTIONS = [
   'The surface the official MCP conformance suite (@modelcontextprotocol/conformance) expects of a server:',
   'test_* tools for every content type, logging, progress, errors, sampling, elicitation and stream resumption,',
-  'json_schema_2020_12_tool, test:// resources (text, binary, a template, a subscribable resource), test_* prompts',
+  'json_schema_2020_12_tool, the tasks extension fixtures (greet, slow_compute, failing_job, protocol_error_job,',
+  'confirm_delete, multi_input, test_tool_with_task), test:// resources (text, binary, a template, a subscribable resource), test_* prompts',
   'and completions. For testing MCP clients and SDKs; nothing here touches the network or the disk.',
 ].join(' ');
+
+/** Tells `tasks` which of this profile's tools run only as tasks (its `preflight` answers -32021 for them). */
+export function declareTaskTools(tasks: TasksExtension): void {
+  for (const tool of tools) if (tool.task) tasks.declare(tool.name, tool.task);
+  tasks.declare('test_tool_with_task', 'required');
+}
 
 /**
  * The `conformance` profile: every tool, resource, template, prompt and completion the server scenarios of
@@ -26,9 +34,13 @@ export function createConformanceServer(options: EverythingOptions): McpServer {
     { name: 'everything-server', version: VERSION, title: 'Everything (conformance)', instructions: INSTRUCTIONS },
     { requestState: { verify: codec.verify } },
   );
-  const session = createSession(server, options, createClientInput(server, codec));
+  // The process's tasks (the CLI makes one extension for every server); a server made alone gets its own.
+  const tasks = options.tasks ?? new TasksExtension(createMemoryTaskStore(), { logger: options.logger });
+  tasks.attach(server);
+  declareTaskTools(tasks);
+  const session = createSession(server, options, createClientInput(server, codec), tasks);
   const registerOptions = { logger: session.logger };
-  registerTools(server, session, tools, registerOptions);
+  registerTools(server, session, tools, { ...registerOptions, tasks });
   registerResources(server, session, resources);
   registerPrompts(server, session, prompts, registerOptions);
   const updates = watchedResourceUpdates(session, () => subscriptions);

@@ -1,4 +1,5 @@
 import { type Logger, type RequestExtra, silentLogger } from '@mcpkit/protocol-core';
+import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import { LoggingLevelSchema } from '@modelcontextprotocol/core';
 import type { LoggingLevel, McpServer, ServerNotifier } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
@@ -42,6 +43,8 @@ export interface ConformanceSession {
   watchedRevision: number;
   /** The process's 2026-07-28 listen bus over HTTP (`EverythingOptions.listChanges`); undefined in-process. */
   listChanges: ServerNotifier | undefined;
+  /** The tasks extension (the process's, `EverythingOptions.tasks`): `test_tool_with_task` starts its task there. */
+  tasks: TasksExtension;
   /**
    * Sends `notifications/message` unless the client's level filters it out, on the stream of the request
    * being handled when `extra` is given (over HTTP, the POST's stream rather than the standalone GET one).
@@ -52,7 +55,12 @@ export interface ConformanceSession {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export function createSession(server: McpServer, options: EverythingOptions, input: ClientInputChannel): ConformanceSession {
+export function createSession(
+  server: McpServer,
+  options: EverythingOptions,
+  input: ClientInputChannel,
+  tasks: TasksExtension,
+): ConformanceSession {
   const lifetime = new AbortController();
   const session: ConformanceSession = {
     server,
@@ -63,6 +71,7 @@ export function createSession(server: McpServer, options: EverythingOptions, inp
     logLevel: undefined,
     watchedRevision: 0,
     listChanges: options.listChanges,
+    tasks,
     async log(level, data, extra) {
       if (session.logLevel && SEVERITY.get(level)! < SEVERITY.get(session.logLevel)!) return false;
       const notification = { method: 'notifications/message' as const, params: { level, logger: LOGGER_NAME, data } };

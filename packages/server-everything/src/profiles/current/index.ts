@@ -8,6 +8,7 @@ import {
   silentLogger,
   type TaskLayer,
 } from '@mcpkit/protocol-core';
+import { createMemoryTaskStore, TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
 import { createSimulatedLogging } from './logging.js';
@@ -55,9 +56,14 @@ export function createCurrentServer(options: EverythingOptions, context?: McpReq
       requestState: { verify: config.stateCodec.verify },
     },
   );
+  const modern = context?.era === 'modern';
   // Server-side tasks for 2025-11-25 clients (`tasks` capability, `tasks/*`, task-augmented `tools/call`).
   // A task queues at most one request (the research clarification); 100 bounds a misbehaving one.
-  const tasks = createTaskLayer(server, { logger, maxQueuedInputs: 100 });
+  const tasks = modern ? undefined : createTaskLayer(server, { logger, maxQueuedInputs: 100 });
+  // 2026-07-28: the tasks extension instead (SEP-2663), the process's when the CLI made one (a task outlives its
+  // request's server), else this server's own.
+  const extension = modern ? (options.tasks ?? new TasksExtension(createMemoryTaskStore(), { logger })) : undefined;
+  extension?.attach(server);
 
   const closing = new AbortController();
   // Every interval, sleep and download of the session listens to it: no listener limit (and no warning).
@@ -77,14 +83,15 @@ export function createCurrentServer(options: EverythingOptions, context?: McpReq
     roots: createRootsCache(server, logger),
     urlElicitationPrerequisites: new Set(),
     every,
-    tasks,
+    ...(tasks ? { tasks } : {}),
+    ...(extension ? { extension } : {}),
   };
 
   const base = registerTools(server, session, tools, { logger }).map((registered, i) => ({ name: tools[i]!.name, registered }));
   registerResourceTemplates(server);
   registerDocumentResources(server);
   registerPrompts(server, session, prompts, { logger });
-  if (context?.era === 'modern') {
+  if (modern) {
     serveModernTools(session, base);
     return closeWith(server, closing, tasks);
   }
@@ -101,7 +108,7 @@ export function createCurrentServer(options: EverythingOptions, context?: McpReq
     if (initialized) return;
     initialized = true;
     // The transport is connected now: task-augmented tool calls reach the task layer from here on.
-    tasks.attach();
+    tasks?.attach();
     // Now that the client's capabilities are known (each registration sends tools/list_changed).
     const client = session.clientCapabilities();
     for (const gated of gatedTools) {
@@ -120,13 +127,13 @@ export function createCurrentServer(options: EverythingOptions, context?: McpReq
 }
 
 /** When the server closes: stops the toggles' intervals, pending sleeps and the research tasks of this session. */
-function closeWith(server: McpServer, closing: AbortController, tasks: TaskLayer, also?: () => void): McpServer {
+function closeWith(server: McpServer, closing: AbortController, tasks: TaskLayer | undefined, also?: () => void): McpServer {
   const previousOnClose = server.server.onclose;
   server.server.onclose = () => {
     previousOnClose?.();
     also?.();
     closing.abort(new Error('The session closed.'));
-    tasks.close();
+    tasks?.close();
   };
   return server;
 }

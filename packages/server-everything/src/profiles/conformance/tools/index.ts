@@ -4,6 +4,7 @@ import { inputRequiredTools } from './inputRequired.js';
 import { jsonSchema2020Tool } from './jsonSchema2020Tool.js';
 import { listenDiagnosticTools } from './listenDiagnostics.js';
 import { statelessDiagnosticTools } from './statelessDiagnostics.js';
+import { taskTools } from './tasks.js';
 import { testAudioContent } from './testAudioContent.js';
 import { testElicitation } from './testElicitation.js';
 import { testElicitationSep1034Defaults } from './testElicitationSep1034Defaults.js';
@@ -20,7 +21,7 @@ import { testToolWithProgress } from './testToolWithProgress.js';
 
 export { JSON_SCHEMA_2020_12_INPUT } from './jsonSchema2020Tool.js';
 
-/** In `tools/list` order (the suite's fixture's, `json_schema_2020_12_tool`, then the 2026-07-28 diagnostics). */
+/** In `tools/list` order (the suite's fixture's, `json_schema_2020_12_tool`, the 2026-07-28 diagnostics, then the tasks fixtures). */
 export const tools: ReadonlyArray<AnyToolDefinition<ConformanceSession>> = [
   testSimpleText,
   testImageContent,
@@ -39,4 +40,5 @@ export const tools: ReadonlyArray<AnyToolDefinition<ConformanceSession>> = [
   ...inputRequiredTools,
   ...statelessDiagnosticTools,
   ...listenDiagnosticTools,
+  ...taskTools,
 ];

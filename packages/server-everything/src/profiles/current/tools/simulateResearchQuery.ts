@@ -1,6 +1,18 @@
-import { errorMessage, isTerminal, type RunningTask, type TaskLayer, type TaskToolDefinition } from '@mcpkit/protocol-core';
+import {
+  defineTool,
+  errorMessage,
+  isTerminal,
+  type RequestExtra,
+  type RunningTask,
+  registerTools,
+  type TaskLayer,
+  type TaskToolDefinition,
+  type ToolResult,
+} from '@mcpkit/protocol-core';
+import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { CallToolResult, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { declaredCapabilities } from '../../../shared/clientInput.js';
 import { type CurrentSession, sleep } from '../session.js';
 
 const STAGES = ['Gathering sources', 'Analyzing content', 'Synthesizing findings', 'Generating report'] as const;
@@ -86,9 +98,10 @@ const ElicitAnswerSchema = z.looseObject({
   content: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** A session whose server serves tasks (the `current` profile's). */
+/** A session whose server serves tasks (the `current` profile's): 2025-11-25's layer, or 2026-07-28's extension. */
 export interface TaskSession extends CurrentSession {
-  tasks: TaskLayer;
+  tasks?: TaskLayer;
+  extension?: TasksExtension;
 }
 
 function clarificationRequest(topic: string) {
@@ -183,5 +196,54 @@ export function simulateResearchQuery(session: CurrentSession): TaskToolDefiniti
  * gets the report of an inline run, without a clarification.
  */
 export function registerSimulateResearchQuery(session: TaskSession): RegisteredTool {
-  return session.tasks.registerTool(simulateResearchQuery(session), session);
+  if (session.tasks) return session.tasks.registerTool(simulateResearchQuery(session), session);
+  const [registered] = registerTools(session.server, session, [researchOnExtension(session)], {
+    logger: session.logger,
+    ...(session.extension ? { tasks: session.extension } : {}),
+  });
+  return registered as RegisteredTool;
+}
+
+/** A task never ends with the per-request server that started it (2026-07-28): only its own signal stops it. */
+const NEVER = new AbortController().signal;
+
+/** The task of the extension as the research sees one (`extra.task`), or an inline run without it. */
+function runningFrom(extra: RequestExtra): RunningTask {
+  const task = extra.task;
+  return {
+    taskId: task?.taskId,
+    signal: extra.signal,
+    canRequestInput: task !== undefined,
+    status: () => (extra.signal.aborted ? 'cancelled' : 'working'),
+    update: async (_status, statusMessage) => {
+      if (statusMessage) task?.progress(statusMessage);
+    },
+    requestInput: async (request, schema) => {
+      if (!task) throw new Error('Input requests need a task');
+      return schema.parse(await task.input(request));
+    },
+  };
+}
+
+/**
+ * `simulate-research-query` for 2026-07-28 clients, on the tasks extension: a request that declares the extension
+ * gets a task (stage names as its status message, the clarification as an `input_required` elicitation when
+ * `ambiguous` and the request declares elicitation); one that does not gets the report of an inline run, as before.
+ */
+function researchOnExtension(session: CurrentSession) {
+  const legacy = simulateResearchQuery(session);
+  return defineTool({
+    name: legacy.name,
+    title: legacy.title,
+    description: legacy.description,
+    input,
+    annotations: legacy.annotations,
+    task: 'optional',
+    handler: ({ topic, ambiguous }, ctx: CurrentSession, extra) => {
+      const task = runningFrom(extra);
+      const elicits = declaredCapabilities(ctx.server, extra.ctx).elicitation !== undefined;
+      const session = extra.task ? { ...ctx, closed: NEVER } : ctx;
+      return research(topic, ambiguous && elicits && task.canRequestInput, task, session) as Promise<ToolResult>;
+    },
+  });
 }

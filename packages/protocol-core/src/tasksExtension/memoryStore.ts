@@ -1,0 +1,50 @@
+import { LRUCache } from 'lru-cache';
+import { isExpired, type TaskChange, type TaskRecord, type TaskStore } from './types.js';
+
+export interface MemoryTaskStoreOptions {
+  /** Tasks kept at most; the least recently used beyond it is forgotten (its id becomes unknown). Default 10 000. */
+  maxTasks?: number;
+  /** Epoch milliseconds now. Default `Date.now`; tests drive it. */
+  now?: () => number;
+}
+
+/**
+ * Tasks in this process only (lost when it stops): an LRU bounded by `maxTasks`, each entry living its
+ * `ttlMs` by the injected clock (lru-cache's own ttl, with `perf` reading `now`).
+ */
+export function createMemoryTaskStore({ maxTasks = 10_000, now = Date.now }: MemoryTaskStoreOptions = {}): TaskStore {
+  const tasks = new LRUCache<string, TaskRecord>({ max: maxTasks, perf: { now }, ttlAutopurge: false });
+  const live = (taskId: string): TaskRecord | undefined => {
+    const task = tasks.get(taskId);
+    if (!task) return undefined;
+    // lru-cache's ttl and ours agree; this guards `ttl: null` tasks whose record was changed by hand.
+    if (isExpired(task, now())) {
+      tasks.delete(taskId);
+      return undefined;
+    }
+    return task;
+  };
+  const ttlOf = (task: TaskRecord) => (task.ttlMs === null ? 0 : Math.max(1, task.createdAt + task.ttlMs - now()));
+  return {
+    shared: false,
+    async create(task) {
+      if (tasks.has(task.taskId)) throw new Error(`Task ${task.taskId} exists already`);
+      tasks.set(task.taskId, structuredClone(task), { ttl: ttlOf(task) });
+    },
+    async get(taskId) {
+      const task = live(taskId);
+      return task && structuredClone(task);
+    },
+    async update(taskId, change: TaskChange) {
+      const task = live(taskId);
+      if (!task) return undefined;
+      const next = change(structuredClone(task));
+      if (!next) return structuredClone(task);
+      tasks.set(taskId, structuredClone(next), { ttl: ttlOf(next) });
+      return structuredClone(next);
+    },
+    async close() {
+      tasks.clear();
+    },
+  };
+}
