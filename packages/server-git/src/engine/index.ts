@@ -27,4 +27,3 @@ export { stash } from './ops/stash.js';
 export { stashList } from './ops/stashList.js';
 export { status } from './ops/status.js';
 export { tag } from './ops/tag.js';
-export { type WarmedRepository, warmRepositories } from './warm.js';

@@ -12,6 +12,7 @@ import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
 import { withObjectStore } from './git/objectFs.js';
 import { createObjectStore, type ObjectStore, type SharedObjectStore } from './git/objectStore.js';
 import type { RepoWrites } from './git/repoWrites.js';
+import type { RepoHeld } from './repoCache.js';
 import { createWorkTree, type WorkTree } from './git/workTree.js';
 
 export { createRepoCache, type RepoCache } from './repoCache.js';
@@ -23,6 +24,8 @@ export interface Repo extends RepoLocation {
   git: { fs: ConfinedFs; dir: string; gitdir: string; cache: object };
   /** Per-repository memo for this server's own derived data (flattened trees, parsed index, …). */
   memo: Map<string, unknown>;
+  /** This repository's share of the memory budget, for derived data that grows with it (repoCache.ts). */
+  held: RepoHeld;
   /** The repository's objects, read as git reads them (packs first, then loose), kept per repository; this call's budgeted view. */
   objects: ObjectStore;
   /** The work tree as git sees it (symlinks never followed), for this call: every work-tree read goes through it or `git.fs`. */
@@ -40,11 +43,11 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
       `'${repoPath}' is a linked worktree (git worktree add); isomorphic-git, which this server uses, cannot work on those. Use the main work tree '${location.commondir}' instead.`,
     );
   }
-  const { cache, memo } = ctx.repoCache.get(location.gitdir);
+  const { cache, memo, held } = ctx.repoCache.get(location.gitdir);
   let store = memo.get('objects:store') as SharedObjectStore | undefined;
   if (store) store.refresh();
   else {
-    store = createObjectStore(location.gitdir);
+    store = createObjectStore(location.gitdir, held);
     memo.set('objects:store', store);
   }
   const objects: ObjectStore = store.forCall(ctx.objectLimits);
@@ -60,6 +63,7 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
     given: repoPath,
     git: { fs, dir: location.dir, gitdir: location.gitdir, cache },
     memo,
+    held,
     objects,
     work,
     writes: ctx.repoCache.writes,
