@@ -3,9 +3,9 @@ import { runCli } from '@mcpkit/protocol-core';
 import { options, verbosityToLogLevel } from './config.js';
 import { createCacheBudget } from './engine/cacheBudget.js';
 import { resolveStartupRepositories } from './engine/startup.js';
+import { createEnginePreload } from './preload.js';
 import { GIT_SCOPES } from './scopes.js';
 import { createGitServer, createRepoCache, VERSION } from './server.js';
-import { createEnginePreload } from './preload.js';
 
 await runCli(
   {

@@ -54,7 +54,10 @@ describe('cache budget', () => {
     using fx = gitRepo();
     const commits: string[] = [];
     for (let i = 0; i < 6; i++) {
-      write(fx.repo, Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`d${j % 4}/sub${i}/f${j}.txt`, `file ${i} ${j}\n`.repeat(20)])));
+      write(
+        fx.repo,
+        Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`d${j % 4}/sub${i}/f${j}.txt`, `file ${i} ${j}\n`.repeat(20)])),
+      );
       fx.git('add', '-A');
       fx.git('commit', '-q', '-m', `commit ${i}`);
       commits.push(fx.git('rev-parse', 'HEAD').trim());

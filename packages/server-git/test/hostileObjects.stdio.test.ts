@@ -3,27 +3,16 @@
  * claiming 2^32 objects, a delta on itself, a decompression bomb) answer isError and the process goes on
  * answering.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type StdioProcess, spawnStdio } from '@mcpkit/protocol-core/testing';
+import { spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { gitEnv, hasGit, tempDir, text } from './helpers.js';
 import { claimObjects, deflateSync, delta, dropLoose, packAll, twoCommits, writeLoose, writePack, zeros } from './hostileRepos.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const env = () => gitEnv({ NODE_OPTIONS: '--max-old-space-size=128' });
-
-/** Waits until the server's stderr matches `pattern`, pinging meanwhile (a dead server fails the test). */
-async function stderrMatch(proc: StdioProcess, pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 3000; i++) {
-    const m = pattern.exec(proc.stderr());
-    if (m) return m[0];
-    await proc.client.ping();
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`no ${pattern} on stderr:\n${proc.stderr()}`);
-}
 
 /** A folder holding three hostile repositories and a healthy one. */
 function hostileFolder() {

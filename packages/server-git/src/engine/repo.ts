@@ -12,8 +12,8 @@ import { type ConfinedFs, createConfinedFs } from './git/confinedFs.js';
 import { withObjectStore } from './git/objectFs.js';
 import { createObjectStore, type ObjectStore, type SharedObjectStore } from './git/objectStore.js';
 import type { RepoWrites } from './git/repoWrites.js';
-import type { RepoHeld } from './repoCache.js';
 import { createWorkTree, type WorkTree } from './git/workTree.js';
+import type { RepoHeld } from './repoCache.js';
 
 export { createRepoCache, type RepoCache } from './repoCache.js';
 

@@ -89,7 +89,8 @@ function hashWorktree(repo: Repo, path: string, st: StatLike, memo: HashMemo): s
   }
   const oid = hashBlob(bytes);
   // A file changed within the last seconds could change again without its stat changing: do not trust it yet.
-  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > 3000) memo.set(path, { sig, oid }, 2 * OBJECT_OVERHEAD + stringBytes(sig) + 56 + stringBytes(path));
+  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > 3000)
+    memo.set(path, { sig, oid }, 2 * OBJECT_OVERHEAD + stringBytes(sig) + 56 + stringBytes(path));
   return oid;
 }
 
