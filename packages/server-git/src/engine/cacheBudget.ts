@@ -57,7 +57,9 @@ interface Held {
 
 const SEP = '\u0000';
 
-export function createCacheBudget({ maxBytes = DEFAULT_CACHE_BYTES, now }: CacheBudgetOptions = {}): CacheBudget {
+export function createCacheBudget({ maxBytes: asked = DEFAULT_CACHE_BYTES, now }: CacheBudgetOptions = {}): CacheBudget {
+  // lru-cache wants positive integers; a budget under a byte keeps nothing worth keeping anyway.
+  const maxBytes = Math.max(1, Math.floor(asked));
   const lru = new LRUCache<string, Held>({
     maxSize: maxBytes,
     maxEntrySize: Math.max(1, Math.floor(maxBytes / 2)),
