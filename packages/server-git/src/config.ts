@@ -1,5 +1,6 @@
 import { networkOptions, proxyOption } from '@mcpkit/net';
 import { defineOptions, parse } from '@mcpkit/protocol-core';
+import { DEFAULT_CACHE_BYTES } from './engine/cacheBudget.js';
 import { DEFAULT_OBJECT_LIMITS } from './engine/git/objectLimits.js';
 
 /** This server's own flags; `runCli` adds the transport flags every mcpkit bin has. Parsed once, passed down. */
@@ -35,7 +36,17 @@ export const options = defineOptions({
     type: 'boolean',
     env: 'GIT_NO_WARMUP',
     description:
-      'Do not read ahead in the background once the client has connected (engine, schemas, each --repository), which makes the first tool call fast',
+      "Do not load the engine as soon as the client's opening is answered (it then loads on the first tool call, which takes longer)",
+  },
+  'cache-size': {
+    type: 'string',
+    env: 'GIT_CACHE_SIZE',
+    valueName: 'size',
+    default: DEFAULT_CACHE_BYTES,
+    defaultLabel: '128mb',
+    description:
+      'The memory all caches kept between calls may take together (flattened trees, the parsed index, blobs, pack windows, delta bases, commits, patches kept for further pages); least recently used goes first',
+    parse: parse.bytes,
   },
   'lock-timeout': {
     type: 'string',

@@ -1,13 +1,11 @@
 #!/usr/bin/env node
-import { homedir } from 'node:os';
 import { runCli } from '@mcpkit/protocol-core';
 import { options, verbosityToLogLevel } from './config.js';
-import { createPatchCache } from './engine/diff/patchCache.js';
-import { fixedRoots } from './engine/roots.js';
+import { createCacheBudget } from './engine/cacheBudget.js';
+import { createEnginePreload } from './preload.js';
 import { GIT_SCOPES } from './scopes.js';
 import { createGitServer, createRepoCache, VERSION } from './server.js';
 import { resolveStartupRepositories } from './startup.js';
-import { createWarmup } from './warmup.js';
 
 await runCli(
   {
@@ -24,37 +22,25 @@ await runCli(
       const remote = config.allowRemote
         ? (await import('./engine/remote/http.js')).createRemoteAccess(config, process.env, logger)
         : undefined;
-      const repoCache = createRepoCache(undefined, undefined, { indexTimeoutMs: config.lockTimeout, refTimeoutMs: config.lockTimeout });
-      // Reads ahead once the client has connected and gone quiet (./warmup.ts), through the cache the sessions share.
+      // One memory budget (--cache-size) for what every session keeps between calls: trees, blobs, patches, …
+      const budget = createCacheBudget({ maxBytes: config.cacheSize });
+      const locks = { indexTimeoutMs: config.lockTimeout, refTimeoutMs: config.lockTimeout };
+      const repoCache = createRepoCache(undefined, undefined, locks, budget);
       const objectLimits = {
         maxObjectSize: config.maxObjectSize,
         maxDeltaDepth: config.maxDeltaDepth,
         maxInflateBytes: config.maxInflateBytes,
       };
       const serverOptions = { repositories, allowInit: config.allowInit, remote, repoCache, logger, objectLimits };
-      const warmup = config.noWarmup
-        ? undefined
-        : createWarmup({
-            ctx: {
-              roots: fixedRoots(repositories),
-              repoCache,
-              remote: undefined,
-              env: process.env,
-              home: homedir(),
-              logger,
-              patchCache: createPatchCache(),
-              objectLimits,
-            },
-            logger,
-            createServer: () => createGitServer(serverOptions),
-          });
-      if (!warmup) logger.debug('warm-up: off (--no-warmup)');
+      // The engine is imported right after the first session's opening is answered (./preload.ts), not on its first call.
+      const preload = config.noWarmup ? undefined : createEnginePreload(logger);
+      if (!preload) logger.debug('warm-up: off (--no-warmup)');
       return {
-        createServer: () => createGitServer({ ...serverOptions, activity: warmup }),
-        close: () => {
-          warmup?.stop();
-          return Promise.all([repoCache.close(), remote?.close()]).then(() => undefined);
+        createServer: () => {
+          preload?.sessionOpened();
+          return createGitServer(serverOptions);
         },
+        close: () => Promise.all([repoCache.close(), remote?.close()]).then(() => undefined),
         scopes: GIT_SCOPES,
       };
     },

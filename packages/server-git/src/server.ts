@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { reportActivity, type ServerActivity } from './activity.js';
 import type { GitContext } from './engine/context.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
 import { DEFAULT_OBJECT_LIMITS, type ObjectLimits } from './engine/git/objectLimits.js';
@@ -25,7 +24,10 @@ export interface GitServerOptions {
   allowInit?: boolean;
   /** Offer `git_fetch`, `git_pull`, `git_push` through this network access. Default: not offered. */
   remote?: RemoteAccess;
-  /** Share isomorphic-git caches between sessions (the CLI passes one per process). Default: one per server. */
+  /**
+   * Share the repositories' caches, the lstat pool and the memory budget (`createRepoCache(…, createCacheBudget({ maxBytes }))`)
+   * between sessions; the CLI passes one per process. Default: one per server, with the default budget (128 MiB).
+   */
   repoCache?: RepoCache;
   /** Environment for commit identity and credentials. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -35,8 +37,6 @@ export interface GitServerOptions {
   logger?: Logger;
   /** What reading a repository's objects may cost (--max-object-size, …). Default: DEFAULT_OBJECT_LIMITS. */
   objectLimits?: Partial<ObjectLimits>;
-  /** Told of the session's traffic (opened, messages, tool calls): the CLI's background warm-up. Default: nobody. */
-  activity?: ServerActivity;
   /** A test seam: told of each work-tree path right before it is opened, after its checks (workFile.ts). Default: none. */
   workTreeHooks?: WorkFileHooks;
 }
@@ -51,25 +51,26 @@ export function createGitServer(options: GitServerOptions = {}): McpServer {
   // default (`server/discover` and `tools/list` cacheable by anyone) is right here, as the tool list is fixed at
   // start-up (by --allow-init / --allow-remote) and is the same for every client; there are no resources or prompts.
   const server = createMcpServer({ name: 'mcp-git', version: VERSION, title: 'Git' });
+  const repoCache = options.repoCache ?? createRepoCache();
   const ctx: GitContext = {
     roots: repositories.length > 0 ? fixedRoots(repositories) : clientRoots(server, logger),
-    repoCache: options.repoCache ?? createRepoCache(),
+    repoCache,
     remote,
     env: options.env ?? process.env,
     home: options.home ?? homedir(),
     logger,
-    patchCache: createPatchCache(),
+    patchCache: createPatchCache(repoCache.budget),
     workTreeHooks: options.workTreeHooks,
     objectLimits: { ...DEFAULT_OBJECT_LIMITS, ...options.objectLimits },
   };
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
   const served = repositories.length > 0 ? tools : tools.map((tool) => withRootsRound(tool, logger));
   const listed = withReferenceListing(served);
-  registerTools(server, ctx, options.activity ? reportActivity(server, listed, options.activity) : listed, { logger });
+  registerTools(server, ctx, listed, { logger });
   return server;
 }
 
-export type { ServerActivity } from './activity.js';
+export { type CacheBudget, type CacheBudgetOptions, createCacheBudget, DEFAULT_CACHE_BYTES } from './engine/cacheBudget.js';
 export type { GitContext } from './engine/context.js';
 export { DEFAULT_OBJECT_LIMITS, type ObjectLimits } from './engine/git/objectLimits.js';
 export type { RemoteAccess } from './engine/remote/access.js';

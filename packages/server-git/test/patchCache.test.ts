@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createCacheBudget } from '../src/engine/cacheBudget.js';
 import { createPatchCache } from '../src/engine/diff/patchCache.js';
 import { connect, gitRepo, hasGit, text, write } from './helpers.js';
 
@@ -53,19 +54,31 @@ describe('patch cache', () => {
     expect(stale.isError, text(stale).slice(0, 300)).toBe(true);
   });
 
-  it('is bounded and entries expire', () => {
+  it('is bounded by the shared budget in bytes and its entries expire on the budget clock', () => {
     let t = 0;
-    const cache = createPatchCache({ ttlMs: 1000, maxEntries: 2, maxBytes: 100, now: () => t });
+    const budget = createCacheBudget({ maxBytes: 2000, now: () => t });
+    const cache = createPatchCache(budget, { ttlMs: 1000 });
+    const other = createPatchCache(budget, { ttlMs: 1000 });
     const patch = (whole: string) => ({ whole, starts: [0], files: [] });
-    cache.set('a', 'fa', patch('aaa'));
-    cache.set('b', 'fb', patch('bbb'));
-    cache.set('c', 'fc', patch('ccc'));
-    expect(cache.get('a', 'fa')).toBeUndefined();
-    expect(cache.get('b', 'fb')?.whole).toBe('bbb');
-    expect(cache.get('b', 'other')).toBeUndefined();
-    cache.set('big', 'fbig', patch('x'.repeat(101)));
+    cache.set('a', 'fa', patch('a'.repeat(500)));
+    cache.set('b', 'fb', patch('b'.repeat(500)));
+    // Another server's patches are apart (same key, another entry) but share the bytes.
+    other.set('a', 'fa', patch('c'.repeat(500)));
+    expect(cache.get('a', 'fa')?.whole).toBe('a'.repeat(500));
+    expect(other.get('a', 'fa')?.whole).toBe('c'.repeat(500));
+    cache.set('d', 'fd', patch('d'.repeat(500)));
+    // Over 2000 bytes: the least recently used ('b') went.
+    expect(cache.get('b', 'fb')).toBeUndefined();
+    expect(budget.bytes).toBeLessThanOrEqual(2000);
+    expect(cache.get('a', 'fa')?.whole).toBe('a'.repeat(500));
+    expect(cache.get('a', 'other')).toBeUndefined();
+    // Larger than half the budget: not kept.
+    cache.set('big', 'fbig', patch('x'.repeat(1001)));
     expect(cache.get('big', 'fbig')).toBeUndefined();
-    t = 1000;
-    expect(cache.get('c', 'fc')).toBeUndefined();
+    t = 999;
+    expect(cache.get('d', 'fd')?.whole).toBe('d'.repeat(500));
+    t = 1001;
+    expect(cache.get('d', 'fd')).toBeUndefined();
+    expect(other.get('a', 'fa')).toBeUndefined();
   });
 });

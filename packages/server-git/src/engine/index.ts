@@ -8,4 +8,3 @@
  */
 export { GitError, type GitErrorCode, isGitError } from './errors.js';
 export { initRepository, openRepository, type Repository } from './repository.js';
-export { type WarmedRepository, warmRepositories } from './warm.js';

@@ -14,6 +14,7 @@ import { withObjectStore } from './git/objectFs.js';
 import { createObjectStore, type ObjectStore } from './git/objectStore.js';
 import type { RepoWrites } from './git/repoWrites.js';
 import { createWorkTree, type WorkTree } from './git/workTree.js';
+import type { RepoHeld } from './repoCache.js';
 import type { RepoState } from './repoState.js';
 
 export { createRepoCache, type RepoCache } from './repoCache.js';
@@ -25,6 +26,8 @@ export interface Repo extends RepoLocation {
   git: { fs: ConfinedFs; dir: string; gitdir: string; cache: object };
   /** What this server keeps per repository between calls (./repoState.ts). */
   state: RepoState;
+  /** This repository's share of the memory budget, for derived data that grows with it (repoCache.ts). */
+  held: RepoHeld;
   /** The repository's objects, read as git reads them (packs first, then loose), kept per repository; this call's budgeted view. */
   objects: ObjectStore;
   /** The work tree as git sees it (symlinks never followed), for this call: every work-tree read goes through it or `git.fs`. */
@@ -43,11 +46,11 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
       `'${repoPath}' is a linked worktree (git worktree add); isomorphic-git, which this server uses, cannot work on those. Use the main work tree '${location.commondir}' instead.`,
     );
   }
-  const { cache, state } = ctx.repoCache.get(location.gitdir);
+  const { cache, state, held } = ctx.repoCache.get(location.gitdir);
   let store = state.objectStore;
   if (store) store.refresh();
   else {
-    store = createObjectStore(location.gitdir);
+    store = createObjectStore(location.gitdir, held);
     state.objectStore = store;
   }
   const objects: ObjectStore = store.forCall(ctx.objectLimits);
@@ -63,6 +66,7 @@ export async function openRepo(ctx: GitContext, repoPath: string): Promise<Repo>
     given: repoPath,
     git: { fs, dir: location.dir, gitdir: location.gitdir, cache },
     state,
+    held,
     objects,
     work,
     writes: ctx.repoCache.writes,

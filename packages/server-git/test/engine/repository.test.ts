@@ -19,14 +19,15 @@ import { gitEnv, gitRepo, hasGit, write } from '../helpers.js';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 function contextFor(roots: string[], allowed = fixedRoots(roots)): GitContext {
+  const repoCache = createRepoCache();
   return {
     roots: allowed,
-    repoCache: createRepoCache(),
+    repoCache,
     remote: undefined,
     env: gitEnv(),
     home: '/nonexistent-home',
     logger: quiet as unknown as GitContext['logger'],
-    patchCache: createPatchCache(),
+    patchCache: createPatchCache(repoCache.budget),
     objectLimits: DEFAULT_OBJECT_LIMITS,
   };
 }

@@ -48,16 +48,6 @@ function looseListing(repo: Repo, dir: string): string[] {
   return names;
 }
 
-/**
- * Lists the repository's loose-object folders ahead (for the background warm-up), so that a first diff or
- * show abbreviates its ids without listing them; stops once `maxNames` names are held. Returns that count.
- */
-export function listLooseFolders(repo: Repo, maxNames: number): number {
-  let names = 0;
-  for (let i = 0; i < 256 && names < maxNames; i++) names += looseListing(repo, i.toString(16).padStart(2, '0')).length;
-  return names;
-}
-
 export interface Abbreviator {
   /** Works out the abbreviations of `oids` (reads loose-object folders as needed). */
   prefetch(oids: Iterable<string>): Promise<void>;

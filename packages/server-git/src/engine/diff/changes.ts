@@ -3,6 +3,7 @@
  * pairs `git diff` would print: path filter, rename detection, a type change (file ↔ symlink ↔
  * submodule) split into a deletion and an addition, in git's path order. Content is read lazily.
  */
+import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
 import { indexFiles } from '../git/indexSnapshot.js';
 import { readObjectParsed, readTree } from '../git/objectRead.js';
 import { type FileEntry, readBlob, treeFiles } from '../git/objects.js';
@@ -31,24 +32,19 @@ function fromObjects(repo: Repo, files: Map<string, FileEntry>): Snapshot {
   return out;
 }
 
-/** Snapshots built from treeFiles' (memoized, never modified) maps, so a tree is wrapped once. */
-const wrapped = new WeakMap<Map<string, FileEntry>, Snapshot>();
+/** What wrapping a file entry costs beyond the flattened tree's own (the entry copied, its loader closure, a Map slot). */
+const WRAPPED_BYTES = 3 * OBJECT_OVERHEAD;
 /** A tree snapshot → its root tree oid (null: the empty tree), for comparePairs' folder-by-folder walk. */
 const treeOfSnapshot = new WeakMap<Snapshot, { repo: Repo; tree: string | null }>();
 
-/** The root tree of a commit or tree, memoized (objects never change). */
+/** The root tree of a commit or tree, memoized within the memory budget (objects never change). */
 async function rootTree(repo: Repo, oid: string): Promise<string> {
-  let memo = repo.state.rootTrees;
-  if (!memo) {
-    memo = new Map();
-    repo.state.rootTrees = memo;
-  }
-  const hit = memo.get(oid);
+  const roots = repo.held.part<string>('roots');
+  const hit = roots.get(oid);
   if (hit) return hit;
   const { type, object } = await readObjectParsed(repo, oid);
   const tree = type === 'commit' ? (object as { tree: string }).tree : oid;
-  if (memo.size > 4000) memo.clear();
-  memo.set(oid, tree);
+  roots.set(oid, tree, 2 * OBJECT_OVERHEAD + 112);
   return tree;
 }
 
@@ -60,30 +56,30 @@ export async function treeSnapshot(repo: Repo, oid: string | null): Promise<Snap
     return empty;
   }
   const files = await treeFiles(repo, oid);
-  let snap = wrapped.get(files);
+  // Wrapped once per flattened tree (the same map object while the budget keeps it).
+  const wrapped = repo.held.part<{ files: Map<string, FileEntry>; snap: Snapshot }>('treeSnapshots');
+  const tree = await rootTree(repo, oid);
+  let snap = wrapped.get(tree)?.files === files ? wrapped.get(tree)!.snap : undefined;
   if (!snap) {
     snap = fromObjects(repo, files);
-    wrapped.set(files, snap);
+    wrapped.set(tree, { files, snap }, OBJECT_OVERHEAD + files.size * WRAPPED_BYTES);
   }
-  if (!treeOfSnapshot.has(snap)) treeOfSnapshot.set(snap, { repo, tree: await rootTree(repo, oid) });
+  if (!treeOfSnapshot.has(snap)) treeOfSnapshot.set(snap, { repo, tree });
   return snap;
 }
 
 export type TreeEntries = Map<string, { oid: string; mode: string; type: string }>;
 
-/** A tree object's entries by name, memoized by oid. */
+/** A tree object's entries by name, memoized by oid within the memory budget. */
 async function treeEntries(repo: Repo, oid: string): Promise<TreeEntries> {
-  let memo = repo.state.treeEntries;
-  if (!memo) {
-    memo = new Map();
-    repo.state.treeEntries = memo;
-  }
-  const hit = memo.get(oid);
+  const kept = repo.held.part<TreeEntries>('treeEntries');
+  const hit = kept.get(oid);
   if (hit) return hit;
   const { tree } = await readTree(repo, oid);
   const entries: TreeEntries = new Map(tree.map((e) => [e.path, { oid: e.oid, mode: e.mode, type: e.type }]));
-  if (memo.size > 20000) memo.clear();
-  memo.set(oid, entries);
+  let bytes = OBJECT_OVERHEAD;
+  for (const name of entries.keys()) bytes += 2 * OBJECT_OVERHEAD + 56 + stringBytes(name);
+  kept.set(oid, entries, bytes);
   return entries;
 }
 
@@ -125,10 +121,11 @@ async function changedTreePaths(repo: Repo, a: string | null, b: string | null, 
 /** The index (stage 0): a fresh map (callers may change it) of entries wrapped once per parsed index. */
 export async function indexSnapshot(repo: Repo): Promise<Snapshot> {
   const files = await indexFiles(repo);
-  const memo = repo.state.indexSnapshot;
+  const kept = repo.held.part<{ files: Map<string, FileEntry>; snap: Snapshot }>('indexSnapshot');
+  const memo = kept.get('index');
   if (memo?.files === files) return new Map(memo.snap);
   const snap = fromObjects(repo, files);
-  repo.state.indexSnapshot = { files, snap };
+  kept.set('index', { files, snap }, OBJECT_OVERHEAD + files.size * WRAPPED_BYTES);
   return new Map(snap);
 }
 

@@ -1,6 +1,7 @@
 /** The index as the tools read it: parsed (indexFile.ts) once per change of the file, with lookups by path. */
 import { readFileSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
 import type { Repo } from '../repo.js';
 import { type ParsedIndex, parseIndex } from './indexFile.js';
 import type { FileEntry } from './objects.js';
@@ -18,7 +19,7 @@ export interface IndexSnapshot {
   unmerged: Map<string, number>;
 }
 
-/** The index, parsed and memoized by the index file's mtime, size and inode (git replaces it by rename). */
+/** The index, parsed and memoized (within the memory budget) by the index file's mtime, size and inode (git replaces it by rename). */
 export function loadIndex(repo: Repo): IndexSnapshot {
   const file = join(repo.gitdir, 'index');
   let st: Stats | undefined;
@@ -28,12 +29,24 @@ export function loadIndex(repo: Repo): IndexSnapshot {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const key = st ? `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}` : 'missing';
-  const cached = repo.state.index;
+  const kept = repo.held.part<{ key: string; snapshot: IndexSnapshot }>('index');
+  const cached = kept.get('index');
   if (cached?.key === key) return cached.snapshot;
   const parsed: ParsedIndex = st ? parseIndex(readFileSync(file), st.mtimeMs) : { version: 2, entries: [], extensions: [], mtimeMs: 0 };
   const snapshot = snapshotOf(parsed);
-  repo.state.index = { key, snapshot };
+  kept.set('index', { key, snapshot }, snapshotBytes(snapshot));
   return snapshot;
+}
+
+/**
+ * What a loaded index weighs (an estimate): per entry, the parsed record with its stat fields and oid, its
+ * FileEntry and the Map and Set slots (the path string is shared by all of them), plus the folders' names.
+ */
+export function snapshotBytes(snapshot: IndexSnapshot): number {
+  let n = OBJECT_OVERHEAD * 4;
+  for (const e of snapshot.parsed.entries) n += 8 * OBJECT_OVERHEAD + 2 * 56 + stringBytes(e.path);
+  for (const dir of snapshot.dirs) n += OBJECT_OVERHEAD / 2 + stringBytes(dir);
+  return n;
 }
 
 /** The lookups of a parsed index. */

@@ -13,6 +13,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { type CacheParts, OBJECT_OVERHEAD, ownParts } from '../cacheBudget.js';
 import { looseSize, readLoose } from './looseObject.js';
 import { createBudget, type ObjectLimits, ObjectStoreDamaged, type ReadBudget } from './objectLimits.js';
 import { openPack, type PackFile, type PackHost, type RawObject } from './packFile.js';
@@ -45,8 +46,8 @@ export interface SharedObjectStore {
 
 const OID_RE = /^[0-9a-f]{40}$/;
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-/** Delta bases (and results) kept, least recently used dropped first (git's delta_base_cache is 96 MiB). */
-const BASE_CACHE_BYTES = 48 * 1024 * 1024;
+/** A delta base (or result) larger than this is not kept (git's delta_base_cache is 96 MiB in all). */
+const BASE_MAX_BYTES = 6 * 1024 * 1024;
 const LOOSE_NAME_RE = /^[0-9a-f]{38}$/;
 
 /** The loose objects whose ids start with `prefix` (the folder `objects/<first two digits>` listed). */
@@ -63,15 +64,18 @@ function looseStartingWith(gitdir: string, prefix: string): string[] {
   return out;
 }
 
-export function createObjectStore(gitdir: string): SharedObjectStore {
+/**
+ * The object store of `gitdir`; delta bases and pack windows are kept in `held` (the repository's share of the
+ * memory budget, ../cacheBudget.ts), least recently used dropped first.
+ */
+export function createObjectStore(gitdir: string, held: CacheParts = ownParts()): SharedObjectStore {
   const packDir = join(gitdir, 'objects', 'pack');
   let listedAt: number | undefined;
   /** Pack name → its reader, or the damage found when it was opened (thrown again on each use); in listing order. */
   let packs = new Map<string, PackFile | ObjectStoreDamaged | undefined>();
-  const cache = new Map<number, RawObject>();
+  const bases = held.part<RawObject>('bases');
   /** Each pack opened gets its own number, for the base cache's keys. */
   let opened = 0;
-  let cacheBytes = 0;
 
   const list = (): boolean => {
     let mtime: number;
@@ -95,24 +99,11 @@ export function createObjectStore(gitdir: string): SharedObjectStore {
   };
 
   const host: PackHost = {
-    cacheGet(key) {
-      const hit = cache.get(key);
-      if (hit) {
-        cache.delete(key);
-        cache.set(key, hit);
-      }
-      return hit;
-    },
+    cacheGet: (key) => bases.get(String(key)),
     cacheSet(key, value) {
-      if (value.data.length > BASE_CACHE_BYTES / 8 || cache.has(key)) return;
-      cache.set(key, value);
-      cacheBytes += value.data.length;
-      while (cacheBytes > BASE_CACHE_BYTES) {
-        const [k, v] = cache.entries().next().value as [number, RawObject];
-        cache.delete(k);
-        cacheBytes -= v.data.length;
-      }
+      if (value.data.length <= BASE_MAX_BYTES) bases.set(String(key), value, value.data.length + OBJECT_OVERHEAD);
     },
+    windows: held.part<Buffer>('windows'),
     readOid: (oid, budget) => read(oid, budget),
   };
 

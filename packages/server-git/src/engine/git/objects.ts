@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import * as git from 'isomorphic-git';
 import { GitError } from '../errors.js';
+import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
 import type { Repo } from '../repo.js';
 import { readBlobBytes, readObjectParsed, readTree } from './objectRead.js';
 import { comparePaths } from './paths.js';
@@ -29,33 +30,39 @@ export async function headCommit(repo: Repo): Promise<string | null> {
   }
 }
 
-const TREE_LRU = 8;
+/** What one flattened file weighs beyond its path: the entry, its oid string and its Map slot (an estimate). */
+const FLAT_ENTRY_BYTES = 3 * OBJECT_OVERHEAD + 56;
 
-/** The files of a commit or tree, flattened (`a/b/c.txt` → entry), memoized by oid (objects never change). */
+/** The estimated heap weight of a flattened tree. */
+export function flatBytes(files: Map<string, FileEntry>): number {
+  let n = OBJECT_OVERHEAD;
+  for (const path of files.keys()) n += FLAT_ENTRY_BYTES + stringBytes(path);
+  return n;
+}
+
+/**
+ * The files of a commit or tree, flattened (`a/b/c.txt` → entry), memoized by oid within the memory budget
+ * (objects never change). The map is shared: callers must not modify it.
+ */
 export async function treeFiles(repo: Repo, commitOrTreeOid: string): Promise<Map<string, FileEntry>> {
-  let lru = repo.state.trees;
-  if (!lru) {
-    lru = new Map();
-    repo.state.trees = lru;
+  const trees = repo.held.part<Map<string, FileEntry>>('trees');
+  const treeOf = repo.held.part<string>('treeOf');
+  const known = treeOf.get(commitOrTreeOid) ?? commitOrTreeOid;
+  const hit = trees.get(known);
+  if (hit) return hit;
+  let treeOid = known;
+  if (known === commitOrTreeOid) {
+    const { type, object } = await readObjectParsed(repo, commitOrTreeOid);
+    if (type === 'commit') treeOid = (object as { tree: string }).tree;
+    else if (type !== 'tree') throw new GitError('INVALID_ARGUMENT', `${commitOrTreeOid} is a ${type}, not a commit or tree`);
+    if (treeOid !== commitOrTreeOid) treeOf.set(commitOrTreeOid, treeOid, 2 * OBJECT_OVERHEAD + 112);
   }
-  const hit = lru.get(commitOrTreeOid);
-  if (hit) {
-    lru.delete(commitOrTreeOid);
-    lru.set(commitOrTreeOid, hit);
-    return hit;
-  }
-  const { type, object } = await readObjectParsed(repo, commitOrTreeOid);
-  let treeOid = commitOrTreeOid;
-  if (type === 'commit') treeOid = (object as { tree: string }).tree;
-  else if (type !== 'tree') throw new GitError('INVALID_ARGUMENT', `${commitOrTreeOid} is a ${type}, not a commit or tree`);
-  let files = lru.get(treeOid);
+  let files = trees.get(treeOid);
   if (!files) {
     files = new Map();
     await flatten(repo, treeOid, '', files);
-    lru.set(treeOid, files);
+    trees.set(treeOid, files, flatBytes(files));
   }
-  lru.set(commitOrTreeOid, files);
-  while (lru.size > TREE_LRU) lru.delete(lru.keys().next().value as string);
   return files;
 }
 
@@ -85,44 +92,19 @@ export function hashBlob(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-/** Blob contents by oid, least recently used dropped first once their bytes pass BLOB_CACHE_BYTES. */
-export interface BlobCache {
-  map: Map<string, Uint8Array>;
-  bytes: number;
-}
-
-const BLOB_CACHE_BYTES = 64 * 1024 * 1024;
-
-function blobCache(repo: Repo): BlobCache {
-  let c = repo.state.blobs;
-  if (!c) {
-    c = { map: new Map(), bytes: 0 };
-    repo.state.blobs = c;
-  }
-  return c;
-}
+/** A blob larger than this is read each time it is needed, not kept. */
+const BLOB_KEEP_MAX = 16 * 1024 * 1024;
 
 /**
- * A blob's bytes, from the repository's object store (objectRead.ts). Memoized by oid (blobs never change); the bytes
+ * A blob's bytes, from the repository's object store (objectRead.ts). Memoized by oid within the memory budget
+ * (blobs never change); the bytes
  * returned are shared, so callers must not modify them.
  */
 export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
-  const cache = blobCache(repo);
-  const hit = cache.map.get(oid);
-  if (hit) {
-    cache.map.delete(oid);
-    cache.map.set(oid, hit);
-    return hit;
-  }
+  const blobs = repo.held.part<Uint8Array>('blobs');
+  const hit = blobs.get(oid);
+  if (hit) return hit;
   const blob = await readBlobBytes(repo, oid);
-  if (blob.length <= BLOB_CACHE_BYTES / 4 && !cache.map.has(oid)) {
-    cache.map.set(oid, blob);
-    cache.bytes += blob.length;
-    while (cache.bytes > BLOB_CACHE_BYTES) {
-      const [k, v] = cache.map.entries().next().value as [string, Uint8Array];
-      cache.map.delete(k);
-      cache.bytes -= v.length;
-    }
-  }
+  if (blob.length <= BLOB_KEEP_MAX) blobs.set(oid, blob, blob.length + OBJECT_OVERHEAD);
   return blob;
 }

@@ -2,7 +2,8 @@
  * One pack of the repository (`objects/pack/pack-*.idx` + `.pack`), read as git reads it: the .idx is
  * loaded once, checked against its length and its pack's (packIndex.ts), and searched in place (fan-out
  * table, then a binary search over the sorted oids, no map of hex strings), the .pack is read in 1 MiB
- * windows as objects in them are needed (git's packed-git windows; the windows read stay loaded), and an
+ * windows as objects in them are needed (git's packed-git windows; the windows read stay loaded within the
+ * memory budget, ../cacheBudget.ts), and an
  * object is inflated with node's zlib and its delta chain applied, with the objects met on the way kept in
  * the store's base cache (git's delta_base_cache).
  *
@@ -14,6 +15,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { constants, inflateSync } from 'node:zlib';
+import { type CachePart, OBJECT_OVERHEAD } from '../cacheBudget.js';
 import { charge, checkSize, deeper, ObjectLimitExceeded, ObjectStoreDamaged, type ReadBudget } from './objectLimits.js';
 import { checkIndex, findIn, type PackIndex, sharedPrefixIn, startingWithIn } from './packIndex.js';
 
@@ -32,6 +34,8 @@ export interface PackHost {
   cacheSet(key: number, value: RawObject): void;
   /** A ref-delta's base, read within the same budget (null: no such object). */
   readOid(oid: string, budget: ReadBudget): RawObject | null;
+  /** The pack windows read, by `<pack id>:<window>` (kept within the memory budget, dropped least recently used first). */
+  windows: CachePart<Buffer>;
 }
 
 export interface PackFile {
@@ -197,7 +201,7 @@ export function openPack(idxFile: string, shownAs: string, id: number, idxBytes:
     throw new ObjectStoreDamaged(shownAs, 'its .pack is missing');
   }
   if (packLength >= MAX_PACK_BYTES) throw new ObjectLimitExceeded(`Refused: the pack ${name} is over 1 TiB, more than this server reads.`);
-  const windows = new Map<number, Buffer>();
+  const windows = host.windows;
   const readRange = (start: number, end: number): Buffer => {
     const out = Buffer.allocUnsafe(end - start);
     const fd = openSync(packFile, 'r');
@@ -217,10 +221,11 @@ export function openPack(idxFile: string, shownAs: string, id: number, idxBytes:
   const bytes = (start: number, end: number): Buffer => {
     const w = Math.floor(start / WINDOW);
     if (end > (w + 1) * WINDOW) return readRange(start, end);
-    let win = windows.get(w);
+    const key = `${id}:${w}`;
+    let win = windows.get(key);
     if (!win) {
       win = readRange(w * WINDOW, Math.min((w + 1) * WINDOW, packLength));
-      windows.set(w, win);
+      windows.set(key, win, win.length + OBJECT_OVERHEAD);
     }
     return win.subarray(start - w * WINDOW, end - w * WINDOW);
   };

@@ -1,10 +1,11 @@
 /**
  * Untracked files: one readdir walk that skips `.git`, applies the ignore rules and never enters an
- * ignored directory, with each directory's listing remembered on the repository until its stat, its
- * ignore files or the index change.
+ * ignored directory, with each directory's listing remembered on the repository (within the memory budget)
+ * until its stat, its ignore files or the index change.
  */
 import { type Dirent, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
 import type { Repo } from '../repo.js';
 import { IgnoreRules } from './ignore.js';
 import { type IndexSnapshot, loadIndex } from './indexSnapshot.js';
@@ -45,11 +46,9 @@ const RACY_MS = 3000;
  */
 export function walkUntrackedCached(repo: Repo, index: IndexSnapshot, excludesFile: string | null, out: string[]): void {
   const global = `${statSig(join(repo.gitdir, 'info', 'exclude'))}|${excludesFile ? statSig(excludesFile) : '-'}`;
-  let cache = repo.state.untracked;
-  if (!cache || cache.index !== index || cache.global !== global) {
-    cache = { index, global, dirs: new Map() };
-    repo.state.untracked = cache;
-  }
+  const kept = repo.held.part<UntrackedCache>('untracked');
+  let cache = kept.get('walk');
+  if (!cache || cache.index !== index || cache.global !== global) cache = { index, global, dirs: new Map() };
   const dirs = cache.dirs;
   let rules: IgnoreRules | undefined;
   const now = Date.now();
@@ -77,6 +76,14 @@ export function walkUntrackedCached(repo: Repo, index: IndexSnapshot, excludesFi
     }
   };
   visit('', '');
+  // Kept (and re-weighed) within the memory budget; the index it was read against is the one loadIndex keeps.
+  let bytes = OBJECT_OVERHEAD;
+  for (const [dir, l] of dirs) {
+    bytes += 2 * OBJECT_OVERHEAD + stringBytes(dir) + stringBytes(l.sig) + stringBytes(l.chain);
+    for (const f of l.files) bytes += 8 + stringBytes(f);
+    for (const d of l.subdirs) bytes += 8 + stringBytes(d);
+  }
+  kept.set('walk', cache, bytes);
 }
 
 /**

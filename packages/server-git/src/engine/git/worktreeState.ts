@@ -9,6 +9,7 @@
  * Not handled: clean/smudge filters and end-of-line conversion (content is hashed as stored), submodule
  * state (a gitlink is always unchanged), fsmonitor and the untracked cache.
  */
+import { type CachePart, OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
 import type { Repo } from '../repo.js';
 import { configBool, repoConfig } from './gitConfig.js';
 import type { IndexEntry } from './indexFile.js';
@@ -69,7 +70,7 @@ export async function readWorktreeFile(repo: Repo, path: string): Promise<Uint8A
   }
 }
 
-export type HashMemo = Map<string, { sig: string; oid: string }>;
+type HashMemo = CachePart<{ sig: string; oid: string }>;
 
 /**
  * The blob oid of a work-tree file, remembered per stat signature (so a touched file is hashed once);
@@ -88,7 +89,8 @@ function hashWorktree(repo: Repo, path: string, st: StatLike, memo: HashMemo): s
   }
   const oid = hashBlob(bytes);
   // A file changed within the last seconds could change again without its stat changing: do not trust it yet.
-  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > 3000) memo.set(path, { sig, oid });
+  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > 3000)
+    memo.set(path, { sig, oid }, 2 * OBJECT_OVERHEAD + stringBytes(sig) + 56 + stringBytes(path));
   return oid;
 }
 
@@ -100,11 +102,7 @@ function hashWorktree(repo: Repo, path: string, st: StatLike, memo: HashMemo): s
 export async function worktreeState(repo: Repo, options: WorktreeOptions = {}): Promise<WorktreeState> {
   const index = loadIndex(repo);
   const fileMode = configBool(repoConfig(repo).get('core.filemode')?.at(-1), true);
-  let memo = repo.state.hashes;
-  if (!memo) {
-    memo = new Map();
-    repo.state.hashes = memo;
-  }
+  const memo: HashMemo = repo.held.part('hashes');
   const changed = new Map<string, FileEntry | null>();
   const racyAfter = index.parsed.mtimeMs;
   const looked = index.parsed.entries.filter((e) => e.stage === 0 && e.mode !== 0o160000 && !e.skipWorktree && !e.assumeValid);

@@ -1,8 +1,9 @@
 /**
- * Commits as this server's tools use them, parsed once per repository (kept in `repo.state`), and the
+ * Commits as this server's tools use them, parsed once per repository (kept within the memory budget), and the
  * `git rev-list` walk over them: newest committer date first, every parent followed, ties in the
  * order the commits were reached (git's date-ordered queue).
  */
+import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
 import { readObjectContent } from '../git/objectRead.js';
 import type { Repo } from '../repo.js';
 
@@ -25,17 +26,16 @@ export interface CommitInfo {
   message: string;
 }
 
-/** Parsed commits kept per repository; past this many the memo starts over (a rare, very long walk). */
-const MEMO_MAX = 200_000;
+/** What a parsed commit weighs beyond its strings: the records, the parents' array, the oid strings (an estimate). */
+const COMMIT_BYTES = 6 * OBJECT_OVERHEAD + 4 * 56;
 
-function memo(repo: Repo): Map<string, CommitInfo> {
-  let map = repo.state.commits;
-  if (!map || map.size > MEMO_MAX) {
-    map = new Map();
-    repo.state.commits = map;
-  }
-  return map;
+function commitBytes(info: CommitInfo): number {
+  const person = (p: Person) => stringBytes(p.name) + stringBytes(p.email);
+  return COMMIT_BYTES + info.parents.length * 56 + person(info.author) + person(info.committer) + stringBytes(info.message);
 }
+
+/** Parsed commits, kept per repository within the memory budget. */
+const commits = (repo: Repo) => repo.held.part<CommitInfo>('commits');
 
 /** `Name <email> 1705325425 +0100` → a Person (isomorphic-git's west-positive offset). */
 function parsePerson(line: string): Person {
@@ -74,18 +74,18 @@ export function parseCommitText(oid: string, raw: string): CommitInfo {
 
 /** A commit already parsed for this repository, without reading anything. */
 export function cachedCommit(repo: Repo, oid: string): CommitInfo | undefined {
-  return repo.state.commits?.get(oid);
+  return commits(repo).get(oid);
 }
 
 /** A commit by full oid (throws isomorphic-git's error when it is missing or not a commit). */
 export async function readCommitInfo(repo: Repo, oid: string): Promise<CommitInfo> {
-  const map = memo(repo);
-  const hit = map.get(oid);
+  const kept = commits(repo);
+  const hit = kept.get(oid);
   if (hit) return hit;
   const { type, object } = await readObjectContent(repo, oid);
   if (type !== 'commit') throw new Error(`${oid} is a ${type}, not a commit`);
   const info = parseCommitText(oid, Buffer.from(object as Uint8Array).toString('utf8'));
-  map.set(oid, info);
+  kept.set(oid, info, commitBytes(info));
   return info;
 }
 
@@ -176,17 +176,9 @@ export async function* revList(repo: Repo, starts: readonly string[], options: W
 
 /** True when `ancestor` is `tip` or reachable from it. Memoized per repository and ancestor. */
 export async function reaches(repo: Repo, tip: string, ancestor: string): Promise<boolean> {
-  // One answer map per ancestor asked about, the most recent few kept.
-  let byAncestor = repo.state.reaches;
-  if (!byAncestor) {
-    byAncestor = new Map();
-    repo.state.reaches = byAncestor;
-  }
-  let known = byAncestor.get(ancestor);
-  if (known) byAncestor.delete(ancestor);
-  else known = new Map([[ancestor, true]]);
-  byAncestor.set(ancestor, known);
-  while (byAncestor.size > 16) byAncestor.delete(byAncestor.keys().next().value as string);
+  // One answer map per ancestor asked about, kept within the memory budget (re-weighed after each walk).
+  const answers = repo.held.part<Map<string, boolean>>('reaches');
+  const known = answers.get(ancestor) ?? new Map([[ancestor, true]]);
   const hit = known.get(tip);
   if (hit !== undefined) return hit;
   // Depth-first over parents, recording the answer for every commit on the way.
@@ -209,5 +201,6 @@ export async function reaches(repo: Repo, tip: string, ancestor: string): Promis
   // Without a hit, everything visited cannot reach it; with one, only the tip is known for sure.
   if (found) known.set(tip, true);
   else for (const oid of visited) known.set(oid, false);
+  answers.set(ancestor, known, OBJECT_OVERHEAD + known.size * (OBJECT_OVERHEAD + 56));
   return found;
 }
