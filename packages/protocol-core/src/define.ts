@@ -30,7 +30,7 @@ type Infer<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
 type OutputOf<S extends z.ZodRawShape | undefined> = S extends z.ZodRawShape ? Infer<S> : Record<string, unknown>;
 
 /** What a tool handler may answer: a result, or an `input_required` result (MRTR, 2026-07-28). */
-export type ToolAnswer<T = Record<string, unknown>> = ToolResult<T> | InputRequiredResult;
+type ToolAnswer<T = Record<string, unknown>> = ToolResult<T> | InputRequiredResult;
 
 export interface ToolDefinition<Ctx, In extends z.ZodRawShape = z.ZodRawShape, Out extends z.ZodRawShape | undefined = undefined> {
   name: string;
@@ -162,7 +162,7 @@ export interface PromptDefinition<Ctx, Args extends z.ZodRawShape = z.ZodRawShap
 }
 
 /** What a prompt handler may answer: the prompt, or an `input_required` result (MRTR, 2026-07-28). */
-export type PromptAnswer = GetPromptResult | InputRequiredResult;
+type PromptAnswer = GetPromptResult | InputRequiredResult;
 
 export function definePrompt<Ctx, Args extends z.ZodRawShape>(definition: PromptDefinition<Ctx, Args>): PromptDefinition<Ctx, Args> {
   return definition;

@@ -74,7 +74,7 @@ async function readText(req: IncomingMessage, limit: number): Promise<string> {
  * SSE), and 200 -32602 of one line for a single request whose params do not match its method
  * (`paramsCheck.ts`; a JSON-RPC error in an ordinary response, as the SDK sends its own).
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const body = await readJsonRpcBody(req, limit);
   checkParams(body);
   return body;

@@ -22,7 +22,7 @@ import { requestOwner } from './runnerSessions.js';
  * address (with `--auth-token` every client holds the same token, so it tells no one apart). Behind a reverse
  * proxy every client has the proxy's address and shares one principal's streams.
  */
-export function listenPrincipal(req: IncomingMessage): string {
+function listenPrincipal(req: IncomingMessage): string {
   return requestOwner(req) ?? `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
 

@@ -9,7 +9,7 @@ import { errorMessage } from '../errors.js';
 import type { Drain } from './drain.js';
 import type { ServerApp } from './types.js';
 
-export interface ReadyAnswer {
+interface ReadyAnswer {
   status: 'ok' | 'draining' | 'unavailable';
   reason?: string;
 }

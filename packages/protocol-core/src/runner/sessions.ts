@@ -36,7 +36,7 @@ export interface SessionTableOptions<T> {
 }
 
 /** How the caller ends a tracked request: when its response closes (`ServerResponse`'s `close`). */
-export interface TrackedResponse {
+interface TrackedResponse {
   once(event: 'close', listener: () => void): unknown;
   readonly writableEnded: boolean;
 }

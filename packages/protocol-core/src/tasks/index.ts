@@ -1,6 +1,6 @@
-export { isModernEra } from './era.js';
-export { serveTaskRequests, TASKS_CAPABILITY } from './handlers.js';
-export { type ClaimedRequestHandler, interceptRequests } from './intercept.js';
+
+export { TASKS_CAPABILITY } from './handlers.js';
+
 export {
   createTaskLayer,
   type RunningTask,
@@ -12,9 +12,7 @@ export {
 export {
   createTaskStore,
   isTerminal,
-  type QueuedInput,
   type Task,
-  TaskNotFoundError,
   type TaskStatus,
   type TaskStore,
   type TaskStoreOptions,
