@@ -12,12 +12,12 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { capAnswer, capToolResult } from './answerCap.js';
 import { hideUnexpected, ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { serveLowLevelTools, type ToolListing } from './lowLevelTools.js';
 import { asObject } from './objectSchema.js';
 import { type RequestExtra, toRequestExtra } from './requestExtra.js';
-import { capAnswer, capToolResult } from './requestGuard.js';
 import { errorResult, type ToolResult } from './results.js';
 import { serverLogger, setServerLogger } from './serverLogger.js';
 

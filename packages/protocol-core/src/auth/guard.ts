@@ -38,8 +38,9 @@ export interface AuthGuardOptions {
 /**
  * An OAuth error response body (RFC 6750 §3.1); never contains the token. A request that carried no
  * bearer credentials gets no `error` code (§3.1: it is not an invalid token), only the description.
+ * @public (named by the declarations of what returns it)
  */
-interface AuthErrorBody {
+export interface AuthErrorBody {
   error?: 'invalid_token' | 'insufficient_scope' | 'temporarily_unavailable';
   error_description: string;
 }

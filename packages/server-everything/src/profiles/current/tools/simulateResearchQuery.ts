@@ -1,4 +1,5 @@
-import { errorMessage, isTerminal, type RunningTask, type TaskLayer, type TaskToolDefinition } from '@mcpkit/protocol-core';
+import { errorMessage } from '@mcpkit/protocol-core';
+import { isTerminal, type RunningTask, type TaskLayer, type TaskToolDefinition } from '@mcpkit/protocol-core/tasks-2025';
 import type { CallToolResult, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type CurrentSession, sleep } from '../session.js';

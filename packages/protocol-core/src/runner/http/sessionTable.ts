@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 
 /** What the table knows about a session's use; the runner's own data (server, transport) is `value`. */
 export interface Session<T> {

@@ -5,9 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { ErrorCode } from '../errors.js';
-import { bodyProblem, type JsonRpcId } from './jsonRpcCheck.js';
-import { paramsProblem } from './paramsCheck.js';
+import { ErrorCode } from '../../errors.js';
+import { bodyProblem, type JsonRpcId } from '../jsonRpcCheck.js';
+import { paramsProblem } from '../paramsCheck.js';
 
 /** A refusal to answer with `sendJsonRpcError`. */
 export class HttpError extends Error {

@@ -12,13 +12,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
-import { ErrorCode } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../resumable.js';
+import { ErrorCode } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../../resumable.js';
+import type { ServerApp } from '../types.js';
+import { sendJsonRpcError } from './body.js';
 import type { EraRouter } from './eras.js';
-import { sendJsonRpcError } from './httpBody.js';
-import { ownsSession, type RunnerSessions, requestOwner } from './runnerSessions.js';
-import type { ServerApp } from './types.js';
+import { ownsSession, type RunnerSessions, requestOwner } from './mcpSessions.js';
 
 /** How long a client waits before it resumes a stream the server ended (the `retry` of priming events), ms. */
 const RESUME_RETRY_MS = 1000;

@@ -16,11 +16,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
-import type { Logger } from '../logger.js';
-import { markStatelessRequest } from '../stateless.js';
+import type { Logger } from '../../logger.js';
+import { markStatelessRequest } from '../../stateless.js';
+import type { ServerApp } from '../types.js';
 import { createListenSlots, isListenRequest, type ListenSlotOptions, type ListenSlots } from './listenSlots.js';
 import { withSdkWarningsTo } from './sdkConsole.js';
-import type { ServerApp } from './types.js';
 
 export interface EraRouter {
   /** Whether this parsed POST body is 2026-era traffic (the SDK's own classification). */
