@@ -313,7 +313,7 @@ export interface ServerInfo {
  *
  * 2026-07-28 results get the cache hints of `info.cacheHints` (default `STATIC_CACHE_HINTS`). Handlers
  * registered through `registerTools`, `registerPrompts`, `registerResources` and `setRawRequestHandler`
- * have their answers capped at `MAX_RESULT_BYTES` (`requestGuard.ts`); the SDK's own registration
+ * have their answers capped at `MAX_RESULT_BYTES` (`answerCap.ts`); the SDK's own registration
  * methods, used directly, are not capped.
  */
 export function createMcpServer(

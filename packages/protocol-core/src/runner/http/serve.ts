@@ -1,8 +1,8 @@
 /**
  * The HTTP runner: routes (`/healthz`, the MCP endpoint), the checks in front of every MCP request
  * (Host/Origin, bearer token, shutting down), timeouts, listening and closing. What each endpoint does is
- * elsewhere: `streamable.ts` (Streamable HTTP, both eras), `sse.ts` (legacy HTTP+SSE), `httpBody.ts`
- * (body cap and JSON-RPC checks), `runnerSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
+ * elsewhere: `streamable.ts` (Streamable HTTP, both eras), `sse.ts` (legacy HTTP+SSE), `body.ts`
+ * (body cap and JSON-RPC checks), `mcpSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

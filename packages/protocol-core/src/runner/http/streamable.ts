@@ -1,6 +1,6 @@
 /**
  * Streamable HTTP at `/mcp`, both eras on one endpoint:
- * - a request with `Mcp-Session-Id` belongs to a 2025 session of the table (`sessions.ts`);
+ * - a request with `Mcp-Session-Id` belongs to a 2025 session of the table (`sessionTable.ts`);
  * - a POST without one that the SDK classifies as 2026-07-28 (`server/discover`, or the per-request
  *   `_meta` envelope) is served statelessly by the SDK's handler (`eras.ts`);
  * - a 2025 `initialize` opens a session on the SDK's `NodeStreamableHTTPServerTransport`, with its own
