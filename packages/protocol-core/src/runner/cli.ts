@@ -177,7 +177,7 @@ export interface CliApp<O extends OptionSpecs> {
   transportAliases?: Readonly<Record<string, RunnerConfig['transport']>>;
 }
 
-export interface CliIo {
+interface CliIo {
   argv?: readonly string[];
   env?: NodeJS.ProcessEnv;
 }
