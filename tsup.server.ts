@@ -77,7 +77,7 @@ export interface ServerConfigOptions {
 }
 
 /** Resolve every non-English zod locale to `en.js`, so ~50 unused translations are not bundled. */
-export function zodEnglishOnly(): EsbuildPlugin {
+function zodEnglishOnly(): EsbuildPlugin {
   return {
     name: 'mcpkit:zod-english-only',
     setup(build) {
@@ -101,7 +101,7 @@ const SDK_SHIMS = '@modelcontextprotocol/server/_shims';
  * first time a validator is asked for: elicitation replies and `fromJsonSchema` schemas only; tool
  * arguments are checked with zod. `getValidator` is synchronous, hence a CommonJS chunk and `require`.
  */
-export function lazyAjv(): EsbuildPlugin {
+function lazyAjv(): EsbuildPlugin {
   const load = `process.getBuiltinModule('node:module').createRequire(import.meta.url)(${JSON.stringify(`./${LAZY_AJV_FILE}`)})`;
   const shim = `import process from 'node:process';
 export { process };
@@ -173,7 +173,7 @@ function binLoader(outDir: string): EsbuildPlugin {
 }
 
 /** A pattern matching every import specifier except the given packages and their subpaths. */
-export function allExcept(packages: readonly string[]): RegExp {
+function allExcept(packages: readonly string[]): RegExp {
   if (packages.length === 0) return /.*/;
   const names = packages.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
   return new RegExp(`^(?!(?:${names})(?:/|$))`);

@@ -1,7 +1,16 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing/index.ts', 'src/size.ts', 'src/tasksExtension/index.ts', 'src/tasksExtension/postgresStore.ts'],
+  entry: [
+    'src/index.ts',
+    'src/testing/index.ts',
+    'src/size.ts',
+    'src/tasksExtension/index.ts',
+    'src/tasksExtension/postgresStore.ts',
+    'src/runner/http/serve.ts',
+    'src/lowLevel.ts',
+    'src/tasks/index.ts',
+  ],
   format: ['esm'],
   dts: true,
   target: 'node20',

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole CI job: lint, the lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests,
+# The whole CI job: lint (Biome, knip), the lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests,
 # unit + stdio tests (once on Node 20, once on npm's node@22), the packed-tarball npx check, the Claude Desktop
 # bundles, the template check, interop with the official conformance suite and Inspector, and last a fresh-clone
 # install check: the README's first command on a clone of HEAD with empty pnpm caches (skipped inside that clone,
@@ -40,8 +40,9 @@ finish() {
 }
 trap finish EXIT
 
-step "lint (biome)"
+step "lint (biome; knip: unused files, exports and dependencies, knip.json)"
 npx biome ci .
+npx knip --no-progress
 
 step "lockfile complete for every platform (turbo, Biome, esbuild, Rollup binaries for macOS and Windows too)"
 node tooling/scripts/check-lockfile.mjs

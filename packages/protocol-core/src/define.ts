@@ -12,12 +12,12 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { capAnswer, capToolResult } from './answerCap.js';
 import { hideUnexpected, ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { serveLowLevelTools, type ToolListing } from './lowLevelTools.js';
 import { asObject } from './objectSchema.js';
 import { type RequestExtra, toRequestExtra } from './requestExtra.js';
-import { capAnswer, capToolResult } from './requestGuard.js';
 import { errorResult, type ToolResult } from './results.js';
 import { serverLogger, setServerLogger } from './serverLogger.js';
 import type { TasksExtension } from './tasksExtension/extension.js';
@@ -32,7 +32,7 @@ type Infer<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
 type OutputOf<S extends z.ZodRawShape | undefined> = S extends z.ZodRawShape ? Infer<S> : Record<string, unknown>;
 
 /** What a tool handler may answer: a result, or an `input_required` result (MRTR, 2026-07-28). */
-export type ToolAnswer<T = Record<string, unknown>> = ToolResult<T> | InputRequiredResult;
+type ToolAnswer<T = Record<string, unknown>> = ToolResult<T> | InputRequiredResult;
 
 export interface ToolDefinition<Ctx, In extends z.ZodRawShape = z.ZodRawShape, Out extends z.ZodRawShape | undefined = undefined> {
   name: string;
@@ -176,7 +176,7 @@ export interface PromptDefinition<Ctx, Args extends z.ZodRawShape = z.ZodRawShap
 }
 
 /** What a prompt handler may answer: the prompt, or an `input_required` result (MRTR, 2026-07-28). */
-export type PromptAnswer = GetPromptResult | InputRequiredResult;
+type PromptAnswer = GetPromptResult | InputRequiredResult;
 
 export function definePrompt<Ctx, Args extends z.ZodRawShape>(definition: PromptDefinition<Ctx, Args>): PromptDefinition<Ctx, Args> {
   return definition;
@@ -327,7 +327,7 @@ export interface ServerInfo {
  *
  * 2026-07-28 results get the cache hints of `info.cacheHints` (default `STATIC_CACHE_HINTS`). Handlers
  * registered through `registerTools`, `registerPrompts`, `registerResources` and `setRawRequestHandler`
- * have their answers capped at `MAX_RESULT_BYTES` (`requestGuard.ts`); the SDK's own registration
+ * have their answers capped at `MAX_RESULT_BYTES` (`answerCap.ts`); the SDK's own registration
  * methods, used directly, are not capped.
  */
 export function createMcpServer(

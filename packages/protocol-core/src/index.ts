@@ -1,5 +1,6 @@
 // Any new export added here becomes public API. Use named exports, not wildcards.
 
+export { describeIssues, tooLargeMessage } from './answerCap.js';
 export {
   type ConfigOf,
   type ConfigSource,
@@ -35,22 +36,16 @@ export {
 } from './define.js';
 export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
 export { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
-export type { JsonSchemaObject, ToolListing } from './lowLevelTools.js';
 export { createProgressReporter, noProgressReporter, type ProgressOptions, type ProgressReporter } from './progress.js';
-export { type RawRequestHandler, setRawRequestHandler } from './rawHandlers.js';
-export { describeIssues, tooLargeMessage } from './requestGuard.js';
 export { errorResult, structuredResult, type ToolResult, textResult } from './results.js';
 export {
-  type ClosableStreamsTransport,
-  type CloseRequestStreamOptions,
-  closeRequestStream,
   createSessionEventStore,
   markResumable,
   type SessionEventStore,
   type SessionEventStoreOptions,
 } from './resumable.js';
 export { type CliApp, type RunnerConfig, runCli, runnerOptions } from './runner/cli.js';
-export { type HttpOptions, type RunningHttpServer, serveHttp } from './runner/serveHttp.js';
+export type { HttpOptions, RunningHttpServer } from './runner/http/options.js';
 export { type RunningWsServer, serveWs, type WsOptions } from './runner/serveWs.js';
 export { type RunningStdioServer, serveStdio } from './runner/stdio.js';
 export type { Readiness, RunningServer, ServerApp } from './runner/types.js';
@@ -80,20 +75,5 @@ export {
   type SubscriptionOptions,
   type Subscriptions,
 } from './subscriptions.js';
-export {
-  createTaskLayer,
-  createTaskStore,
-  isTerminal,
-  type RunningTask,
-  TASKS_CAPABILITY,
-  type Task,
-  type TaskLayer,
-  type TaskLayerOptions,
-  type TaskStatus,
-  type TaskStore,
-  type TaskStoreOptions,
-  type TaskToolDefinition,
-  taskRequiredText,
-} from './tasks/index.js';
 export { type Telemetry, telemetryOff, timeStoreCalls } from './telemetry/index.js';
 export { currentRequest, inRequest, type RequestScope } from './telemetry/requestScope.js';

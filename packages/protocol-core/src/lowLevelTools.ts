@@ -58,7 +58,7 @@ export interface ToolListing {
 type Extra = RequestExtra;
 
 /** The parts of a `ToolDefinition` this wire reads. */
-export interface LowLevelToolSource {
+interface LowLevelToolSource {
   name: string;
   title: string;
   description: string;

@@ -1,8 +1,8 @@
 import type { McpServer, Result } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { capAnswer, capToolResult, invalidRequestError } from './answerCap.js';
 import type { Logger } from './logger.js';
 import { type RequestExtra, toRequestExtra } from './requestExtra.js';
-import { capAnswer, capToolResult, invalidRequestError } from './requestGuard.js';
 import { serverLogger } from './serverLogger.js';
 
 /** A spec request schema from `@modelcontextprotocol/core` (`CallToolRequestSchema`, …): a zod object with a `method` literal. */

@@ -2,7 +2,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchem
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { setRawRequestHandler } from '../src/index.js';
+import { setRawRequestHandler } from '../src/lowLevel.js';
 import { connectInMemory } from '../src/testing/index.js';
 
 function server() {

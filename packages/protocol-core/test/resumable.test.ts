@@ -1,6 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { closeRequestStream, createMcpServer, createSessionEventStore, defineTool, registerTools, textResult } from '../src/index.js';
+import { createMcpServer, createSessionEventStore, defineTool, registerTools, textResult } from '../src/index.js';
+import { closeRequestStream } from '../src/lowLevel.js';
 import { startHttp } from '../src/testing/index.js';
 
 const note = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `m${n}` } });

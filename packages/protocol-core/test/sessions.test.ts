@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { createSessionTable, type Session, type SessionTableOptions } from '../src/runner/sessions.js';
+import { createSessionTable, type Session, type SessionTableOptions } from '../src/runner/http/sessionTable.js';
 
 /** A response stand-in: `end()` is the server ending it, `drop()` the client going away first. */
 class FakeResponse extends EventEmitter {

@@ -7,7 +7,7 @@
  */
 import { type AuthHttp, AuthServerError } from './http.js';
 
-export interface AuthServerMetadata {
+interface AuthServerMetadata {
   issuer: string;
   jwks_uri?: string;
   introspection_endpoint?: string;

@@ -38,6 +38,7 @@ export interface AuthGuardOptions {
 /**
  * An OAuth error response body (RFC 6750 §3.1); never contains the token. A request that carried no
  * bearer credentials gets no `error` code (§3.1: it is not an invalid token), only the description.
+ * @public (named by the declarations of what returns it)
  */
 export interface AuthErrorBody {
   error?: 'invalid_token' | 'insufficient_scope' | 'temporarily_unavailable';
@@ -49,7 +50,7 @@ export type AuthCheck =
   | { ok: false; status: 401 | 403 | 503; headers: Record<string, string>; body: AuthErrorBody };
 
 /** Request headers as Node gives them (`req.headers`) or as a fetch `Headers`. */
-export type HeaderSource = { get(name: string): string | null } | Readonly<Record<string, string | string[] | undefined>>;
+type HeaderSource = { get(name: string): string | null } | Readonly<Record<string, string | string[] | undefined>>;
 
 export interface AuthGuard {
   /** The resource identifier (`--oauth-audience`). */

@@ -31,7 +31,7 @@ export interface AuthHttpOptions {
   timeoutMs?: number;
 }
 
-export interface JsonResponse {
+interface JsonResponse {
   status: number;
   /** The parsed body of a 2xx JSON answer, else `undefined`. */
   json: unknown;

@@ -23,14 +23,14 @@ export class InvalidTokenError extends Error {
 }
 
 /** Scopes from `scope` (RFC 9068, RFC 7662) or `scp` (a string or an array, as some providers send). */
-export function scopesFromClaims(claims: Record<string, unknown>): string[] {
+function scopesFromClaims(claims: Record<string, unknown>): string[] {
   const { scope, scp } = claims;
   const raw = typeof scope === 'string' ? scope.split(' ') : Array.isArray(scp) ? scp : typeof scp === 'string' ? scp.split(' ') : [];
   return [...new Set(raw.filter((s): s is string => typeof s === 'string' && s !== ''))];
 }
 
 /** The token's client: `client_id`, else `azp`, else `cid`. */
-export function clientIdFromClaims(claims: Record<string, unknown>): string {
+function clientIdFromClaims(claims: Record<string, unknown>): string {
   for (const key of ['client_id', 'azp', 'cid']) {
     const value = claims[key];
     if (typeof value === 'string' && value) return value;

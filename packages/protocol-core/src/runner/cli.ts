@@ -177,7 +177,7 @@ export interface CliApp<O extends OptionSpecs> {
   transportAliases?: Readonly<Record<string, RunnerConfig['transport']>>;
 }
 
-export interface CliIo {
+interface CliIo {
   argv?: readonly string[];
   env?: NodeJS.ProcessEnv;
 }
@@ -350,7 +350,7 @@ export async function runCli<O extends OptionSpecs>(app: CliApp<O>, io: CliIo = 
       logger.info(`${app.bin} ${app.version} listening on ${ws.endpoint}${config.authToken ? ' (bearer token required)' : ''}`);
     } else {
       // Loaded only when asked for: a stdio server never pays for the HTTP and SSE code.
-      const { serveHttp } = await import('./http.js');
+      const { serveHttp } = await import('./http/serve.js');
       const guard = auth ? await startAuthGuard(auth, serverApp, app.bin, logger) : undefined;
       if (!guard && config.authToken === undefined && !isLoopbackHost(config.host))
         logger.warn(

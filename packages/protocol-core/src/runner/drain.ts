@@ -139,7 +139,7 @@ export function createRequestCounter(drain: Drain): RequestCounter {
 }
 
 /** The answer to a request refused while draining. */
-export function drainRefusal(id: Id, message: string): JSONRPCMessage {
+function drainRefusal(id: Id, message: string): JSONRPCMessage {
   return { jsonrpc: '2.0', id, error: { code: -32000, message } } as JSONRPCMessage;
 }
 

@@ -15,8 +15,8 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { describeIssues } from '../answerCap.js';
 import { ErrorCode } from '../errors.js';
-import { describeIssues } from '../requestGuard.js';
 import { plainMeta } from './jsonRpcCheck.js';
 
 interface ParamsSchema {

@@ -11,7 +11,7 @@ import type { JsonRpcId } from './jsonRpcCheck.js';
 import { handleInboundText, type InboundSink } from './jsonRpcInbound.js';
 
 /** RFC 6455 §7.4.1: the endpoint received a type of data it cannot accept. */
-export const CLOSE_UNSUPPORTED_DATA = 1003;
+const CLOSE_UNSUPPORTED_DATA = 1003;
 
 export class WebSocketServerTransport implements Transport {
   onclose?: () => void;

@@ -21,10 +21,10 @@ import {
   type TaskStatus,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { describeIssues, tooLargeMessage } from '../answerCap.js';
 import type { Annotations } from '../define.js';
 import { hideUnexpected, ToolError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { describeIssues, tooLargeMessage } from '../requestGuard.js';
 import { errorResult } from '../results.js';
 import { sizeOver } from '../size.js';
 import { servesStatelessRequest, statelessSession } from '../stateless.js';

@@ -80,7 +80,7 @@ function randomTaskId(): string {
   return process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
 }
 
-export class TaskNotFoundError extends Error {
+class TaskNotFoundError extends Error {
   constructor(readonly taskId: string) {
     super(`Task with ID ${taskId} not found`);
     this.name = 'TaskNotFoundError';

@@ -12,9 +12,9 @@
  * The exporters read the rest themselves (endpoint, `OTEL_EXPORTER_OTLP_HEADERS`, timeouts, compression), and the
  * resource comes from `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` over the bin's name and version.
  */
-export type OtlpProtocol = 'http/protobuf' | 'http/json';
+type OtlpProtocol = 'http/protobuf' | 'http/json';
 
-export interface SignalConfig {
+interface SignalConfig {
   exporter: 'otlp' | 'console';
   protocol: OtlpProtocol;
 }

@@ -120,7 +120,7 @@ function tap(transport: Transport, observer: RequestObserver | undefined, scopes
 }
 
 /** `server`, tapped on the transport it is connected to. */
-export function observeServer(server: McpServer, observer?: RequestObserver, scopes = true): McpServer {
+function observeServer(server: McpServer, observer?: RequestObserver, scopes = true): McpServer {
   const connect = server.connect.bind(server);
   server.connect = async (transport: Transport) => {
     await connect(transport);

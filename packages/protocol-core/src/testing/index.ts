@@ -11,7 +11,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { type HttpOptions, type RunningHttpServer, serveHttp } from '../runner/http.js';
+import { type HttpOptions, type RunningHttpServer, serveHttp } from '../runner/http/serve.js';
 import type { ServerApp } from '../runner/types.js';
 import { binTransportParams, keepStderr } from './binProcess.js';
 import { connectHttpV2, type V2ClientOptions, type V2HttpClient } from './v2.js';

@@ -8,7 +8,7 @@ import { createAuthGuard } from '../../src/auth/guard.ts';
 import { parseAuthConfig } from '../../src/auth/options.ts';
 import { createMcpServer, defineResource, defineTool, registerResources, registerTools } from '../../src/define.ts';
 import { textResult } from '../../src/results.ts';
-import type { HttpOptions } from '../../src/runner/httpOptions.ts';
+import type { HttpOptions } from '../../src/runner/http/options.ts';
 import type { ServerApp } from '../../src/runner/types.ts';
 import { enableSubscriptions } from '../../src/subscriptions.ts';
 import { freePort, type HttpFixture, startHttp } from '../../src/testing/index.ts';

@@ -1,13 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import {
-  createMcpServer,
-  createTaskLayer,
-  registerPrompts,
-  registerTools,
-  STATIC_LIST_TTL_MS,
-  silentLogger,
-  type TaskLayer,
-} from '@mcpkit/protocol-core';
+import { createMcpServer, registerPrompts, registerTools, STATIC_LIST_TTL_MS, silentLogger } from '@mcpkit/protocol-core';
+import { createTaskLayer, type TaskLayer } from '@mcpkit/protocol-core/tasks-2025';
 import { createMemoryTaskStore, TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';

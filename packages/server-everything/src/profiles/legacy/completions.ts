@@ -1,4 +1,4 @@
-import { setRawRequestHandler } from '@mcpkit/protocol-core';
+import { setRawRequestHandler } from '@mcpkit/protocol-core/low-level';
 import { CompleteRequestSchema } from '@modelcontextprotocol/core';
 import type { McpServer } from '@modelcontextprotocol/server';
 

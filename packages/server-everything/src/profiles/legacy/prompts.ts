@@ -1,4 +1,4 @@
-import { setRawRequestHandler } from '@mcpkit/protocol-core';
+import { setRawRequestHandler } from '@mcpkit/protocol-core/low-level';
 import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/core';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { MCP_TINY_IMAGE } from '../../shared/mcpTinyImage.js';

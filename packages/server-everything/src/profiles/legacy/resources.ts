@@ -1,4 +1,5 @@
-import { ErrorCode, setRawRequestHandler } from '@mcpkit/protocol-core';
+import { ErrorCode } from '@mcpkit/protocol-core';
+import { setRawRequestHandler } from '@mcpkit/protocol-core/low-level';
 import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/core';
 import type { McpServer } from '@modelcontextprotocol/server';
 

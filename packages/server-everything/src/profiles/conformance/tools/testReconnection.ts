@@ -1,4 +1,5 @@
-import { closeRequestStream, defineTool, textResult } from '@mcpkit/protocol-core';
+import { defineTool, textResult } from '@mcpkit/protocol-core';
+import { closeRequestStream } from '@mcpkit/protocol-core/low-level';
 import type { ConformanceSession } from '../session.js';
 
 /**

@@ -1,15 +1,6 @@
-import {
-  defineTool,
-  errorMessage,
-  isTerminal,
-  type RequestExtra,
-  type RunningTask,
-  registerTools,
-  type TaskLayer,
-  type TaskToolDefinition,
-  type ToolResult,
-} from '@mcpkit/protocol-core';
+import { defineTool, errorMessage, type RequestExtra, registerTools, type ToolResult } from '@mcpkit/protocol-core';
 import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
+import { isTerminal, type RunningTask, type TaskLayer, type TaskToolDefinition } from '@mcpkit/protocol-core/tasks-2025';
 import type { CallToolResult, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { declaredCapabilities } from '../../../shared/clientInput.js';

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '@mcpkit/protocol-core';
+import type { JsonSchemaObject } from '@mcpkit/protocol-core/low-level';
 
 /**
  * An object schema exactly as `zodToJsonSchema` wrote the reference's (key order included), for a tool's

@@ -7,10 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { AuthInfo, McpServer, Server } from '@modelcontextprotocol/server';
 import type { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
-import { ErrorCode } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { sendJsonRpcError } from './httpBody.js';
-import { createSessionTable, type SessionTable } from './sessions.js';
+import { ErrorCode } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { sendJsonRpcError } from './body.js';
+import { createSessionTable, type SessionTable } from './sessionTable.js';
 
 /** What the runner keeps per session. */
 export interface SessionValue {

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 
 /** Longest method or tool name logged; a longer one is cut and ends with `…`. */
 const MAX_NAME = 64;

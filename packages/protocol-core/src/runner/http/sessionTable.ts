@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 
 /** What the table knows about a session's use; the runner's own data (server, transport) is `value`. */
 export interface Session<T> {
@@ -36,7 +36,7 @@ export interface SessionTableOptions<T> {
 }
 
 /** How the caller ends a tracked request: when its response closes (`ServerResponse`'s `close`). */
-export interface TrackedResponse {
+interface TrackedResponse {
   once(event: 'close', listener: () => void): unknown;
   readonly writableEnded: boolean;
 }

@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
-import type { AuthGuard } from '../auth/guard.js';
-import type { Logger } from '../logger.js';
-import type { SessionEventStoreOptions } from '../resumable.js';
-import type { RunningServer } from './types.js';
+import type { AuthGuard } from '../../auth/guard.js';
+import type { Logger } from '../../logger.js';
+import type { SessionEventStoreOptions } from '../../resumable.js';
+import type { RunningServer } from '../types.js';
 
 export interface HttpOptions {
   /** `http`: Streamable HTTP at `/mcp`. `sse`: legacy HTTP+SSE at `/sse` and `/messages`. */

@@ -5,11 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
-import { ErrorCode } from '../errors.js';
-import { countRequests, type Drain } from './drain.js';
-import { sendJsonRpcError } from './httpBody.js';
-import { ownsSession, type RunnerSessions, requestOwner } from './runnerSessions.js';
-import type { ServerApp } from './types.js';
+import { ErrorCode } from '../../errors.js';
+import { countRequests, type Drain } from '../drain.js';
+import type { ServerApp } from '../types.js';
+import { sendJsonRpcError } from './body.js';
+import { ownsSession, type RunnerSessions, requestOwner } from './mcpSessions.js';
 
 /** `body`: the parsed POST body, read by the runner; `undefined` for GET. */
 export function createSseHandler({ app, sessions, drain }: { app: ServerApp; sessions: RunnerSessions; drain: Drain }) {

@@ -4,12 +4,12 @@
  * bounded (`timeoutMs`) and its answer reused for `cacheMs`, so a probe every second costs at most one backend call
  * a second, and a probe storm none more. `/healthz` (liveness) calls none of this.
  */
-import type { AuthGuard } from '../auth/guard.js';
-import { errorMessage } from '../errors.js';
-import type { Drain } from './drain.js';
-import type { ServerApp } from './types.js';
+import type { AuthGuard } from '../../auth/guard.js';
+import { errorMessage } from '../../errors.js';
+import type { Drain } from '../drain.js';
+import type { ServerApp } from '../types.js';
 
-export interface ReadyAnswer {
+interface ReadyAnswer {
   status: 'ok' | 'draining' | 'unavailable';
   reason?: string;
 }

@@ -1,6 +1,6 @@
 /**
  * Streamable HTTP at `/mcp`, both eras on one endpoint:
- * - a request with `Mcp-Session-Id` belongs to a 2025 session of the table (`sessions.ts`);
+ * - a request with `Mcp-Session-Id` belongs to a 2025 session of the table (`sessionTable.ts`);
  * - a POST without one that the SDK classifies as 2026-07-28 (`server/discover`, or the per-request
  *   `_meta` envelope) is served statelessly by the SDK's handler (`eras.ts`);
  * - a 2025 `initialize` opens a session on the SDK's `NodeStreamableHTTPServerTransport`, with its own
@@ -12,13 +12,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
-import { ErrorCode } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../resumable.js';
+import { ErrorCode } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { createSessionEventStore, markResumable, type SessionEventStoreOptions } from '../../resumable.js';
+import type { ServerApp } from '../types.js';
+import { sendJsonRpcError } from './body.js';
 import type { EraRouter } from './eras.js';
-import { sendJsonRpcError } from './httpBody.js';
-import { ownsSession, type RunnerSessions, requestOwner } from './runnerSessions.js';
-import type { ServerApp } from './types.js';
+import { ownsSession, type RunnerSessions, requestOwner } from './mcpSessions.js';
 
 /** How long a client waits before it resumes a stream the server ended (the `retry` of priming events), ms. */
 const RESUME_RETRY_MS = 1000;

@@ -6,7 +6,7 @@
  * serve here unless the runner is `--stateless`: then the SDK serves it per request too (its
  * `legacy: 'stateless'` posture), which is what our own stateless branch used to do. A 2026 response streams (SSE)
  * once the call sends a notification (progress), in `--stateless` too: JSON would drop them.
- * Sessionful 2025 traffic stays with the runner's session table (`http.ts`).
+ * Sessionful 2025 traffic stays with the runner's session table (`mcpSessions.ts`).
  *
  * `subscriptions/listen` streams take a slot first (`listenSlots.ts`: per principal, reclaimed when full), then
  * hear the app's `bus`, or, when the app picks a bus per listener (`ServerApp.listenBus`, e.g. one per user), the
@@ -16,11 +16,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
-import type { Logger } from '../logger.js';
-import { markStatelessRequest } from '../stateless.js';
+import type { Logger } from '../../logger.js';
+import { markStatelessRequest } from '../../stateless.js';
+import type { ServerApp } from '../types.js';
 import { createListenSlots, isListenRequest, type ListenSlotOptions, type ListenSlots } from './listenSlots.js';
 import { withSdkWarningsTo } from './sdkConsole.js';
-import type { ServerApp } from './types.js';
 
 export interface EraRouter {
   /** Whether this parsed POST body is 2026-era traffic (the SDK's own classification). */

@@ -9,9 +9,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { AuthCheck, AuthGuard } from '../auth/guard.js';
-import type { Logger } from '../logger.js';
-import { unreadBody } from './httpBody.js';
+import type { AuthCheck, AuthGuard } from '../../auth/guard.js';
+import type { Logger } from '../../logger.js';
+import { unreadBody } from './body.js';
 
 export interface AuthGate {
   /** Answers a GET of the metadata document; `false` when `url` is not one of its paths. */

@@ -4,7 +4,7 @@
  * offers no option to turn it off. Our bins log through their `Logger` only, so any `console.warn` while the handler
  * is built goes to the logger instead: the known note at `debug`, anything else at `warn`.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 
 const JSON_MODE_NOTE = /^responseMode: 'json' drops mid-call notifications/;
 

@@ -11,18 +11,18 @@
  * A slot is freed when its response closes, which is also when the SDK ends the stream (`toNodeHandler` aborts it).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { sendJsonRpcError } from './httpBody.js';
-import type { JsonRpcId } from './jsonRpcCheck.js';
-import { requestOwner } from './runnerSessions.js';
+import { ErrorCode } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { JsonRpcId } from '../jsonRpcCheck.js';
+import { sendJsonRpcError } from './body.js';
+import { requestOwner } from './mcpSessions.js';
 
 /**
  * Whose stream a request opens: the OAuth principal (the token's subject, or its client), or else the client's
  * address (with `--auth-token` every client holds the same token, so it tells no one apart). Behind a reverse
  * proxy every client has the proxy's address and shares one principal's streams.
  */
-export function listenPrincipal(req: IncomingMessage): string {
+function listenPrincipal(req: IncomingMessage): string {
   return requestOwner(req) ?? `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
 

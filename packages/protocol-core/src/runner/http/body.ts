@@ -5,9 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { ErrorCode } from '../errors.js';
-import { bodyProblem, type JsonRpcId } from './jsonRpcCheck.js';
-import { paramsProblem } from './paramsCheck.js';
+import { ErrorCode } from '../../errors.js';
+import { bodyProblem, type JsonRpcId } from '../jsonRpcCheck.js';
+import { paramsProblem } from '../paramsCheck.js';
 
 /** A refusal to answer with `sendJsonRpcError`. */
 export class HttpError extends Error {
@@ -71,16 +71,9 @@ async function readText(req: IncomingMessage, limit: number): Promise<string> {
 /**
  * The parsed JSON-RPC body of a POST: 413 over `limit`, 400 -32700 when it is not JSON, 400 -32600 (with
  * the request's id) when it is not JSON-RPC (the SDK would answer -32700 without the id, or plain text for
- * SSE), and 200 -32602 of one line for a single request whose params do not match its method
- * (`paramsCheck.ts`; a JSON-RPC error in an ordinary response, as the SDK sends its own).
+ * SSE). The runner then checks the params (`checkParams`: 200 -32602 of one line for a single request whose
+ * params do not match its method, `paramsCheck.ts`) once the auth guard has looked at the body.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const body = await readJsonRpcBody(req, limit);
-  checkParams(body);
-  return body;
-}
-
-/** `readJsonBody` without the params check: for a caller that must look at the body first (the auth guard). */
 export async function readJsonRpcBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const text = await readText(req, limit);
   let body: unknown;

@@ -1,29 +1,29 @@
 /**
  * The HTTP runner: routes (`/healthz`, the MCP endpoint), the checks in front of every MCP request
  * (Host/Origin, bearer token, shutting down), timeouts, listening and closing. What each endpoint does is
- * elsewhere: `streamable.ts` (Streamable HTTP, both eras), `sse.ts` (legacy HTTP+SSE), `httpBody.ts`
- * (body cap and JSON-RPC checks), `runnerSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
+ * elsewhere: `streamable.ts` (Streamable HTTP, both eras), `sse.ts` (legacy HTTP+SSE), `body.ts`
+ * (body cap and JSON-RPC checks), `mcpSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ErrorCode } from '../errors.js';
-import { silentLogger } from '../logger.js';
-import type { SessionEventStoreOptions } from '../resumable.js';
-import { withHttpRequestId } from '../telemetry/requestScope.js';
+import { ErrorCode } from '../../errors.js';
+import { silentLogger } from '../../logger.js';
+import type { SessionEventStoreOptions } from '../../resumable.js';
+import { withHttpRequestId } from '../../telemetry/requestScope.js';
+import { carriesRequest, createDrain, DEFAULT_SHUTDOWN_GRACE_MS, DRAIN_RETRY_AFTER_S, refuseWhileDraining } from '../drain.js';
+import { parseAllowedHost } from '../hosts.js';
+import { checkRequest, type GuardOptions, hostPolicy } from '../security.js';
+import type { ServerApp } from '../types.js';
 import { logAccess } from './accessLog.js';
 import { createAuthGate } from './authGate.js';
-import { carriesRequest, createDrain, DEFAULT_SHUTDOWN_GRACE_MS, DRAIN_RETRY_AFTER_S, refuseWhileDraining } from './drain.js';
+import { checkParams, HttpError, readJsonRpcBody, sendJsonRpcError, unreadBody } from './body.js';
 import { createEraRouter } from './eras.js';
-import { parseAllowedHost } from './hosts.js';
-import { checkParams, HttpError, readJsonRpcBody, sendJsonRpcError, unreadBody } from './httpBody.js';
-import type { HttpOptions, RunningHttpServer } from './httpOptions.js';
 import { isListenRequest } from './listenSlots.js';
+import { createRunnerSessions } from './mcpSessions.js';
+import type { HttpOptions, RunningHttpServer } from './options.js';
 import { createReadiness } from './readiness.js';
-import { createRunnerSessions } from './runnerSessions.js';
-import { checkRequest, type GuardOptions, hostPolicy } from './security.js';
 import { createSseHandler } from './sse.js';
 import { createStreamableHandler } from './streamable.js';
-import type { ServerApp } from './types.js';
 
 export type { HttpOptions, RunningHttpServer };
 
