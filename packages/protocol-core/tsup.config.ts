@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing/index.ts', 'src/size.ts'],
+  entry: ['src/index.ts', 'src/testing/index.ts', 'src/size.ts', 'src/skills/index.ts'],
   format: ['esm'],
   dts: true,
   target: 'node20',

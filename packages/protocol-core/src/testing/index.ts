@@ -40,6 +40,7 @@ export {
   type V2SpawnOptions,
   type V2StdioProcess,
 } from './v2.js';
+export { type CheckSkillsOptions, checkSkills, connectWithContext, type SkillsPair, type SkillsReport } from '../skills/check.js';
 export { connectWs, spawnWs, type WsProcess } from './ws.js';
 
 export interface ClientOptions {
