@@ -50,7 +50,7 @@ await runCli(
           });
       if (!warmup) logger.debug('warm-up: off (--no-warmup)');
       return {
-        createServer: () => createGitServer({ ...serverOptions, activity: warmup }),
+        createServer: (context) => createGitServer({ ...serverOptions, activity: warmup }, context),
         close: () => {
           warmup?.stop();
           return Promise.all([repoCache.close(), remote?.close()]).then(() => undefined);

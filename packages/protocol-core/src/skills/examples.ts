@@ -1,5 +1,5 @@
 /**
- * The example calls a skill shows an agent, in machine-readable form: each fenced ```json block of a skill file
+ * The example calls a skill shows an agent, in machine-readable form: each fenced ```json block (indented too) of a skill file
  * holding `{"tool": "<name>", "arguments": {…}}` (or an array of them, a sequence of calls). Tests check every one
  * against the server's real `tools/list` (`checkSkills` in `@mcpkit/protocol-core/testing`).
  */
@@ -17,7 +17,8 @@ export interface ParsedExamples {
   problems: string[];
 }
 
-const FENCE = /^```json[ \t]*$/;
+const FENCE = /^[ \t]*```json[ \t]*$/;
+const CLOSE = /^[ \t]*```[ \t]*$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -32,7 +33,7 @@ export function skillExamples(markdown: string): ParsedExamples {
     if (!FENCE.test(lines[i] ?? '')) continue;
     const start = i + 1;
     const body: string[] = [];
-    for (i += 1; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i] ?? '');
+    for (i += 1; i < lines.length && !CLOSE.test(lines[i] ?? ''); i++) body.push(lines[i] ?? '');
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.join('\n'));
