@@ -27,7 +27,7 @@ describe('skills (SEP-2640)', () => {
   });
 
   it('2025-11-25 sees exactly what it saw before: no extension, no resources', async () => {
-    await using pair = await connectWithContext(factory, 'legacy');
+    await using pair = await connectWithContext(factory, { mode: 'legacy' });
     const capabilities = pair.client.getServerCapabilities();
     expect(capabilities?.extensions).toBeUndefined();
     expect(capabilities?.resources).toBeUndefined();

@@ -33,7 +33,7 @@ describe('skills (SEP-2640)', () => {
   });
 
   it('2025-11-25 sees no skills: no extension, no skill resources, no skills/list', async () => {
-    await using pair = await connectWithContext(factory(), 'legacy');
+    await using pair = await connectWithContext(factory(), { mode: 'legacy' });
     expect(pair.client.getServerCapabilities()?.extensions).toBeUndefined();
     const { resources } = await pair.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['memory://knowledge-graph']);

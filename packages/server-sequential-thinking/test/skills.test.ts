@@ -40,7 +40,7 @@ describe('skills (SEP-2640)', () => {
 
   it('2025-11-25 sees exactly what it saw before: no extension, no skill resources', async () => {
     const served = app();
-    await using pair = await connectWithContext((context) => served.createServer(context), 'legacy');
+    await using pair = await connectWithContext((context) => served.createServer(context), { mode: 'legacy' });
     expect(pair.client.getServerCapabilities()?.extensions).toBeUndefined();
     const { resources } = await pair.client.listResources();
     expect(resources.every((r) => !r.uri.startsWith('skill://'))).toBe(true);

@@ -5,7 +5,7 @@
  * tool or one of the tools' argument or result fields. For tests (`@mcpkit/protocol-core/testing`).
  */
 import { createHash } from 'node:crypto';
-import { type Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { type Client, type ClientCapabilities, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Skill, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { createMcpHandler, type McpRequestContext, type McpServer } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
@@ -134,9 +134,9 @@ export interface SkillsPair extends AsyncDisposable {
  */
 export async function connectWithContext(
   factory: (context: McpRequestContext) => McpServer,
-  mode: V2Mode = '2026-07-28',
+  { mode = '2026-07-28', capabilities = {} }: { mode?: V2Mode; capabilities?: ClientCapabilities } = {},
 ): Promise<SkillsPair> {
-  const client = newV2Client({ mode });
+  const client = newV2Client({ mode, capabilities });
   if (mode === 'legacy') {
     const server = factory({ era: 'legacy' });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -5,6 +5,7 @@
  */
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions, Profile } from '../context.js';
+import { withProfileSkills } from '../skills.js';
 
 /** Builds one server of a profile, as `createEverythingServer(options, context)` does for it. */
 export type ProfileFactory = (options: EverythingOptions, context?: McpRequestContext) => McpServer;
@@ -17,11 +18,11 @@ export async function loadProfile(profile: Profile): Promise<ProfileFactory> {
     }
     case 'current': {
       const { createCurrentServer } = await import('./current/index.js');
-      return (options, context) => createCurrentServer(options, context);
+      return (options, context) => withProfileSkills('current', createCurrentServer(options, context), context);
     }
     case 'conformance': {
       const { createConformanceServer } = await import('./conformance/index.js');
-      return (options) => createConformanceServer(options);
+      return (options, context) => withProfileSkills('conformance', createConformanceServer(options), context);
     }
   }
 }
