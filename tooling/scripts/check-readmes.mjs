@@ -28,6 +28,8 @@ export const ERA_CHANGES = 'MCP 2026-07-28 and SDK v2: what a client sees differ
 export const SERVER_SECTIONS = [
   { name: 'Use it' },
   { name: 'Tools' },
+  // The SEP-2640 skills a server publishes (its `skills/` folder); issue 34.
+  { name: 'Skills', optional: true },
   { name: 'Configuration' },
   { name: 'Security' },
   // Hosting for many users (OAuth resource server, behind a TLS proxy): issue 20; required once it lands.
