@@ -8,6 +8,11 @@ import { findFile, run, tail } from '../scripts/lib.mjs';
 export const CONFORMANCE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 /** The protocol revisions whose frozen requirement sets are checked, oldest first. */
 export const REVISIONS = ['2025-11-25', '2026-07-28'];
+/**
+ * Extension scenarios the suite runs beside a revision's requirement set without scoring them, which we score as
+ * required (by name prefix): a failed one fails the run like a required scenario. Skills (SEP-2640): issue 34.
+ */
+export const REQUIRED_EXTENSION_SCENARIOS = { '2026-07-28': ['sep-2640-skills-'] };
 
 /** One scenario's checks (the suite's checks.json) as a row: a failed check fails it, no passed check is a warning. */
 export function summarise(checks, exitStatus = 0) {
@@ -63,7 +68,8 @@ export function runRequirements(tool, url, revision, dir, cwd) {
     const file = name && findFile(join(dir, entry), 'checks.json');
     if (!file) continue;
     const result = summarise(JSON.parse(readFileSync(file, 'utf8')));
-    if (reasons.has(name)) unscored.set(name, { ...result, reason: reasons.get(name) });
+    const ours = (REQUIRED_EXTENSION_SCENARIOS[revision] ?? []).some((prefix) => name.startsWith(prefix));
+    if (reasons.has(name) && !ours) unscored.set(name, { ...result, reason: reasons.get(name) });
     else required.set(name, result);
   }
   if (required.size === 0) {

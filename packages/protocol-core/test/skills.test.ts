@@ -6,8 +6,8 @@ import type { McpRequestContext } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, defineTool, registerTools, textResult } from '../src/index.js';
-import { serverSkills } from '../src/skills/index.js';
 import { skillExamples } from '../src/skills/examples.js';
+import { serverSkills } from '../src/skills/index.js';
 import { checkSkills, connectWithContext } from '../src/testing/index.js';
 
 const greet = defineTool({
@@ -50,7 +50,9 @@ describe('serverSkills + checkSkills', () => {
     expect(report.examples).toBe(1);
     expect(report.skills[0]?.resources).toHaveLength(2);
     const { resources } = await pair.client.listResources();
-    expect(resources).toEqual([expect.objectContaining({ uri: 'skill://test/greeting/SKILL.md', name: 'greeting', mimeType: 'text/markdown' })]);
+    expect(resources).toEqual([
+      expect.objectContaining({ uri: 'skill://test/greeting/SKILL.md', name: 'greeting', mimeType: 'text/markdown' }),
+    ]);
   });
 
   it('reports an unknown tool, arguments that fail the schema, an unknown backticked name and bad JSON', async () => {
@@ -89,7 +91,9 @@ describe('serverSkills + checkSkills', () => {
   });
 
   it('skillExamples reads arrays of calls and indented fences', () => {
-    const { examples, problems } = skillExamples('1. x\n\n   ```json\n   [{"tool": "a", "arguments": {}}, {"tool": "b", "arguments": {"k": 1}}]\n   ```\n');
+    const { examples, problems } = skillExamples(
+      '1. x\n\n   ```json\n   [{"tool": "a", "arguments": {}}, {"tool": "b", "arguments": {"k": 1}}]\n   ```\n',
+    );
     expect(problems).toEqual([]);
     expect(examples.map((e) => e.tool)).toEqual(['a', 'b']);
   });

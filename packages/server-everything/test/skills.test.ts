@@ -45,8 +45,7 @@ describe('skills (SEP-2640)', () => {
 
   it('conformance: resources/directory/read lists a skill folder, its subfolder as inode/directory', async () => {
     await using pair = await connectWithContext(factory('conformance'));
-    const read = (params: Record<string, unknown>) =>
-      pair.client.request({ method: 'resources/directory/read', params } as never, z.any());
+    const read = (params: Record<string, unknown>) => pair.client.request({ method: 'resources/directory/read', params } as never, z.any());
     const root = await read({ uri: 'skill://everything/conformance-fixtures' });
     expect(root.resources).toEqual([
       expect.objectContaining({ uri: 'skill://everything/conformance-fixtures/SKILL.md', mimeType: 'text/markdown' }),

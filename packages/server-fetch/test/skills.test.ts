@@ -22,7 +22,11 @@ describe('skills (SEP-2640)', () => {
     const { skills } = await checkSkills(pair.client);
     const bytes = readFileSync(new URL('../skills/web-fetch/SKILL.md', import.meta.url));
     expect(skills[0]?.resources).toEqual([
-      { uri: 'skill://fetch/web-fetch/SKILL.md', digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`, size: bytes.byteLength },
+      {
+        uri: 'skill://fetch/web-fetch/SKILL.md',
+        digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+        size: bytes.byteLength,
+      },
     ]);
   });
 

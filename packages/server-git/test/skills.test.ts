@@ -27,7 +27,11 @@ describe('skills (SEP-2640)', () => {
     const { skills } = await checkSkills(pair.client, { allowNames: REMOTE_TOOLS });
     const bytes = readFileSync(new URL('../skills/git-workflow/SKILL.md', import.meta.url));
     expect(skills[0]?.resources).toEqual([
-      { uri: 'skill://git/git-workflow/SKILL.md', digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`, size: bytes.byteLength },
+      {
+        uri: 'skill://git/git-workflow/SKILL.md',
+        digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+        size: bytes.byteLength,
+      },
     ]);
   });
 

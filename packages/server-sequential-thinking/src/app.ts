@@ -28,7 +28,8 @@ const SKILLS = serverSkills(new URL('../skills/', import.meta.url), { prefix: 's
 
 export function createSequentialThinkingApp({ chains, ...options }: SequentialThinkingAppOptions): SequentialThinkingApp {
   return {
-    createServer: (context) => SKILLS.attach(createSequentialThinkingServer(isModernHttp(context) ? { ...options, chains } : options), context),
+    createServer: (context) =>
+      SKILLS.attach(createSequentialThinkingServer(isModernHttp(context) ? { ...options, chains } : options), context),
     close: () => chains.close(),
   };
 }

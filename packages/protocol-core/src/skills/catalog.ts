@@ -5,7 +5,13 @@
  * loads asynchronously and must exist before a server attaches it; a server factory is synchronous, so this
  * source loads on first use instead, once per process, and every server instance shares it.
  */
-import { DIRECTORY_MIME_TYPE, type Skill, type SkillReadResult, type SkillSource, skillEntry } from '@modelcontextprotocol/server/ext/skills';
+import {
+  DIRECTORY_MIME_TYPE,
+  type Skill,
+  type SkillReadResult,
+  type SkillSource,
+  skillEntry,
+} from '@modelcontextprotocol/server/ext/skills';
 import { nodeSkillFiles } from '@modelcontextprotocol/server/ext/skills/node';
 
 /** Bounds on what one skills folder may hold (the SDK's per-skill publication limits are 512 files, 16 MiB). */

@@ -152,7 +152,9 @@ export async function connectWithContext(
   }
   const handler = createMcpHandler(factory);
   await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }),
+    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
+      fetch: (url, init) => handler.fetch(new Request(url, init)),
+    }),
   );
   return {
     client,

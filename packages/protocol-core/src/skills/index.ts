@@ -36,7 +36,8 @@ const PREFIX = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** The skills in `root` (a folder of skill folders, each with a `SKILL.md`), read on first use. No I/O here. */
 export function serverSkills(root: URL, { prefix, logger = silentLogger }: ServerSkillsOptions): ServerSkills {
-  if (!PREFIX.test(prefix)) throw new TypeError(`skills prefix must be lowercase letters, digits and hyphens (got ${JSON.stringify(prefix)})`);
+  if (!PREFIX.test(prefix))
+    throw new TypeError(`skills prefix must be lowercase letters, digits and hyphens (got ${JSON.stringify(prefix)})`);
   let load: ReturnType<typeof loadSkills> | undefined;
   const loaded = () => {
     load ??= loadSkills(root, prefix).catch((error: unknown) => {
