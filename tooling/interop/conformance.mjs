@@ -9,10 +9,16 @@ export const CONFORMANCE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 /** The protocol revisions whose frozen requirement sets are checked, oldest first. */
 export const REVISIONS = ['2025-11-25', '2026-07-28'];
 /**
- * Extension scenarios the suite runs beside a revision's requirement set without scoring them, which we score as
- * required (by name prefix): a failed one fails the run like a required scenario. Skills (SEP-2640): issue 34.
+ * Extension scenarios we score as required on a revision (a failed one fails the run): `all` for every server,
+ * `fixtures` also for a server serving the suite's fixture surface (`runRequirements`). The suite neither scores
+ * nor runs them by default (`--requirements` leaves them out; alone they need `--force`). Skills (SEP-2640): issue
+ * 34; `sep-2640-skills-directory` needs a skill folder holding a subfolder, which only the fixtures have.
  */
-export const REQUIRED_EXTENSION_SCENARIOS = { '2026-07-28': ['sep-2640-skills-'] };
+export const REQUIRED_EXTENSION_SCENARIOS = {
+  '2026-07-28': { all: ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest'], fixtures: ['sep-2640-skills-directory'] },
+};
+const isRequiredExtension = (name) =>
+  Object.values(REQUIRED_EXTENSION_SCENARIOS).some((set) => [...set.all, ...set.fixtures].includes(name));
 
 /** One scenario's checks (the suite's checks.json) as a row: a failed check fails it, no passed check is a warning. */
 export function summarise(checks, exitStatus = 0) {
@@ -44,6 +50,7 @@ export function listServerScenarios(tool, cwd) {
 export function runScenario(tool, url, name, revision, dir, cwd) {
   mkdirSync(dir, { recursive: true });
   const args = [tool.bin, 'server', '--url', url, '--scenario', name, '--spec-version', revision, '-o', dir];
+  if (isRequiredExtension(name)) args.push('--force');
   const res = run(tool.node, args, { cwd, timeoutMs: 120_000 });
   const file = findFile(dir, 'checks.json');
   if (!file) return { status: 'fail', summary: `no results (exit ${res.status})`, details: tail(res.output, 20) };
@@ -68,9 +75,12 @@ export function runRequirements(tool, url, revision, dir, cwd) {
     const file = name && findFile(join(dir, entry), 'checks.json');
     if (!file) continue;
     const result = summarise(JSON.parse(readFileSync(file, 'utf8')));
-    const ours = (REQUIRED_EXTENSION_SCENARIOS[revision] ?? []).some((prefix) => name.startsWith(prefix));
-    if (reasons.has(name) && !ours) unscored.set(name, { ...result, reason: reasons.get(name) });
+    if (reasons.has(name)) unscored.set(name, { ...result, reason: reasons.get(name) });
     else required.set(name, result);
+  }
+  const extensions = REQUIRED_EXTENSION_SCENARIOS[revision];
+  for (const name of extensions ? [...extensions.all, ...extensions.fixtures] : []) {
+    required.set(name, runScenario(tool, url, name, revision, join(dir, 'extensions', name), cwd));
   }
   if (required.size === 0) {
     required.set(`(requirements ${revision})`, {

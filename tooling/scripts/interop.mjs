@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { calls } from '../interop/calls.mjs';
-import { CONFORMANCE, REVISIONS, runRequirements, runScenario } from '../interop/conformance.mjs';
+import { CONFORMANCE, REQUIRED_EXTENSION_SCENARIOS, REVISIONS, runRequirements, runScenario } from '../interop/conformance.mjs';
 import { oauthChecks } from '../interop/oauth.mjs';
 import { binOf, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
 
@@ -222,6 +222,9 @@ async function conformanceRun(conformance, binPath, settings, runSpec, dir) {
         results.set(name, { status: 'n/a', summary: 'no logging capability declared' });
         continue;
       }
+      results.set(name, runScenario(conformance, url, name, runSpec.revision, join(dir, name), tmp));
+    }
+    for (const name of REQUIRED_EXTENSION_SCENARIOS[runSpec.revision]?.all ?? []) {
       results.set(name, runScenario(conformance, url, name, runSpec.revision, join(dir, name), tmp));
     }
   } catch (error) {

@@ -49,6 +49,8 @@ describe('serverSkills + checkSkills', () => {
     expect(report.problems).toEqual([]);
     expect(report.examples).toBe(1);
     expect(report.skills[0]?.resources).toHaveLength(2);
+    // No directoryRead unless asked for.
+    expect(pair.client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/skills': {} });
     const { resources } = await pair.client.listResources();
     expect(resources).toEqual([
       expect.objectContaining({ uri: 'skill://test/greeting/SKILL.md', name: 'greeting', mimeType: 'text/markdown' }),

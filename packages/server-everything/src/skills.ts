@@ -8,7 +8,7 @@ import type { Profile } from './context.js';
 
 const PROFILE_SKILLS: Partial<Record<Profile, ServerSkills>> = {
   current: serverSkills(new URL('../skills/current/', import.meta.url), { prefix: 'everything' }),
-  conformance: serverSkills(new URL('../skills/conformance/', import.meta.url), { prefix: 'everything' }),
+  conformance: serverSkills(new URL('../skills/conformance/', import.meta.url), { prefix: 'everything', directoryRead: true }),
 };
 
 /** `server` with its profile's skills attached when `context` is a 2026-07-28 one. */

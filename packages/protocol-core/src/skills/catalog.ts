@@ -113,9 +113,12 @@ export async function loadSkills(root: URL, prefix: string): Promise<LoadedSkill
   return { skills, files, dirs };
 }
 
-/** A `SkillSource` over `loaded()` (which the caller makes load once). */
-export function lazySkillSource(loaded: () => Promise<LoadedSkills>): SkillSource {
-  return {
+/**
+ * A `SkillSource` over `loaded()` (which the caller makes load once). With `directoryRead`, it also answers
+ * `resources/directory/read` (the SDK then declares `directoryRead: true`).
+ */
+export function lazySkillSource(loaded: () => Promise<LoadedSkills>, directoryRead: boolean): SkillSource {
+  const source: SkillSource = {
     // A handful of skills per server: one page.
     async list() {
       return { skills: [...(await loaded()).skills] };
@@ -130,11 +133,6 @@ export function lazySkillSource(loaded: () => Promise<LoadedSkills>): SkillSourc
       if (!file) return undefined;
       return file.text === undefined ? { bytes: file.bytes, mimeType: file.mimeType } : { text: file.text, mimeType: file.mimeType };
     },
-    async readDirectory(uri) {
-      const key = canonical(uri)?.replace(/\/+$/, '');
-      const children = key === undefined ? undefined : (await loaded()).dirs.get(key);
-      return children ? { resources: children.map((child) => ({ ...child })) } : undefined;
-    },
     async listResources() {
       const { skills, files } = await loaded();
       return skills.map((skill) => ({
@@ -146,4 +144,12 @@ export function lazySkillSource(loaded: () => Promise<LoadedSkills>): SkillSourc
       }));
     },
   };
+  if (directoryRead) {
+    source.readDirectory = async (uri) => {
+      const key = canonical(uri)?.replace(/\/+$/, '');
+      const children = key === undefined ? undefined : (await loaded()).dirs.get(key);
+      return children ? { resources: children.map((child) => ({ ...child })) } : undefined;
+    };
+  }
+  return source;
 }

@@ -9,7 +9,7 @@
  * ```
  *
  * Attached to servers of the 2026-07-28 era only (`context.era === 'modern'`): there the SDK declares the
- * extension in `server/discover`, answers `skills/list`, `skills/get` and `resources/directory/read`, and serves
+ * extension in `server/discover`, answers `skills/list`, `skills/get` (and `resources/directory/read` if asked), and serves
  * the files as `skill://…` resources (listed in `resources/list`, read with `resources/read`). A 2025 session, or
  * a server made without a context, sees exactly what it saw before: no extension, no extra resources.
  */
@@ -23,6 +23,11 @@ export interface ServerSkillsOptions {
   prefix: string;
   /** Where the SDK's warnings about a skill go (default: nowhere; the skills are checked by the package's tests). */
   logger?: Logger;
+  /**
+   * Also answer `resources/directory/read` on the skill folders (declared as `directoryRead: true`). Default false:
+   * the conformance suite expects a declaring server's skill folder to hold a subfolder.
+   */
+  directoryRead?: boolean;
 }
 
 export interface ServerSkills {
@@ -35,7 +40,7 @@ export interface ServerSkills {
 const PREFIX = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** The skills in `root` (a folder of skill folders, each with a `SKILL.md`), read on first use. No I/O here. */
-export function serverSkills(root: URL, { prefix, logger = silentLogger }: ServerSkillsOptions): ServerSkills {
+export function serverSkills(root: URL, { prefix, logger = silentLogger, directoryRead = false }: ServerSkillsOptions): ServerSkills {
   if (!PREFIX.test(prefix))
     throw new TypeError(`skills prefix must be lowercase letters, digits and hyphens (got ${JSON.stringify(prefix)})`);
   let load: ReturnType<typeof loadSkills> | undefined;
@@ -49,7 +54,7 @@ export function serverSkills(root: URL, { prefix, logger = silentLogger }: Serve
   };
   // One extension for every server instance of the process; each attaches it to itself.
   const extension = new SkillsExtension({
-    source: lazySkillSource(loaded),
+    source: lazySkillSource(loaded, directoryRead),
     // The files never change while the process runs (they ship with the package).
     cacheHint: { ttlMs: 3_600_000, cacheScope: 'public' },
     onWarning: (warning) => logger.warn(`skills: ${warning.path}: ${warning.message}`),
