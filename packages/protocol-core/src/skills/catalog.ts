@@ -5,6 +5,8 @@
  * loads asynchronously and must exist before a server attaches it; a server factory is synchronous, so this
  * source loads on first use instead, once per process, and every server instance shares it.
  */
+
+import { fileURLToPath } from 'node:url';
 import {
   DIRECTORY_MIME_TYPE,
   type Skill,
@@ -67,7 +69,7 @@ function utf8(bytes: Uint8Array): string | undefined {
  * ships with the package, so any of these is a packaging bug to surface, not to serve around.
  */
 export async function loadSkills(root: URL, prefix: string): Promise<LoadedSkills> {
-  const storage = nodeSkillFiles(decodeURIComponent(root.pathname));
+  const storage = nodeSkillFiles(fileURLToPath(root));
   const base = `skill://${prefix}`;
   const skills: Skill[] = [];
   const files = new Map<string, ServedFile>();
