@@ -10,6 +10,7 @@ export default defineConfig({
     'src/runner/http/serve.ts',
     'src/lowLevel.ts',
     'src/tasks/index.ts',
+    'src/skills/index.ts',
   ],
   format: ['esm'],
   dts: true,

@@ -8,6 +8,17 @@ import { findFile, run, tail } from '../scripts/lib.mjs';
 export const CONFORMANCE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 /** The protocol revisions whose frozen requirement sets are checked, oldest first. */
 export const REVISIONS = ['2025-11-25', '2026-07-28'];
+/**
+ * Extension scenarios we score as required on a revision (a failed one fails the run): `all` for every server,
+ * `fixtures` also for a server serving the suite's fixture surface (`runRequirements`). The suite neither scores
+ * nor runs them by default (`--requirements` leaves them out; alone they need `--force`). Skills (SEP-2640): issue
+ * 34; `sep-2640-skills-directory` needs a skill folder holding a subfolder, which only the fixtures have.
+ */
+export const REQUIRED_EXTENSION_SCENARIOS = {
+  '2026-07-28': { all: ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest'], fixtures: ['sep-2640-skills-directory'] },
+};
+const isRequiredExtension = (name) =>
+  Object.values(REQUIRED_EXTENSION_SCENARIOS).some((set) => [...set.all, ...set.fixtures].includes(name));
 
 /** One scenario's checks (the suite's checks.json) as a row: a failed check fails it, no passed check is a warning. */
 export function summarise(checks, exitStatus = 0) {
@@ -39,6 +50,7 @@ export function listServerScenarios(tool, cwd) {
 export function runScenario(tool, url, name, revision, dir, cwd) {
   mkdirSync(dir, { recursive: true });
   const args = [tool.bin, 'server', '--url', url, '--scenario', name, '--spec-version', revision, '-o', dir];
+  if (isRequiredExtension(name)) args.push('--force');
   const res = run(tool.node, args, { cwd, timeoutMs: 120_000 });
   const file = findFile(dir, 'checks.json');
   if (!file) return { status: 'fail', summary: `no results (exit ${res.status})`, details: tail(res.output, 20) };
@@ -66,6 +78,10 @@ export function runRequirements(tool, url, revision, dir, cwd) {
     if (reasons.has(name)) unscored.set(name, { ...result, reason: reasons.get(name) });
     else required.set(name, result);
   }
+  const extensions = REQUIRED_EXTENSION_SCENARIOS[revision];
+  for (const name of extensions ? [...extensions.all, ...extensions.fixtures] : []) {
+    required.set(name, runScenario(tool, url, name, revision, join(dir, 'extensions', name), cwd));
+  }
   if (required.size === 0) {
     required.set(`(requirements ${revision})`, {
       status: 'fail',
@@ -80,7 +96,7 @@ export function runRequirements(tool, url, revision, dir, cwd) {
  * The suite's extension scenarios we score ourselves as required: every `tasks-*` server scenario of
  * 0.2.0-alpha.12 (the tasks extension, SEP-2663), which the 2026-07-28 requirement set runs without scoring.
  */
-export const REQUIRED_EXTENSION_SCENARIOS = [
+export const TASKS_SCENARIOS = [
   'tasks-lifecycle',
   'tasks-capability-negotiation',
   'tasks-wire-fields',

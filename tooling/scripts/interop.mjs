@@ -35,6 +35,7 @@ import {
   promoteUnscored,
   REQUIRED_EXTENSION_SCENARIOS,
   REVISIONS,
+  TASKS_SCENARIOS,
   runRequirements,
   runScenario,
 } from '../interop/conformance.mjs';
@@ -63,7 +64,7 @@ const SERVER_SETTINGS = {
      * Scenarios the suite runs alongside a revision's requirement set without scoring, that we score as required
      * (a failing one fails the run): the tasks extension's, served by this profile's fixtures.
      */
-    requiredExtensions: { '2026-07-28': REQUIRED_EXTENSION_SCENARIOS },
+    requiredExtensions: { '2026-07-28': TASKS_SCENARIOS },
     /** Explanations printed under the table for scenarios that pass with warnings. */
     notes: {
       'server-sse-polling':
@@ -242,6 +243,9 @@ async function conformanceRun(conformance, binPath, settings, runSpec, dir) {
         results.set(name, { status: 'n/a', summary: 'no logging capability declared' });
         continue;
       }
+      results.set(name, runScenario(conformance, url, name, runSpec.revision, join(dir, name), tmp));
+    }
+    for (const name of REQUIRED_EXTENSION_SCENARIOS[runSpec.revision]?.all ?? []) {
       results.set(name, runScenario(conformance, url, name, runSpec.revision, join(dir, name), tmp));
     }
   } catch (error) {

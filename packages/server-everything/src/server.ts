@@ -3,6 +3,7 @@ import type { EverythingOptions, Profile } from './context.js';
 import { createConformanceServer } from './profiles/conformance/index.js';
 import { createCurrentServer } from './profiles/current/index.js';
 import { createLegacyServer } from './profiles/legacy/index.js';
+import { withProfileSkills } from './skills.js';
 import { VERSION } from './version.js';
 
 export interface EverythingServerOptions extends EverythingOptions {
@@ -22,9 +23,9 @@ export function createEverythingServer(options: EverythingServerOptions = {}, co
     case 'legacy':
       return createLegacyServer(rest);
     case 'current':
-      return createCurrentServer(rest, context);
+      return withProfileSkills('current', createCurrentServer(rest, context), context);
     case 'conformance':
-      return createConformanceServer(rest);
+      return withProfileSkills('conformance', createConformanceServer(rest), context);
   }
 }
 

@@ -21,7 +21,11 @@ await runCli({
       maxRedirects: config.maxRedirects,
       logger,
     });
-    return { createServer: () => createFetchServer({ fetcher, logger }), close: () => fetcher.close(), scopes: FETCH_SCOPES };
+    return {
+      createServer: (context) => createFetchServer({ fetcher, logger }, context),
+      close: () => fetcher.close(),
+      scopes: FETCH_SCOPES,
+    };
   },
   epilog: `Destinations on loopback, private, link-local, CGNAT and cloud metadata addresses are refused unless
 allowed with --allow-host or --allow-private-network.`,

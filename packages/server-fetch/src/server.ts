@@ -1,5 +1,6 @@
 import { createMcpServer, type Logger, registerPrompts, registerTools, silentLogger } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/server';
+import { serverSkills } from '@mcpkit/protocol-core/skills';
+import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import { createFetcher, type Fetcher, type FetcherOptions } from './fetcher.js';
 import { prompts } from './prompts/fetch.js';
 import { type FetchContext, tools } from './tools/index.js';
@@ -14,12 +15,16 @@ export interface FetchServerOptions extends FetcherOptions {
   logger?: Logger;
 }
 
+/** The skills this package ships (`skills/`, next to `dist/` and `src/`), served to 2026-07-28 clients. */
+const SKILLS = serverSkills(new URL('../skills/', import.meta.url), { prefix: 'fetch' });
+
 /**
  * A fetch server: tool `fetch` (robots.txt, autonomous user agent, pagination) and prompt `fetch`
  * (user-specified agent, whole content), with the reference's names, schemas and texts. SSRF-safe by
- * default: pass `allowPrivateNetwork` or `allowHosts` to reach loopback or private addresses.
+ * default: pass `allowPrivateNetwork` or `allowHosts` to reach loopback or private addresses. `context` is what the
+ * SDK's serving entries pass their factory: a 2026-07-28 one also gets the package's skills.
  */
-export function createFetchServer(options: FetchServerOptions = {}): McpServer {
+export function createFetchServer(options: FetchServerOptions = {}, context?: McpRequestContext): McpServer {
   const logger = options.logger ?? silentLogger;
   const shared = options.fetcher ?? createFetcher({ ...options, logger });
   // This server is one serving unit (a 2025 session over HTTP, a stdio connection, or one 2026-07-28 request
@@ -27,7 +32,7 @@ export function createFetchServer(options: FetchServerOptions = {}): McpServer {
   const fetcher = shared.openSession();
   // The reference's serverInfo name; the version is ours. protocol-core's default cache hints are this
   // server's: the tool and prompt lists (and `server/discover`) never change while the process runs.
-  const server = createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch', logger });
+  const server = SKILLS.attach(createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch', logger }), context);
   const ctx: FetchContext = { fetcher };
   registerTools(server, ctx, tools, { logger });
   registerPrompts(server, ctx, prompts, { logger });

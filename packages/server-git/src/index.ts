@@ -36,9 +36,9 @@ await runCli(
       const preload = config.noWarmup ? undefined : createEnginePreload(logger);
       if (!preload) logger.debug('warm-up: off (--no-warmup)');
       return {
-        createServer: () => {
+        createServer: (context) => {
           preload?.sessionOpened();
-          return createGitServer(serverOptions);
+          return createGitServer(serverOptions, context);
         },
         close: () => Promise.all([repoCache.close(), remote?.close()]).then(() => undefined),
         scopes: GIT_SCOPES,

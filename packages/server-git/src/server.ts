@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
-import type { McpServer } from '@modelcontextprotocol/server';
+import { serverSkills } from '@mcpkit/protocol-core/skills';
+import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { GitContext } from './engine/context.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
 import { DEFAULT_OBJECT_LIMITS, type ObjectLimits } from './engine/git/objectLimits.js';
@@ -41,16 +42,20 @@ export interface GitServerOptions {
   workTreeHooks?: WorkFileHooks;
 }
 
+/** The skills this package ships (`skills/`, next to `dist/` and `src/`), served to 2026-07-28 clients. */
+const SKILLS = serverSkills(new URL('../skills/', import.meta.url), { prefix: 'git' });
+
 /**
  * A git server for one client session. No side effects at import: the runner calls this once per
- * session (HTTP) or once per process (stdio); tests call it directly.
+ * session (HTTP) or once per process (stdio); tests call it directly. `context` is what the SDK's serving
+ * entries pass their factory: a 2026-07-28 one also gets the package's skills.
  */
-export function createGitServer(options: GitServerOptions = {}): McpServer {
+export function createGitServer(options: GitServerOptions = {}, context?: McpRequestContext): McpServer {
   const { repositories = [], allowInit = false, remote, logger = silentLogger } = options;
   // The reference's name, so clients that key on it see the same server. 2026-07-28 cache hints: protocol-core's
   // default (`server/discover` and `tools/list` cacheable by anyone) is right here, as the tool list is fixed at
-  // start-up (by --allow-init / --allow-remote) and is the same for every client; there are no resources or prompts.
-  const server = createMcpServer({ name: 'mcp-git', version: VERSION, title: 'Git' });
+  // start-up (by --allow-init / --allow-remote) and is the same for every client; no resources or prompts but the skills.
+  const server = SKILLS.attach(createMcpServer({ name: 'mcp-git', version: VERSION, title: 'Git' }), context);
   const repoCache = options.repoCache ?? createRepoCache();
   const ctx: GitContext = {
     roots: repositories.length > 0 ? fixedRoots(repositories) : clientRoots(server, logger),

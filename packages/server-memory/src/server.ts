@@ -7,6 +7,7 @@ import {
   registerTools,
   silentLogger,
 } from '@mcpkit/protocol-core';
+import { serverSkills } from '@mcpkit/protocol-core/skills';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import { afterLoad } from './awaitLoad.js';
 import type { MemoryContext } from './context.js';
@@ -40,6 +41,9 @@ export interface MemoryServerOptions {
  */
 const CACHE_HINTS = { 'resources/read': { ttlMs: 0, cacheScope: 'private' } } as const;
 
+/** The skills this package ships (`skills/`, next to `dist/` and `src/`), served to 2026-07-28 clients. */
+const SKILLS = serverSkills(new URL('../skills/', import.meta.url), { prefix: 'memory' });
+
 /**
  * A memory server for one client session over a shared `store`. A 2025 session keeps its own
  * resource subscriptions (`resources/subscribe`) and hears every change of the store (its own calls,
@@ -49,9 +53,9 @@ const CACHE_HINTS = { 'resources/read': { ttlMs: 0, cacheScope: 'private' } } as
  * streams are fed by the process's `listenToGraph` bus instead.
  */
 export function createMemoryServer({ store, users, limits, logger = silentLogger, context }: MemoryServerOptions): McpServer {
-  if (users) return createPerUserServer(users, limits, logger);
+  if (users) return SKILLS.attach(createPerUserServer(users, limits, logger), context);
   if (!store) throw new TypeError('createMemoryServer needs a store or users');
-  const server = newMcpServer(logger);
+  const server = SKILLS.attach(newMcpServer(logger), context);
   const ctx: MemoryContext = { store, limits: { ...DEFAULT_LIMITS, ...limits } };
   // A call that comes while the graph loads waits for it, with progress and cancellation (`awaitLoad.ts`).
   registerTools(server, ctx, tools.map(afterLoad), { logger });

@@ -7,6 +7,7 @@
 import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions, Profile } from '../context.js';
+import { withProfileSkills } from '../skills.js';
 
 /**
  * Builds one server of a profile, as `createEverythingServer(options, context)` does for it; `declareTasks` tells the
@@ -24,11 +25,15 @@ export async function loadProfile(profile: Profile): Promise<ProfileFactory> {
     }
     case 'current': {
       const { createCurrentServer } = await import('./current/index.js');
-      return (options, context) => createCurrentServer(options, context);
+      return (options, context) => withProfileSkills('current', createCurrentServer(options, context), context);
     }
     case 'conformance': {
       const { createConformanceServer, declareTaskTools } = await import('./conformance/index.js');
-      return Object.assign((options: EverythingOptions) => createConformanceServer(options), { declareTasks: declareTaskTools });
+      return Object.assign(
+        (options: EverythingOptions, context?: McpRequestContext) =>
+          withProfileSkills('conformance', createConformanceServer(options), context),
+        { declareTasks: declareTaskTools },
+      );
     }
   }
 }
