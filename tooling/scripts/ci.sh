@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The whole CI job: lint, the lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests,
-# unit + stdio tests (once on Node 20, once on npm's node@22), the packed-tarball npx check, the Claude Desktop
-# bundles, the template check, interop with the official conformance suite and Inspector, and last a fresh-clone
+# The whole CI job: lint (Biome, and check-imports.mjs: no package reaching into another's src/ or test/), the
+# lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests, unit + stdio tests (once on
+# Node 20, once on npm's node@22), the packed-tarball npx check, the Claude Desktop bundles, the template check, interop with the official conformance suite and Inspector, and last a fresh-clone
 # install check: the README's first command on a clone of HEAD with empty pnpm caches (skipped inside that clone,
 # and when MCPKIT_SKIP_FRESH_CLONE=1). Each step prints its duration; the run ends on one
 # `tests: N passed, N failed` line whether it passed or not.
@@ -40,8 +40,9 @@ finish() {
 }
 trap finish EXIT
 
-step "lint (biome)"
+step "lint (biome, and no package reaching into another's src/ or test/)"
 npx biome ci .
+node tooling/scripts/check-imports.mjs
 
 step "lockfile complete for every platform (turbo, Biome, esbuild, Rollup binaries for macOS and Windows too)"
 node tooling/scripts/check-lockfile.mjs
