@@ -1,8 +1,8 @@
 // The official Inspector CLI with a pre-obtained bearer token against a server protected by OAuth, for
 // tooling/scripts/interop.mjs (issue 20): a real authorization server (`oidc-provider`, started by
-// packages/protocol-core/test/auth/provider.ts, loaded in this process through tsx) on 127.0.0.1, the built bin on
-// a free loopback port with `--oauth-issuer` and `--oauth-audience http://127.0.0.1:<port>/mcp`, a token from the
-// authorization code flow with PKCE (a user signing in on the provider's login page, as an MCP host does for its
+// tooling/test-utils/src/auth/provider.ts, `@mcpkit/test-utils/auth`, loaded in this process through tsx) on
+// 127.0.0.1, the built bin on a free loopback port with `--oauth-issuer` and `--oauth-audience
+// http://127.0.0.1:<port>/mcp`, a token from the authorization code flow with PKCE (a user signing in on the provider's login page, as an MCP host does for its
 // user; the token's subject is that user), then the Inspector over Streamable HTTP: without the header it must stop
 // with auth_required (the server's 401), with `--header "Authorization: Bearer …"` it lists the tools and calls one, in
 // both protocol eras.
@@ -18,7 +18,7 @@ import { root, runAsync, startProcess, tail } from '../scripts/lib.mjs';
 
 /** Where tsx comes from (a workspace package that depends on it), and the provider it loads. */
 const TSX_FROM = join(root, 'tooling', 'bench', 'package.json');
-const PROVIDER = join(root, 'packages', 'protocol-core', 'test', 'auth', 'provider.ts');
+const PROVIDER = join(root, 'tooling', 'test-utils', 'src', 'auth', 'provider.ts');
 /** The user who signs in on the provider's login page. */
 const LOGIN = 'interop-user';
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The whole CI job: lint (Biome, knip), the lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests,
-# unit + stdio tests (once on Node 20, once on npm's node@22), the packed-tarball npx check, the Claude Desktop
-# bundles, the template check, interop with the official conformance suite and Inspector, and last a fresh-clone
-# install check: the README's first command on a clone of HEAD with empty pnpm caches (skipped inside that clone,
-# and when MCPKIT_SKIP_FRESH_CLONE=1). Each step prints its duration; the run ends on one
+# The whole CI job: lint (Biome, knip, and check-imports.mjs: no package reaching into another's src/ or test/), the
+# lockfile's platforms, README sections, typecheck, build, the MCP Registry manifests, unit + stdio tests (once on
+# Node 20, once on npm's node@22), the packed-tarball npx check, the Claude Desktop bundles, the template check,
+# interop with the official conformance suite and Inspector, and last a fresh-clone install check: the README's
+# first command on a clone of HEAD with empty pnpm caches (skipped inside that clone, and when
+# MCPKIT_SKIP_FRESH_CLONE=1). Each step prints its duration; the run ends on one
 # `tests: N passed, N failed` line whether it passed or not.
 # Run through pnpm (`npx -y pnpm@10.34.8 run ci`) so that pnpm is on PATH for turbo and the scripts.
 set -euo pipefail
@@ -40,9 +41,10 @@ finish() {
 }
 trap finish EXIT
 
-step "lint (biome; knip: unused files, exports and dependencies, knip.json)"
+step "lint (biome; knip: unused files, exports and dependencies; no package reaching into another's src/ or test/)"
 npx biome ci .
 npx knip --no-progress
+node tooling/scripts/check-imports.mjs
 
 step "lockfile complete for every platform (turbo, Biome, esbuild, Rollup binaries for macOS and Windows too)"
 node tooling/scripts/check-lockfile.mjs

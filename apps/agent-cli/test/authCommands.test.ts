@@ -8,9 +8,10 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createTokenStore } from '@mcpkit/agent';
+import { type ProtectedMemory, startProtectedMemory, testBrowser } from '@mcpkit/test-utils/protected-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProtectedMemory, startProtectedMemory, testBrowser } from '../../../packages/agent/test/authFixture.ts';
 import { main } from '../src/main.js';
+import { serverBin } from './helpers.js';
 
 let setup: ProtectedMemory;
 let configFile: string;
@@ -18,7 +19,7 @@ let configDir: string;
 const STATIC_TOKEN = 'static-secret-0123456789';
 
 beforeAll(async () => {
-  setup = await startProtectedMemory();
+  setup = await startProtectedMemory(serverBin('@mcpkit/server-memory'));
   const dir = setup.tempDir();
   configFile = join(dir, 'servers.json');
   configDir = join(dir, 'config');

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startScriptedModel } from '@mcpkit/agent/testing';
+import { type ProtectedMemory, startProtectedMemory, testBrowser } from '@mcpkit/test-utils/protected-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProtectedMemory, startProtectedMemory, testBrowser } from '../../../packages/agent/test/authFixture.ts';
 import { main } from '../src/main.js';
-import { runAgent } from './helpers.js';
+import { runAgent, serverBin } from './helpers.js';
 
 let setup: ProtectedMemory;
 let configFile: string;
@@ -31,7 +31,7 @@ const sink = () => {
 };
 
 beforeAll(async () => {
-  setup = await startProtectedMemory();
+  setup = await startProtectedMemory(serverBin('@mcpkit/server-memory'));
   const dir = setup.tempDir();
   configFile = join(dir, 'servers.json');
   configDir = join(dir, 'elsewhere');

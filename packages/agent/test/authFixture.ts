@@ -1,79 +1,39 @@
 /**
- * A real OAuth setup on loopback for the agent's auth tests: oidc-provider (protocol-core's test
- * authorization server, with dynamic registration and refresh tokens) in front of the built
- * `mcp-server-memory` started with `--oauth-issuer`/`--oauth-audience`, and a "browser" that walks
- * an authorization URL through the provider's login and consent pages and then calls the agent's
- * loopback redirect, as a real browser does.
+ * The agent's auth tests on the shared OAuth setup (`@mcpkit/test-utils/protected-memory`: oidc-provider in front
+ * of the built `mcp-server-memory`), each with `config()`: the agent's config entry for that server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort } from '../../protocol-core/src/testing/freePort.ts';
-import { type HttpBin, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
-import { startAuthServer, type TestAuthServer, type TestResource } from '../../protocol-core/test/auth/provider.ts';
+import {
+  type MovingMemory as SharedMovingMemory,
+  type ProtectedMemory as SharedProtectedMemory,
+  startMovingMemory as startSharedMovingMemory,
+  startProtectedMemory as startSharedProtectedMemory,
+} from '@mcpkit/test-utils/protected-memory';
 import type { HttpServerConfig } from '../src/index.js';
+
+export { testBrowser } from '@mcpkit/test-utils/protected-memory';
 
 const require = createRequire(import.meta.url);
 const MEMORY_BIN = join(dirname(require.resolve('@mcpkit/server-memory/package.json')), 'bin', 'mcp-server-memory.js');
-/** Another resource of the same authorization server: makes `memory:write` a scope the provider knows. */
-const OTHER_RESOURCE = 'https://other.example.com/mcp';
 
-export interface ProtectedMemory extends AsyncDisposable {
-  as: TestAuthServer;
-  server: HttpBin;
-  /** `http://127.0.0.1:<port>/mcp`, also the server's resource identifier. */
-  endpoint: string;
-  /** What the authorization server grants for the endpoint (mutable: scopes, token lifetime). */
-  resource: { scopes: string[]; ttlSeconds?: number };
+interface WithConfig {
   /** A config entry for the server. */
   config(extra?: Partial<HttpServerConfig>): HttpServerConfig;
-  /** A fresh directory (removed at the end). */
-  tempDir(): string;
-  close(): Promise<void>;
 }
+
+export type ProtectedMemory = SharedProtectedMemory & WithConfig;
+export type MovingMemory = SharedMovingMemory & WithConfig;
 
 export async function startProtectedMemory(): Promise<ProtectedMemory> {
-  const dirs: string[] = [];
-  const tempDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-agent-auth-'));
-    dirs.push(dir);
-    return dir;
-  };
-  const port = await freePort();
-  const endpoint = `http://127.0.0.1:${port}/mcp`;
-  const resource: TestResource & { scopes: string[] } = { scopes: ['memory:read', 'memory:write'] };
-  const as = await startAuthServer({
-    resources: { [endpoint]: resource, [OTHER_RESOURCE]: { scopes: ['memory:read', 'memory:write'] } },
-    registration: true,
-    refreshTokens: true,
-  });
-  const server = await spawnMemory(port, as.issuer, join(tempDir(), 'memory.jsonl'));
-  const close = async () => {
-    await server.close();
-    await as.close();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  };
-  return { as, server, endpoint, resource, config: memoryConfig(endpoint), tempDir, close, [Symbol.asyncDispose]: close };
+  const setup = await startSharedProtectedMemory(MEMORY_BIN);
+  return Object.assign(setup, { config: memoryConfig(setup.endpoint) });
 }
 
-/** The built memory server on `port`, accepting the tokens of `issuer` for its own URL. */
-function spawnMemory(port: number, issuer: string, memoryPath: string): Promise<HttpBin> {
-  return spawnHttpBin(MEMORY_BIN, {
-    // Next to no clock skew allowed: a token past its `exp` is refused at once (the refresh test).
-    args: [
-      '--memory-path',
-      memoryPath,
-      '--port',
-      String(port),
-      '--oauth-issuer',
-      issuer,
-      '--oauth-audience',
-      `http://127.0.0.1:${port}/mcp`,
-      '--oauth-clock-skew',
-      '1ms',
-    ],
-  });
+/** The memory server behind one authorization server, then moved to another one (SEP-2352). */
+export async function startMovingMemory(): Promise<MovingMemory> {
+  const setup = await startSharedMovingMemory(MEMORY_BIN);
+  return Object.assign(setup, { config: memoryConfig(setup.endpoint) });
 }
 
 function memoryConfig(endpoint: string) {
@@ -86,76 +46,4 @@ function memoryConfig(endpoint: string) {
     approval: { tools: {} },
     ...extra,
   });
-}
-
-export interface MovingMemory extends AsyncDisposable {
-  /** Two authorization servers that both know the endpoint; the server starts with `first`. */
-  first: TestAuthServer;
-  second: TestAuthServer;
-  endpoint: string;
-  config(extra?: Partial<HttpServerConfig>): HttpServerConfig;
-  /** Restart the server on the same port (same data) behind `as` (its metadata then names `as`). */
-  moveTo(as: TestAuthServer): Promise<void>;
-  /** A fresh directory (removed at the end). */
-  tempDir(): string;
-  close(): Promise<void>;
-}
-
-/** The memory server behind one authorization server, then moved to another one (SEP-2352). */
-export async function startMovingMemory(): Promise<MovingMemory> {
-  const root = mkdtempSync(join(tmpdir(), 'mcpkit-agent-moving-'));
-  let count = 0;
-  const tempDir = () => mkdtempSync(join(root, `d${count++}-`));
-  const port = await freePort();
-  const endpoint = `http://127.0.0.1:${port}/mcp`;
-  const options = { resources: { [endpoint]: { scopes: ['memory:read', 'memory:write'] } }, registration: true, refreshTokens: true };
-  const first = await startAuthServer(options);
-  const second = await startAuthServer(options);
-  const memoryPath = join(root, 'memory.jsonl');
-  let server = await spawnMemory(port, first.issuer, memoryPath);
-  const close = async () => {
-    await server.close();
-    await first.close();
-    await second.close();
-    rmSync(root, { recursive: true, force: true });
-  };
-  return {
-    first,
-    second,
-    endpoint,
-    config: memoryConfig(endpoint),
-    async moveTo(as) {
-      await server.close();
-      server = await spawnMemory(port, as.issuer, memoryPath);
-    },
-    tempDir,
-    close,
-    [Symbol.asyncDispose]: close,
-  };
-}
-
-/**
- * A browser that logs in as `login` and records every URL it was sent to. With several
- * authorization servers it logs in at the one the URL names; `beforeRedirect` runs between the
- * authorization server's answer and the redirect back to the agent.
- */
-export function testBrowser(
-  as: TestAuthServer | readonly TestAuthServer[],
-  login = 'alice',
-  beforeRedirect?: (url: string) => Promise<void>,
-) {
-  const opened: string[] = [];
-  const servers = Array.isArray(as) ? as : [as as TestAuthServer];
-  const openUrl = async (url: string) => {
-    opened.push(url);
-    const target = servers.find((one) => new URL(url).origin === new URL(one.issuer).origin);
-    if (!target) throw new Error(`the browser was sent to an unknown authorization server: ${new URL(url).origin}`);
-    const params = await target.authorize(url, login);
-    await beforeRedirect?.(url);
-    const redirect = new URL(url).searchParams.get('redirect_uri');
-    if (!redirect) throw new Error('the authorization URL has no redirect_uri');
-    const response = await fetch(`${redirect}?${params}`);
-    await response.body?.cancel();
-  };
-  return { opened, openUrl };
 }

@@ -3,6 +3,8 @@
  * keys, the drain), and `close()` draining: a call in flight over legacy SSE finishes, new work gets 503 with
  * `Retry-After`, a 2026 listen stream is ended once nothing is in flight.
  */
+
+import { startAuthServer } from '@mcpkit/test-utils/auth';
 import { describe, expect, it } from 'vitest';
 import { createAuthGuard } from '../src/auth/guard.js';
 import { parseAuthConfig } from '../src/auth/options.js';
@@ -10,7 +12,6 @@ import { createMcpServer, defineTool, registerTools, textResult } from '../src/i
 import type { ServerApp } from '../src/runner/types.js';
 import { createListenBus } from '../src/subscriptions.js';
 import { freePort, startHttp } from '../src/testing/index.js';
-import { startAuthServer } from './auth/provider.js';
 import { openListen, raw } from './fixtures/rawHttp.js';
 
 /** An app whose `hold` tool answers when the test calls `release`; `started` resolves when a call is in it. */

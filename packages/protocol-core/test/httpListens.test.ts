@@ -5,12 +5,12 @@
  * addresses (no OAuth): 127.0.0.1 and 127.0.0.2 are two clients.
  */
 import { connect, type Socket } from 'node:net';
+import { startAuthServer } from '@mcpkit/test-utils/auth';
 import { describe, expect, it } from 'vitest';
 import { createAuthGuard } from '../src/auth/guard.js';
 import { parseAuthConfig } from '../src/auth/options.js';
 import { createListenBus } from '../src/subscriptions.js';
 import { freePort, startHttp } from '../src/testing/index.js';
-import { startAuthServer } from './auth/provider.js';
 import { createDemoServer } from './fixtures/demoServer.js';
 import { type OpenStream, openListen } from './fixtures/rawHttp.js';
 

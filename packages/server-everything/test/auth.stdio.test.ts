@@ -4,10 +4,10 @@
  * `everything:env` (it shows the server's environment), so the same token gets 403 there.
  */
 import { fileURLToPath } from 'node:url';
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
+import { BIN_RESOURCE } from '@mcpkit/test-utils/auth-suite';
+import { connectWithToken, type HttpBin, postWithoutToken, spawnHttpBin } from '@mcpkit/test-utils/http-bin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithToken, type HttpBin, postWithoutToken, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
-import { BIN_RESOURCE } from '../../protocol-core/test/auth/binSuite.ts';
-import { startAuthServer, type TestAuthServer } from '../../protocol-core/test/auth/provider.ts';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 let as: TestAuthServer;

@@ -4,9 +4,9 @@
  * user's session), with a page on loopback that the bin is allowed to fetch.
  */
 import { fileURLToPath } from 'node:url';
+import { describeOAuthBin } from '@mcpkit/test-utils/auth-suite';
+import { resultText } from '@mcpkit/test-utils/http-bin';
 import { afterAll, expect } from 'vitest';
-import { resultText } from '../../protocol-core/test/auth/bin.ts';
-import { describeOAuthBin } from '../../protocol-core/test/auth/binSuite.ts';
 import { routes, send, startServer, type TestServer } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));

@@ -4,10 +4,10 @@
  * without `git:write` gets 403 insufficient_scope.
  */
 import { fileURLToPath } from 'node:url';
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
+import { BIN_RESOURCE } from '@mcpkit/test-utils/auth-suite';
+import { connectWithToken, type HttpBin, postWithoutToken, resultText, spawnHttpBin } from '@mcpkit/test-utils/http-bin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithToken, type HttpBin, postWithoutToken, resultText, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
-import { BIN_RESOURCE } from '../../protocol-core/test/auth/binSuite.ts';
-import { startAuthServer, type TestAuthServer } from '../../protocol-core/test/auth/provider.ts';
 import { gitEnv, gitRepo, type RepoFixture } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));

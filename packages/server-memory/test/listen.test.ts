@@ -3,11 +3,9 @@
  * the runner wires it over HTTP; with `--graph-per-user`, by `listenToUserGraphs`, each user hearing their own graph
  * under real OAuth tokens), cache hints, and an unknown resource as -32602 in both eras.
  */
-import { connectV2InMemory, startHttp } from '@mcpkit/protocol-core/testing';
+import { authGuardFor, connectV2InMemory, startHttp } from '@mcpkit/protocol-core/testing';
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthGuard } from '../../protocol-core/src/auth/guard.ts';
-import { parseAuthConfig } from '../../protocol-core/src/auth/options.ts';
-import { startAuthServer, type TestAuthServer } from '../../protocol-core/test/auth/provider.ts';
 import { MEMORY_SCOPES } from '../src/scopes.js';
 import {
   createMemoryServer,
@@ -110,9 +108,7 @@ describe('subscriptions/listen with --graph-per-user (2026-07-28, OAuth)', () =>
 
   /** The runner with the auth guard in front of a per-user memory app, wired as the bin wires it. */
   async function perUser() {
-    const config = parseAuthConfig(['--oauth-issuer', as.issuer, '--oauth-audience', RESOURCE], {});
-    if (!config) throw new Error('OAuth config expected');
-    const guard = createAuthGuard(config, { scopes: MEMORY_SCOPES });
+    const guard = await authGuardFor(['--oauth-issuer', as.issuer, '--oauth-audience', RESOURCE], { scopes: MEMORY_SCOPES });
     const watchCounts = new Map<string, () => number>();
     const users = createUserGraphs({
       open: async (key) => {

@@ -3,10 +3,10 @@
  * fetch): 401 without a token, a `thinking:use` token records a thought in both eras, a token without it gets 403.
  */
 import { fileURLToPath } from 'node:url';
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
+import { BIN_RESOURCE } from '@mcpkit/test-utils/auth-suite';
+import { connectWithToken, type HttpBin, postWithoutToken, spawnHttpBin } from '@mcpkit/test-utils/http-bin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectWithToken, type HttpBin, postWithoutToken, spawnHttpBin } from '../../protocol-core/test/auth/bin.ts';
-import { BIN_RESOURCE } from '../../protocol-core/test/auth/binSuite.ts';
-import { startAuthServer, type TestAuthServer } from '../../protocol-core/test/auth/provider.ts';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const thought = { thought: 'First', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true };

@@ -4,10 +4,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import { base64url, decodeJwt, decodeProtectedHeader, generateKeyPair, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, type Harness, invalidToken, makeGuard, OTHER_RESOURCE, RESOURCE, refused, resources } from './guardHarness.ts';
-import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 describe('auth guard with JWT access tokens', () => {
   let as: TestAuthServer;

@@ -4,12 +4,12 @@
  */
 
 import { randomBytes } from 'node:crypto';
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthCheck, type AuthGuard, createAuthGuard } from '../../src/auth/guard.ts';
 import { MAX_IN_FLIGHT, MAX_WAITING, NEGATIVE_CACHE_MS } from '../../src/auth/introspection.ts';
 import { parseAuthConfig } from '../../src/auth/options.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 const RESOURCE = 'http://127.0.0.1:3000/mcp';
 const OTHER_RESOURCE = 'http://127.0.0.1:3000/other-mcp';

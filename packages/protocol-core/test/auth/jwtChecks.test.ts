@@ -5,11 +5,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import { decodeJwt, importJWK, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JWKS_FAILURE_TTL_MS } from '../../src/auth/jwt.ts';
 import { bearer, invalidToken, makeGuard, RESOURCE, refused, resources } from './guardHarness.ts';
-import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 let as: TestAuthServer;
 beforeAll(async () => {

@@ -4,12 +4,13 @@
  * announced body is never read at all). Each request here announces a 4 MiB body and sends none of it: a server
  * that waited for the body before looking at the token would never answer.
  */
+
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttp } from '../../src/testing/index.ts';
 import { dripRequest } from '../fixtures/rawHttp.ts';
 import { bearer, type Protected, serveProtected, testApp } from './protectedApp.ts';
-import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 const FOUR_MIB = 4 * 1024 * 1024;
 

@@ -3,6 +3,8 @@
  * `extra.authInfo`) and `note`, a resource `test://secret` with subscriptions, each with its scope, and
  * `serveProtected` to serve it against a `TestAuthServer` (JWT or introspection).
  */
+
+import type { TestAuthServer } from '@mcpkit/test-utils/auth';
 import { z } from 'zod';
 import { createAuthGuard } from '../../src/auth/guard.ts';
 import { parseAuthConfig } from '../../src/auth/options.ts';
@@ -12,7 +14,6 @@ import type { HttpOptions } from '../../src/runner/http/options.ts';
 import type { ServerApp } from '../../src/runner/types.ts';
 import { enableSubscriptions } from '../../src/subscriptions.ts';
 import { freePort, type HttpFixture, startHttp } from '../../src/testing/index.ts';
-import type { TestAuthServer } from './provider.ts';
 
 export const SCOPES = { tools: { whoami: 'test:read', note: 'test:write' }, resources: 'test:read' };
 export const SECRET_URI = 'test://secret';

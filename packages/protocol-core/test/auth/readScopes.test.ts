@@ -3,12 +3,13 @@
  * `resources/subscribe` and 2026 `subscriptions/listen` without the server's resource scope get 403
  * `insufficient_scope` naming it, in both eras, against tokens minted by a real authorization server.
  */
+
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newV2Client } from '../../src/testing/index.ts';
 import { INIT, INITIALIZED, raw, sessionHeaders } from '../fixtures/rawHttp.ts';
 import { bearer, type Protected, SECRET_URI, serveProtected } from './protectedApp.ts';
-import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 const SCOPES = ['test:read', 'test:write'];
 const resources: Record<string, { scopes: string[] }> = { 'http://127.0.0.1:1/unused': { scopes: SCOPES } };

@@ -5,6 +5,7 @@
  * by the provider, checked against its JWKS or by introspection.
  */
 
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import {
   type AuthProvider,
   type OAuthClientProvider,
@@ -18,7 +19,6 @@ import { createLogger } from '../../src/logger.ts';
 import { newV2Client } from '../../src/testing/index.ts';
 import { INIT, INITIALIZED, raw, sessionHeaders } from '../fixtures/rawHttp.ts';
 import { bearer, type Protected, serveProtected } from './protectedApp.ts';
-import { startAuthServer, type TestAuthServer } from './provider.ts';
 
 const whoamiText = (result: unknown) =>
   JSON.parse((result as { content: { text: string }[] }).content[0]!.text) as { subject: string | null; scopes: string[] };

@@ -1,13 +1,13 @@
 /**
  * Replicas for the multi-process tests: the built bin over Streamable HTTP on 127.0.0.1 (a free
- * port, read from its "listening on" line), and a plain round-robin HTTP proxy without session
- * affinity, the kind of load balancer a team puts in front of them.
+ * port, read from its "listening on" line), and the shared round-robin HTTP proxy in front of them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, request } from 'node:http';
-import type { Socket } from 'node:net';
+import { type Balancer, startBalancer as startSharedBalancer } from '@mcpkit/test-utils/balancer';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export type { Balancer };
 
 export interface Replica extends AsyncDisposable {
   /** `http://127.0.0.1:<port>/mcp` */
@@ -48,49 +48,11 @@ export async function startReplica(bin: string, args: string[], env: Record<stri
   return { endpoint, process: child, stderr: () => stderr, kill, [Symbol.asyncDispose]: kill };
 }
 
-export interface Balancer extends AsyncDisposable {
-  /** `http://127.0.0.1:<port>/mcp` */
-  endpoint: string;
-  port: number;
-  /** The replicas' endpoints, taken in turn, one request each. */
-  targets: string[];
-}
-
-/** A round-robin reverse proxy on 127.0.0.1: each request goes to the next target, headers (Host too) passed on. */
-export async function startBalancer(): Promise<Balancer> {
-  const sockets = new Set<Socket>();
-  let next = 0;
-  const balancer = { targets: [] as string[] };
-  const server = createServer((req, res) => {
-    const target = new URL(balancer.targets[next++ % balancer.targets.length]!);
-    const upstream = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return Object.assign(balancer, {
-    endpoint: `http://127.0.0.1:${port}/mcp`,
-    port,
-    async [Symbol.asyncDispose]() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  });
-}
+/**
+ * The shared round-robin proxy (`@mcpkit/test-utils/balancer`) with the client's `Host` passed on: the replicas
+ * are started with `--allowed-host 127.0.0.1:<balancer.port>` and fill `balancer.targets` once they listen.
+ */
+export const startBalancer = (): Promise<Balancer> => startSharedBalancer([], { host: 'forward' });
 
 /** An SDK client over Streamable HTTP. */
 export async function httpClient(endpoint: string): Promise<Client> {

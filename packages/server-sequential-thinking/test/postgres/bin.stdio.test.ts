@@ -2,10 +2,10 @@
 // 2026 client's thought chain; the flags' mistakes exit 2 with one line naming the flag.
 import { fileURLToPath } from 'node:url';
 import { connectHttpV2, runBin } from '@mcpkit/protocol-core/testing';
+import { startBalancer } from '@mcpkit/test-utils/balancer';
+import { type HttpBin, spawnHttpBin } from '@mcpkit/test-utils/http-bin';
+import { freshDatabase, postgresUrl } from '@mcpkit/test-utils/postgres-fixture';
 import { describe, expect, it } from 'vitest';
-import { type HttpBin, spawnHttpBin } from '../../../protocol-core/test/auth/bin.ts';
-import { startBalancer } from './balancer.js';
-import { freshDatabase, postgresUrl } from './fixture.js';
 
 const bin = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 

@@ -2,12 +2,12 @@
 // balancer: a 2026-07-28 client's chain continues whichever replica answers; a 2025 client, pinned to one replica
 // (sticky sessions), keeps today's per-session history and texts.
 import { connectHttpV2, type HttpFixture, startHttp } from '@mcpkit/protocol-core/testing';
+import { startBalancer } from '@mcpkit/test-utils/balancer';
+import { freshDatabase, postgresUrl } from '@mcpkit/test-utils/postgres-fixture';
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { openPostgresChains } from '../../src/chains/postgresChains.js';
 import { createSequentialThinkingApp } from '../../src/server.js';
-import { startBalancer } from './balancer.js';
-import { freshDatabase, postgresUrl } from './fixture.js';
 
 const limits = { maxHistory: 1000, maxHistoryBytes: 8 * 1024 * 1024 };
 

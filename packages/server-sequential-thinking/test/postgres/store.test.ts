@@ -1,9 +1,9 @@
 import { ToolError } from '@mcpkit/protocol-core';
+import { freshDatabase, postgresUrl } from '@mcpkit/test-utils/postgres-fixture';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresChains } from '../../src/chains/postgresChains.js';
 import { chainStoreSuite } from '../chainSuite.js';
-import { freshDatabase, postgresUrl } from './fixture.js';
 
 const databases: AsyncDisposable[] = [];
 afterAll(async () => {

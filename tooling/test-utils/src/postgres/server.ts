@@ -26,7 +26,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort } from '@mcpkit/protocol-core/testing';
+import { freePort } from '../net/freePort.js';
 
 export interface PostgresBinaries {
   initdb: string;

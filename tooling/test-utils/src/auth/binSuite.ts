@@ -6,8 +6,8 @@
  * a test file: `describeOAuthBin({ … })`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_KINDS, connectWithToken, type HttpBin, postJson, spawnHttpBin } from './bin.ts';
-import { startAuthServer, type TestAuthServer } from './provider.ts';
+import { CLIENT_KINDS, connectWithToken, type HttpBin, postJson, spawnHttpBin } from './bin.js';
+import { startAuthServer, type TestAuthServer } from './provider.js';
 
 /** The resource identifier the bins are started with: a public URL, as behind a TLS reverse proxy. */
 export const BIN_RESOURCE = 'https://mcp.example.com/mcp';

@@ -1,7 +1,11 @@
-/** Test access to the run's PostgreSQL (`globalSetup.ts`): its URL, and fresh databases on it. */
+/**
+ * Test access to the run's PostgreSQL (`postgresGlobalSetup`, `@mcpkit/test-utils/postgres-setup`): its URL, and
+ * fresh databases on it. Only inside a vitest run (it reads `inject('postgres')`).
+ */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type {} from './globalSetup.js';
 
 /** The URL of the run's PostgreSQL, or undefined when its tests are skipped (never under CI). */
 export function postgresUrl(): string | undefined {
@@ -9,13 +13,14 @@ export function postgresUrl(): string | undefined {
   return 'url' in provided ? provided.url : undefined;
 }
 
-/** A new, empty database on the run's cluster, dropped on dispose. */
-export async function freshDatabase(): Promise<{ url: string } & AsyncDisposable> {
+/** A new, empty database on the run's cluster (its own schema and statistics), named `<prefix>_<uuid>`, dropped on dispose. */
+export async function freshDatabase(prefix = 'test'): Promise<{ url: string } & AsyncDisposable> {
+  if (!/^[a-z][a-z0-9_]{0,20}$/.test(prefix)) throw new Error(`freshDatabase: prefix must be a short lower-case identifier, got ${prefix}`);
   const url = postgresUrl();
   if (!url) throw new Error('no PostgreSQL for this run');
   const admin = new pg.Client(url);
   await admin.connect();
-  const name = `thinking_${randomUUID().replaceAll('-', '')}`;
+  const name = `${prefix}_${randomUUID().replaceAll('-', '')}`;
   await admin.query(`CREATE DATABASE ${name}`);
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
