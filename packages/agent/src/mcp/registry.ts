@@ -18,6 +18,7 @@ import { VERSION } from '../version.js';
 import { connectServer, listAllTools, type ServerConnection } from './connection.js';
 import { stripSdkPrefix } from './messages.js';
 import { createToolNameTable } from './names.js';
+import type { TaskClock } from './tasks/clock.js';
 import { callServerTool } from './toolCall.js';
 import type { CallOptions, HttpServerConfig, ProtocolMode, ServerConfig, ToolEntry, ToolRouter } from './types.js';
 
@@ -63,6 +64,8 @@ export interface RegistryOptions {
    * `server "<name>" needs a login: run mcp-agent login <name>`. Absent: no OAuth (as before).
    */
   oauth?: RegistryOAuthOptions;
+  /** What task polling waits on (tests: a driven clock). Default: the real one. */
+  taskClock?: TaskClock;
 }
 
 /** One configured server, as the registry sees it now. */
@@ -210,6 +213,7 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
         defaultProtocol: options.defaultProtocol,
         priorDiscovery: options.priorDiscovery,
         authProvider,
+        taskClock: options.taskClock,
         onToolListChanged: () => void refresh(state),
         onUnexpectedClose: (stderr) => {
           if (closing || state.status !== 'connected') return;
@@ -316,7 +320,12 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
         throw new McpError('TOOL_EXECUTION_FAILED', `${entry.server} is not running`);
       }
       const call = () =>
-        callServerTool(state.connection!.client, entry, args, { ...callOptions, serverTimeoutMs: state.config.timeoutMs, host });
+        callServerTool(state.connection!.client, entry, args, {
+          ...callOptions,
+          serverTimeoutMs: state.config.timeoutMs,
+          host,
+          tasks: state.connection!.tasks,
+        });
       try {
         return await call();
       } catch (error) {
