@@ -207,4 +207,24 @@ describe('tasks extension (client)', () => {
       message: 'tasky__slow_job: the task failed: rate limit exceeded',
     });
   });
+
+  it('an opted-in call the server answers at once (through the SDK server) is that result', async () => {
+    const { registry, server } = await connect({ advertise: true, script: [done('x')] }, {}, drivenClock([]).clock);
+    expect(text(await registry.callTool('tasky__quick', {}))).toBe('quick answer');
+    const caps = (server.log.callMeta.at(-1) as Record<string, { extensions?: Record<string, unknown> }>)[
+      'io.modelcontextprotocol/clientCapabilities'
+    ];
+    expect(caps?.extensions?.[TASKS]).toEqual({});
+    expect(server.log.requests).toEqual([]);
+  });
+
+  it('MRTR before the task: the form is answered, the call repeated with inputResponses and requestState, then the task followed', async () => {
+    const elicit = vi.fn(async () => ({ action: 'accept' as const, content: {} }));
+    const { registry, server } = await connect({ advertise: true, script: [done('started and done')] }, { elicit }, drivenClock([]).clock);
+    expect(text(await registry.callTool('tasky__confirmed_job', {}))).toBe('started and done');
+    expect(elicit).toHaveBeenCalledTimes(1);
+    const calls = server.log.requests.filter((r) => r.method === 'tools/call');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.params).toMatchObject({ requestState: 'state-1', inputResponses: { go: { action: 'accept' } } });
+  });
 });
