@@ -86,6 +86,7 @@ export { runToolLoop } from './pipeline/loop.js';
 export { capText, DEFAULT_MAX_RESULT_CHARS, toolResultText } from './results.js';
 export { createSampleHandler, type SampleHandler, samplingMessages } from './sampling.js';
 export { type AgentSession, createSession } from './session.js';
+export { SKILL_TOOL_NAME, type SkillSummary } from './skills/tool.js';
 export {
   createTextModeParser,
   type ParsedCall,

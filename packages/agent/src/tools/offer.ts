@@ -5,6 +5,7 @@
  * search loads the matching tools' schemas for the next step.
  */
 import type { ToolEntry, ToolRouter } from '../mcp/types.js';
+import { SKILL_TOOL_NAME, skillToolSpec } from '../skills/tool.js';
 import type { Message, ToolSpec } from '../types.js';
 import { estimateToolTokens } from './estimate.js';
 import { searchTools } from './search.js';
@@ -47,6 +48,8 @@ export interface ToolOffer {
   next(): OfferedTools;
   /** Is `name` the search tool (and is deferral on)? */
   isSearch(name: string): boolean;
+  /** Is `name` the `skill` tool (and do the servers publish skills)? */
+  isSkill(name: string): boolean;
   /** Run a search (`args` as the model sent them) and load what it found. */
   search(args: Record<string, unknown>): ToolSearchResult;
 }
@@ -111,11 +114,14 @@ export function createToolOffer(
     next() {
       const all = router.listTools();
       const allTokens = estimate(all);
-      if (allTokens <= threshold) return { tools: all.map(toSpec), deferred: false, allTokens };
+      const skills = router.listSkills?.() ?? [];
+      const skill = skills.length > 0 ? [skillToolSpec(skills)] : [];
+      if (allTokens <= threshold) return { tools: [...skill, ...all.map(toSpec)], deferred: false, allTokens };
       const shown = all.filter((tool) => tool.defer === false || loaded.has(tool.name));
-      return { tools: [searchSpec(all, all.length - shown.length), ...shown.map(toSpec)], deferred: true, allTokens };
+      return { tools: [searchSpec(all, all.length - shown.length), ...skill, ...shown.map(toSpec)], deferred: true, allTokens };
     },
     isSearch: (name) => name === TOOL_SEARCH_NAME && threshold !== Number.POSITIVE_INFINITY,
+    isSkill: (name) => name === SKILL_TOOL_NAME && router.loadSkill !== undefined && (router.listSkills?.().length ?? 0) > 0,
     search(args) {
       const query = typeof args.query === 'string' ? args.query : '';
       if (query.trim() === '') return { text: 'Error: tool_search needs a "query" (a few words describing the tool).', found: [] };
