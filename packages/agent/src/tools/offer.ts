@@ -15,7 +15,7 @@ export const TOOL_SEARCH_NAME = 'tool_search';
 /** Assumed when the host does not say: OpenAI-compatible endpoints do not report the window. */
 export const DEFAULT_CONTEXT_WINDOW_TOKENS = 32_768;
 /** The share of the context window the tools may take before they are deferred. */
-export const DEFAULT_DEFER_RATIO = 0.1;
+export const DEFAULT_DEFER_RATIO = 0.05;
 /** Tools one search returns (and loads) at most, unless the model asks for fewer or more (≤ 20). */
 export const DEFAULT_SEARCH_RESULTS = 5;
 const MAX_SEARCH_RESULTS = 20;
@@ -23,7 +23,7 @@ const MAX_SEARCH_RESULTS = 20;
 export interface ToolSearchOptions {
   /** The model's context window (tokens). Default 32,768. */
   contextWindowTokens?: number;
-  /** Defer once the tools' schemas are estimated above this (tokens). Default 10% of the window. */
+  /** Defer once the tools' schemas are estimated above this (tokens). Default 5% of the window (the 2026 client guidance: 1-5%). */
   thresholdTokens?: number;
   /** Tools a search returns when the model gives no `limit`. Default 5. */
   maxResults?: number;
