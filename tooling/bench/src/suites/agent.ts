@@ -198,14 +198,25 @@ function generatedServer(count: number): Server {
   return server;
 }
 
-/** This project's servers (memory in process, fetch, git, sequential-thinking over stdio) plus generated tools. */
-async function manyToolsRegistry(generated: number) {
+/**
+ * This project's servers (memory in process, fetch, sequential-thinking and, with `git`, git over stdio)
+ * plus `generated` generated tools.
+ */
+async function manyToolsRegistry(generated: number, git: boolean) {
+  const inProcess = (name: string): ServerConfig => ({
+    kind: 'stdio',
+    name,
+    command: 'unused',
+    args: [],
+    env: {},
+    approval: { tools: {} },
+  });
   const configs: ServerConfig[] = [
-    { kind: 'stdio', name: 'memory', command: 'unused', args: [], env: {}, approval: { tools: {} } },
+    inProcess('memory'),
     stdioServer('fetch', '@mcpkit/server-fetch', 'mcp-server-fetch.js'),
-    stdioServer('git', '@mcpkit/server-git', 'mcp-server-git.js'),
+    ...(git ? [stdioServer('git', '@mcpkit/server-git', 'mcp-server-git.js')] : []),
     stdioServer('thinking', '@mcpkit/server-sequential-thinking', 'mcp-server-sequential-thinking.js'),
-    ...(generated > 0 ? [{ kind: 'stdio', name: 'saas', command: 'unused', args: [], env: {}, approval: { tools: {} } } as const] : []),
+    ...(generated > 0 ? [inProcess('saas')] : []),
   ];
   return createRegistry(configs, {
     transportFactory: (config) => {
@@ -251,8 +262,8 @@ interface DeferralResult {
  * The first request's size and whether the scripted model still reaches `memory__create_entities`,
  * with every tool offered, with the old default threshold (10%) and with the default (5%), on one set of tools.
  */
-async function toolDeferral(generated: number): Promise<DeferralResult> {
-  await using registry = await manyToolsRegistry(generated);
+async function toolDeferral(generated: number, git: boolean): Promise<DeferralResult> {
+  await using registry = await manyToolsRegistry(generated, git);
   const target = 'memory__create_entities';
   // The scripted model calls only what it was offered: first tool_search (when offered), then the
   // target once a request carries its schema, then an answer.
@@ -332,10 +343,13 @@ const suite: Suite = {
         'sideband = provider yields a text delta → the agent hands it to its consumer',
       ],
     });
-    // Two sets of tools: this project's four servers alone (where the old 10% did not defer and the
-    // default does), and with 100 generated tools (where both defer).
-    for (const generated of [0, 100]) {
-      const deferral = await toolDeferral(generated);
+    // Two sets of tools: memory, fetch and sequential-thinking (about 2,000 tokens of definitions: under the
+    // old 10%, over the default 5%), and this project's four servers with 100 generated tools (over both).
+    for (const [generated, git] of [
+      [0, false],
+      [100, true],
+    ] as const) {
+      const deferral = await toolDeferral(generated, git);
       const rows = deferral.runs.map(({ label, run }) => [
         label,
         run.offered,
