@@ -13,8 +13,8 @@ import type { TokenStore } from '../auth/store.js';
 import { errorMessage, isMcpError, McpError } from '../errors.js';
 import type { AgentHost } from '../host.js';
 import type { SampleHandler } from '../sampling.js';
-import { listServerSkills, readSkillFile, type ServerSkills, skillFiles } from '../skills/serverSkills.js';
-import type { SkillSummary } from '../skills/tool.js';
+import { createSkillCatalog } from '../skills/catalog.js';
+import { listServerSkills, type ServerSkills } from '../skills/serverSkills.js';
 import type { JsonSchema } from '../types.js';
 import { VERSION } from '../version.js';
 import { connectServer, listAllTools, type ServerConnection } from './connection.js';
@@ -121,28 +121,6 @@ interface ServerState {
   skills?: ServerSkills;
 }
 
-interface SkillRoute {
-  summary: SkillSummary;
-  skill: ServerSkills['entries'][number];
-  skills: ServerSkills;
-}
-
-/** What the model gets for a loaded skill file: where it came from, whether it was verified, its text. */
-function skillText(
-  summary: SkillSummary,
-  file: string | undefined,
-  read: { text?: string; body?: string; bytes: Uint8Array; verified: boolean },
-): string {
-  const checked = read.verified
-    ? `verified: ${read.bytes.byteLength} bytes, SHA-256 as listed`
-    : 'not verified: the server publishes it as dynamic';
-  const head = `Skill ${summary.name} from ${summary.server}${file ? `, file ${file}` : ''} (${checked}).`;
-  const others =
-    !file && summary.files.length > 0 ? `\nIts other files (load one with skill({ name, file })): ${summary.files.join(', ')}` : '';
-  const body = file ? (read.text ?? `(binary file, ${read.bytes.byteLength} bytes)`) : (read.body ?? read.text ?? '');
-  return `${head}${others}\n\n${body.trim()}`;
-}
-
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
@@ -187,8 +165,7 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
     : undefined;
   let entries: readonly ToolEntry[] = [];
   let routes = new Map<string, { entry: ToolEntry; state: ServerState }>();
-  let skillRoutes = new Map<string, SkillRoute>();
-  let skillList: readonly SkillSummary[] = [];
+  const skills = createSkillCatalog();
 
   /** Names for every tool, from scratch: config order, then each server's order. */
   const rebuild = () => {
@@ -205,30 +182,9 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
     }
     entries = nextEntries;
     routes = nextRoutes;
-    const counts = new Map<string, number>();
-    for (const state of states) {
-      for (const skill of state.connection ? (state.skills?.entries ?? []) : []) {
-        counts.set(skill.frontmatter.name, (counts.get(skill.frontmatter.name) ?? 0) + 1);
-      }
-    }
-    const nextSkills = new Map<string, SkillRoute>();
-    for (const state of states) {
-      if (!state.connection || !state.skills) continue;
-      for (const skill of state.skills.entries) {
-        const own = skill.frontmatter.name;
-        const name = (counts.get(own) ?? 0) > 1 ? `${state.config.name}/${own}` : own;
-        if (nextSkills.has(name)) continue;
-        const summary: SkillSummary = {
-          name,
-          server: state.config.name,
-          description: skill.frontmatter.description,
-          files: skillFiles(skill),
-        };
-        nextSkills.set(name, { summary, skill, skills: state.skills });
-      }
-    }
-    skillRoutes = nextSkills;
-    skillList = [...nextSkills.values()].map((route) => route.summary);
+    skills.rebuild(
+      states.flatMap((state) => (state.connection && state.skills ? [{ server: state.config.name, skills: state.skills }] : [])),
+    );
   };
 
   const refresh = async (state: ServerState) => {
@@ -255,10 +211,10 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
   /** The server's skills listing (names, descriptions, digests): never a skill file. A failure is a notice. */
   const listSkills = async (state: ServerState, connection: ServerConnection) => {
     try {
-      const skills = await listServerSkills(connection.client, { timeout: options.connectTimeoutMs });
-      if (!skills) return;
-      state.skills = skills;
-      for (const line of skills.invalid.slice(0, 5)) host?.onNotice?.(`${state.config.name}: skill refused: ${line}`);
+      const listed = await listServerSkills(connection.client, { timeout: options.connectTimeoutMs });
+      if (!listed) return;
+      state.skills = listed;
+      for (const line of listed.invalid.slice(0, 5)) host?.onNotice?.(`${state.config.name}: skill refused: ${line}`);
     } catch (error) {
       host?.onNotice?.(`${state.config.name}: listing its skills failed: ${stripSdkPrefix(errorMessage(error))}`);
     }
@@ -369,26 +325,8 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
       );
     },
     listTools: () => entries,
-    listSkills: () => skillList,
-    async loadSkill(name, file, loadOptions = {}) {
-      const route = skillRoutes.get(name);
-      if (!route) {
-        const known = skillList.map((skill) => skill.name).slice(0, 50);
-        throw new McpError('RESOURCE_NOT_FOUND', `no skill ${JSON.stringify(name.slice(0, 100))}; skills: ${known.join(', ') || '(none)'}`);
-      }
-      const { summary, skill, skills } = route;
-      if (file !== undefined && !summary.files.includes(file)) {
-        throw new McpError(
-          'RESOURCE_NOT_FOUND',
-          `skill ${summary.name} has no file ${JSON.stringify(file.slice(0, 200))}; its files: ${summary.files.join(', ') || '(only SKILL.md)'}`,
-        );
-      }
-      const read = await readSkillFile(skills, skill, file, `skill ${summary.name} (${summary.server})`, {
-        signal: loadOptions.signal,
-        timeout: options.connectTimeoutMs,
-      });
-      return skillText(summary, file, read);
-    },
+    listSkills: () => skills.list(),
+    loadSkill: (name, file, loadOptions = {}) => skills.load(name, file, { signal: loadOptions.signal, timeout: options.connectTimeoutMs }),
     client(server) {
       const state = states.find((candidate) => candidate.config.name === server);
       return state?.status === 'connected' ? state.connection?.client : undefined;
