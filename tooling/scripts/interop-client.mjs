@@ -21,7 +21,10 @@ import { findFile, NODE22, quietEnv, removeTemp, resolveNode22Tool, root, run, t
 
 const CONFORMANCE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const SPEC = '2026-07-28';
-/** The client scenarios of the frozen 2026-07-28 requirement set (`conformance list --requirements 2026-07-28`). */
+/**
+ * The client scenarios of the frozen 2026-07-28 requirement set (`conformance list --requirements 2026-07-28`),
+ * then the skills extension's client scenarios.
+ */
 const SCENARIOS = [
   'tools_call',
   'request-metadata',
@@ -56,13 +59,29 @@ const SCENARIOS = [
   'auth/iss-unexpected',
   'auth/iss-normalized',
   'auth/metadata-issuer-mismatch',
+  // The skills extension (SEP-2640), scored by us as required: list without prefetching, refuse what fails
+  // verification. The suite lists them as `extension` (optional for its tiers); it has no tasks client scenario.
+  'sep-2640-client-no-prefetch',
+  'sep-2640-client-verify-digest',
+  'sep-2640-client-verify-size',
+  'sep-2640-client-verify-frontmatter',
 ];
+/** Of SCENARIOS, those of an extension (run at 2026-07-28 with --force). */
+const EXTENSION_SCENARIOS = new Set(SCENARIOS.filter((name) => name.startsWith('sep-2640-')));
 /**
  * Checks that must have succeeded besides the suite's verdict, where the suite alone would pass a client that
  * never got far enough to be tested: auth/resource-mismatch passes any client that makes no authorization
- * request, a crashed one too; ours must have read the protected resource metadata it then refuses.
+ * request, a crashed one too; ours must have read the protected resource metadata it then refuses. The skills
+ * scenarios' own check must have run and passed.
  */
-const REACHED = { 'auth/resource-mismatch': ['prm-pathbased-requested'] };
+const REACHED = {
+  'auth/resource-mismatch': ['prm-pathbased-requested'],
+  // A SKIPPED check (the client never listed skills) would leave the suite's verdict green with nothing tested.
+  'sep-2640-client-no-prefetch': ['sep-2640-host-no-prefetch'],
+  'sep-2640-client-verify-digest': ['sep-2640-host-verify-digest'],
+  'sep-2640-client-verify-size': ['sep-2640-host-size-mismatch-failure'],
+  'sep-2640-client-verify-frontmatter': ['sep-2640-host-frontmatter-comparison'],
+};
 /** The suite's limit for our client (ms); the whole scenario gets this plus time for the suite's own start and stop. */
 const CLIENT_TIMEOUT_MS = 30_000;
 const SCENARIO_TIMEOUT_MS = CLIENT_TIMEOUT_MS + 60_000;
@@ -94,6 +113,8 @@ function scenario(suite, name, limitMs) {
   // The suite splits --command on spaces and runs it through a shell: no spaces in these paths.
   const command = `${process.execPath} ${CLIENT}`;
   const args = [suite.bin, 'client', '--command', command, '--scenario', name, '--spec-version', SPEC];
+  // Extension scenarios are "not on the spec timeline" for the suite: it skips them at a spec version unless forced.
+  if (EXTENSION_SCENARIOS.has(name)) args.push('--force');
   const res = run(suite.node, [...args, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', dir], {
     cwd: tmp,
     // The client's token store goes under TMPDIR: in this run's directory, removed at the end even if the suite

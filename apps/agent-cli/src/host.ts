@@ -8,7 +8,7 @@ import type { AgentHost } from '@mcpkit/agent';
 import { askApproval, askSamplingApproval } from './terminal/approval.js';
 import { promptElicitation } from './terminal/form.js';
 import type { Prompter } from './terminal/prompter.js';
-import { formatLog, formatNotice, formatProgress } from './terminal/render.js';
+import { formatLog, formatNotice, formatProgress, formatTaskStatus } from './terminal/render.js';
 import { sanitizeForTerminal } from './terminal/sanitize.js';
 
 export interface TerminalHostOptions {
@@ -47,6 +47,9 @@ export function createTerminalHost(options: TerminalHostOptions): AgentHost {
     },
     onProgress(server, tool, progress) {
       if (!quiet) line(formatProgress(server, tool, progress, { color }));
+    },
+    onTaskStatus(server, tool, update) {
+      if (!quiet || update.status === 'input_required') line(formatTaskStatus(server, tool, update, { color }));
     },
     onNotice(text) {
       line(formatNotice(text, { color }));

@@ -65,7 +65,7 @@ export interface CliOptions {
   contextWindowTokens?: number;
   /**
    * `--defer-threshold`: defer the tools behind `tool_search` past this many (estimated) tokens of
-   * schemas; `off` never defers. Absent: 10% of the context window.
+   * schemas; `off` never defers. Absent: 5% of the context window (the 2026 client guidance: 1-5%).
    */
   deferThresholdTokens?: number | 'off';
   /** `--quiet`: no tool activity on stderr. */

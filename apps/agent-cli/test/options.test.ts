@@ -273,7 +273,7 @@ describe('--ask-stdin', () => {
 });
 
 describe('--context-window and --defer-threshold', () => {
-  it('are absent by default (the agent defaults: 10% of 32,768 tokens)', () => {
+  it('are absent by default (the agent defaults: 5% of 32,768 tokens)', () => {
     const options = parseCliOptions(['-m', 'm'], {});
     expect(options.contextWindowTokens).toBeUndefined();
     expect(options.deferThresholdTokens).toBeUndefined();

@@ -5,6 +5,7 @@ import {
   formatLog,
   formatNotice,
   formatProgress,
+  formatTaskStatus,
   formatToolResult,
   formatToolStart,
   type RenderToolOutcome,
@@ -112,6 +113,17 @@ describe('formatProgress', () => {
 
   it('keeps a multi-line message on one safe line', () => {
     expect(formatProgress('s', 't', { progress: 1, message: 'a\nb\u001b[2K\rc' })).toBe('… s › t 1 a bc');
+  });
+});
+
+describe('formatTaskStatus', () => {
+  it('shows the task, its status and message on one safe line', () => {
+    expect(formatTaskStatus('git', 'clone', { taskId: 'abc', status: 'working', statusMessage: '40% copied' })).toBe(
+      '… git › clone task abc: working 40% copied',
+    );
+    expect(formatTaskStatus('s', 't', { taskId: 'x'.repeat(40), status: 'input_required', statusMessage: 'a\nb\u001b[2K' })).toBe(
+      `… s › t task ${'x'.repeat(11)}…: input_required a b`,
+    );
   });
 });
 

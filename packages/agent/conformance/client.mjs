@@ -6,7 +6,8 @@
 // The suite appends the URL of its scenario server and names the scenario in MCP_CONFORMANCE_SCENARIO (and the
 // protocol revision in MCP_CONFORMANCE_PROTOCOL_VERSION, the tool calls to make in MCP_CONFORMANCE_CONTEXT). This
 // client connects through `createRegistry` (the same code path as `mcp-agent`), with a host that accepts every form,
-// and does what the scenario checks: list tools, call them, read resources and prompts, answer MRTR input requests.
+// and does what the scenario checks: list tools, call them, read resources and prompts, answer MRTR input requests,
+// list skills without reading them, and refuse a skill whose file fails verification (sep-2640-client-*).
 // The `auth/*` scenarios log in first through the agent's OAuth code (see auth.mjs), then call the server's tool.
 // Runs the BUILT package (dist/): build it first. Exits 1 on failure (the suite expects that in its negative auth
 // scenarios: a refused resource, issuer or `iss`); stderr only.
@@ -129,6 +130,25 @@ try {
       // No resultType from a 2026 server is a protocol violation: the client must not retry.
       await call('test_mrtr_no_result_type', {}, true);
       break;
+    case 'sep-2640-client-no-prefetch':
+      // Connecting lists the skills (skills/list); no model asked for one, so no skill file may be read.
+      log(`skills: ${(registry.listSkills?.() ?? []).map((skill) => skill.name).join(', ') || '(none)'}`);
+      break;
+    case 'sep-2640-client-verify-digest':
+    case 'sep-2640-client-verify-size':
+    case 'sep-2640-client-verify-frontmatter': {
+      // As if the model called the skill tool: the tampered SKILL.md must be refused, and nothing past it read.
+      const [skill] = registry.listSkills?.() ?? [];
+      if (!skill) throw new Error('the server listed no skill');
+      try {
+        const text = await registry.loadSkill(skill.name);
+        throw new Error(`the tampered skill was loaded (${text.length} characters)`);
+      } catch (error) {
+        if (error?.kind !== 'TOOL_EXECUTION_FAILED' || !String(error.message).includes('was refused')) throw error;
+        log(`refused as it should be: ${error.message}`);
+      }
+      break;
+    }
     default:
       // Every auth scenario's server has one tool, `test-tool` (step-up scenarios gate it on a wider scope).
       if (authScenario) await call('test-tool', {});

@@ -26,7 +26,7 @@ export interface EnhanceOptions {
   /** Cap on one tool result sent to the model. Default 20,000 characters. */
   maxResultChars?: number;
   /**
-   * Many tools: past a threshold (default 10% of a 32,768-token window, estimated) the tools are
+   * Many tools: past a threshold (default 5% of a 32,768-token window, estimated) the tools are
    * deferred behind `tool_search`. `false`: always offer every tool.
    */
   toolSearch?: ToolSearchOptions | false;

@@ -4,6 +4,7 @@
  * sampling denied, elicitation declined) or is not shown.
  */
 import type { ElicitRequest, ElicitResult, LoggingLevel } from '@modelcontextprotocol/client';
+import type { TaskStatusUpdate } from './mcp/tasks/taskCall.js';
 import type { ToolEntry } from './mcp/types.js';
 import type { Message } from './types.js';
 
@@ -31,6 +32,8 @@ export interface AgentHost {
   showSamplingResult?(server: string, text: string): void;
   onLog?(server: string, level: LoggingLevel, data: unknown): void;
   onProgress?(server: string, tool: string, progress: { progress: number; total?: number; message?: string }): void;
+  /** A tool call running as a task (tasks extension) changed status or status message. */
+  onTaskStatus?(server: string, tool: string, update: TaskStatusUpdate): void;
   /** Something the user should know that is not an error of the run (a server failed to start, tools changed). */
   onNotice?(text: string): void;
   /** A line a stdio server wrote on its stderr (its own diagnostics). Absent: not shown. */

@@ -47,6 +47,7 @@ export {
   createRegistry,
   createToolNameTable,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_PROTOCOL_MODE,
   DEFAULT_TOOL_TIMEOUT_MS,
   type ElicitRequest,
@@ -54,8 +55,10 @@ export {
   type HttpOAuthConfig,
   type HttpServerConfig,
   loadServersConfig,
+  MAX_POLL_INTERVAL_MS,
   MAX_TOOL_NAME_LENGTH,
   type McpRegistry,
+  MIN_POLL_INTERVAL_MS,
   namespaceToolName,
   type ParseConfigOptions,
   PROTOCOL_MODES,
@@ -68,6 +71,11 @@ export {
   type ServerReport,
   type ServerStatus,
   type StdioServerConfig,
+  systemClock,
+  TASKS_EXTENSION,
+  type TaskClock,
+  type TaskState,
+  type TaskStatusUpdate,
   type ToolAnnotations,
   type ToolEntry,
   type ToolNameTable,
@@ -78,6 +86,7 @@ export { runToolLoop } from './pipeline/loop.js';
 export { capText, DEFAULT_MAX_RESULT_CHARS, toolResultText } from './results.js';
 export { createSampleHandler, type SampleHandler, samplingMessages } from './sampling.js';
 export { type AgentSession, createSession } from './session.js';
+export { SKILL_TOOL_NAME, type SkillSummary } from './skills/tool.js';
 export {
   createTextModeParser,
   type ParsedCall,

@@ -56,9 +56,9 @@ describe('token estimate', () => {
     expect(estimateToolTokens([])).toBe(0);
   });
 
-  it('the default threshold is 10% of a 32,768-token window; both are configurable; false turns deferral off', () => {
-    expect(deferThreshold(undefined)).toBe(3277);
-    expect(deferThreshold({ contextWindowTokens: 128_000 })).toBe(12_800);
+  it('the default threshold is 5% of a 32,768-token window (the 2026 guidance: 1-5%); both are configurable; false turns deferral off', () => {
+    expect(deferThreshold(undefined)).toBe(1638);
+    expect(deferThreshold({ contextWindowTokens: 128_000 })).toBe(6_400);
     expect(deferThreshold({ contextWindowTokens: 128_000, thresholdTokens: 500 })).toBe(500);
     expect(deferThreshold(false)).toBe(Number.POSITIVE_INFINITY);
   });

@@ -194,6 +194,19 @@ export function formatProgress(server: string, tool: string, progress: RenderPro
   return paint(`… ${oneLine(server, 80)} › ${oneLine(tool, 80)} ${amount}${message}`, 'dim', options);
 }
 
+/** `… git › clone task 3f2a…: working 40% copied`: a tool call running as a task (tasks extension) changed status. */
+export function formatTaskStatus(
+  server: string,
+  tool: string,
+  update: { taskId: string; status: string; statusMessage?: string },
+  options?: RenderOptions,
+): string {
+  const id = oneLine(update.taskId, 12);
+  const message = update.statusMessage ? ` ${oneLine(update.statusMessage)}` : '';
+  const colour: Colour = update.status === 'input_required' ? 'yellow' : update.status === 'failed' ? 'red' : 'dim';
+  return paint(`… ${oneLine(server, 80)} › ${oneLine(tool, 80)} task ${id}: ${oneLine(update.status, 20)}${message}`, colour, options);
+}
+
 const LEVEL_COLOUR: Record<string, Colour> = {
   debug: 'dim',
   info: 'dim',

@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import {
   type Client,
   type ClientCapabilities,
+  type ElicitRequest,
   type ElicitResult,
   type ListRootsResult,
   ProtocolError,
@@ -67,42 +68,81 @@ export function rootsFromDirectories(directories: readonly string[]): ListRootsR
  * have been created with `clientCapabilities(services)`: the SDK refuses a handler for a
  * capability that was not declared.
  */
+/**
+ * One server-to-client request (`elicitation/create`, `sampling/createMessage`, `roots/list`)
+ * answered through the host: the form, the sampling approval, the roots list. The SDK's handlers
+ * (2025 requests, 2026 MRTR rounds) and a task's `input_required` (`tasks/update`) all come here,
+ * so the user sees one path whatever carried the request.
+ * @throws ProtocolError what the server should be told (no way to ask, refused sampling, a failed form).
+ */
+export async function answerServerRequest(
+  services: ClientServices,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const { server, host } = services;
+  if (method === 'elicitation/create') {
+    if (!host?.elicit) throw jsonRpcError(ProtocolErrorCode.InvalidRequest, 'Elicitation is not supported by this client');
+    const request = (params ?? {}) as ElicitRequest['params'];
+    // Only form mode is declared, so URL-mode requests are declined.
+    if ((request as { mode?: unknown }).mode === 'url') {
+      host.onNotice?.(`${server} asked to open a web page to go on; that is not supported here, so it was declined`);
+      return { action: 'decline' };
+    }
+    try {
+      return (await host.elicit(server, request)) as unknown as Record<string, unknown>;
+    } catch (error) {
+      throw jsonRpcError(ProtocolErrorCode.InternalError, `Elicitation failed: ${errorMessage(error)}`);
+    }
+  }
+  if (method === 'sampling/createMessage') {
+    const sample = services.sample;
+    if (!sample) throw jsonRpcError(ProtocolErrorCode.InvalidRequest, 'Sampling is not supported by this client');
+    try {
+      return (await sample(server, (params ?? {}) as never, { signal })) as unknown as Record<string, unknown>;
+    } catch (error) {
+      const code = isMcpError(error, 'PERMISSION_DENIED') ? USER_REJECTED : ProtocolErrorCode.InternalError;
+      throw jsonRpcError(code, `Sampling failed: ${errorMessage(error)}`);
+    }
+  }
+  if (method === 'roots/list') {
+    const roots = services.roots;
+    if (!roots) throw jsonRpcError(ProtocolErrorCode.InvalidRequest, 'Roots are not supported by this client');
+    return { roots: rootsFromDirectories(roots()) };
+  }
+  throw jsonRpcError(ProtocolErrorCode.MethodNotFound, `Unsupported request ${JSON.stringify(method.slice(0, 100))}`);
+}
+
+/**
+ * Install the request and notification handlers on `client` (before it connects). The client must
+ * have been created with `clientCapabilities(services)`: the SDK refuses a handler for a
+ * capability that was not declared.
+ */
 export function installClientHandlers(client: Client, services: ClientServices): void {
   const { server, host } = services;
 
   if (host?.elicit) {
-    const elicit = host.elicit.bind(host);
-    client.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
-      const { params } = request;
-      // Only form mode is declared, so the SDK turns URL-mode requests away before they get here;
-      // this is the fallback should one get through.
-      if (params.mode === 'url') {
-        host.onNotice?.(`${server} asked to open a web page to go on; that is not supported here, so it was declined`);
-        return { action: 'decline' };
-      }
-      try {
-        return await elicit(server, params);
-      } catch (error) {
-        throw jsonRpcError(ProtocolErrorCode.InternalError, `Elicitation failed: ${errorMessage(error)}`);
-      }
-    });
+    client.setRequestHandler(
+      'elicitation/create',
+      async (request): Promise<ElicitResult> =>
+        (await answerServerRequest(services, 'elicitation/create', request.params as never)) as unknown as ElicitResult,
+    );
   }
 
-  const sample = services.sample;
-  if (sample) {
-    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-      try {
-        return await sample(server, request.params, { signal: ctx.mcpReq.signal });
-      } catch (error) {
-        const code = isMcpError(error, 'PERMISSION_DENIED') ? USER_REJECTED : ProtocolErrorCode.InternalError;
-        throw jsonRpcError(code, `Sampling failed: ${errorMessage(error)}`);
-      }
-    });
+  if (services.sample) {
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async (request, ctx) =>
+        (await answerServerRequest(services, 'sampling/createMessage', request.params as never, ctx.mcpReq.signal)) as never,
+    );
   }
 
-  const roots = services.roots;
-  if (roots) {
-    client.setRequestHandler('roots/list', async () => ({ roots: rootsFromDirectories(roots()) }));
+  if (services.roots) {
+    client.setRequestHandler(
+      'roots/list',
+      async (): Promise<ListRootsResult> => (await answerServerRequest(services, 'roots/list', undefined)) as unknown as ListRootsResult,
+    );
   }
 
   client.setNotificationHandler('notifications/message', (notification) => {

@@ -24,6 +24,9 @@ import { type ClientServices, clientCapabilities, installClientHandlers } from '
 import { errnoCode, errnoText, formatSeconds, httpStatus, shownUrl, stripSdkPrefix } from './messages.js';
 import { DEFAULT_PROTOCOL_MODE, eraFailure, versionNegotiation } from './negotiation.js';
 import type { StderrSummary } from './stderrSummary.js';
+import { openRawChannel } from './tasks/channel.js';
+import { systemClock, type TaskClock } from './tasks/clock.js';
+import { serverOffersTasks, type TaskSupport, taskEnvelope } from './tasks/taskCall.js';
 import { sseTransport, stdioTransport, streamableHttpTransport } from './transports.js';
 import type { HttpServerConfig, ProtocolMode, ServerConfig, StdioServerConfig } from './types.js';
 
@@ -50,6 +53,8 @@ export interface ConnectOptions extends Omit<ClientServices, 'server'> {
   priorDiscovery?: (config: ServerConfig) => PriorDiscovery | undefined;
   /** The OAuth provider of an HTTP server (tokens sent and refreshed by the SDK); undefined: none. */
   authProvider?: (config: HttpServerConfig) => OAuthClientProvider | undefined;
+  /** What task polling waits on (tests: a driven clock). Default: the real one. */
+  taskClock?: TaskClock;
 }
 
 /** A connected server. */
@@ -62,6 +67,8 @@ export interface ServerConnection {
   readonly era?: ProtocolEra;
   /** The negotiated protocol version (`2025-11-25`, `2026-07-28`). */
   readonly protocolVersion?: string;
+  /** Present when the server offers the tasks extension (2026-07-28): calls opt in and tasks are followed. */
+  readonly tasks?: TaskSupport;
   /** How it was reached: `custom` is a `transportFactory` transport. */
   readonly transport: 'stdio' | 'streamable-http' | 'sse' | 'custom';
   /** The child's pid (stdio). */
@@ -219,8 +226,18 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
       if (!closing) options.onUnexpectedClose?.(stderrWords(stderrSummary()));
     };
     const childPid = pid?.();
+    const channel = serverOffersTasks(client) ? openRawChannel(client) : undefined;
+    const tasks: TaskSupport | undefined = channel
+      ? {
+          channel,
+          services,
+          clock: options.taskClock ?? systemClock,
+          envelope: () => taskEnvelope(client, services, options.clientVersion),
+        }
+      : undefined;
     return {
       client,
+      ...(tasks ? { tasks } : {}),
       tools,
       serverInfo: client.getServerVersion(),
       era: client.getProtocolEra(),
@@ -230,6 +247,7 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
       stderrSummary,
       async close() {
         closing = true;
+        channel?.close();
         if (terminate) await withDeadline(terminate(), 1000).catch(() => {});
         await client.close().catch(() => {});
         if (childPid !== undefined) await waitForExit(childPid, 1000);

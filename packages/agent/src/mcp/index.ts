@@ -23,6 +23,15 @@ export {
   type ServerReport,
   type ServerStatus,
 } from './registry.js';
+export { systemClock, type TaskClock } from './tasks/clock.js';
+export {
+  DEFAULT_POLL_INTERVAL_MS,
+  MAX_POLL_INTERVAL_MS,
+  MIN_POLL_INTERVAL_MS,
+  TASKS_EXTENSION,
+  type TaskState,
+  type TaskStatusUpdate,
+} from './tasks/taskCall.js';
 export { DEFAULT_TOOL_TIMEOUT_MS } from './toolCall.js';
 export type {
   ApprovalMode,

@@ -13,11 +13,14 @@ import type { TokenStore } from '../auth/store.js';
 import { errorMessage, isMcpError, McpError } from '../errors.js';
 import type { AgentHost } from '../host.js';
 import type { SampleHandler } from '../sampling.js';
+import { createSkillCatalog } from '../skills/catalog.js';
+import { listServerSkills, type ServerSkills } from '../skills/serverSkills.js';
 import type { JsonSchema } from '../types.js';
 import { VERSION } from '../version.js';
 import { connectServer, listAllTools, type ServerConnection } from './connection.js';
 import { stripSdkPrefix } from './messages.js';
 import { createToolNameTable } from './names.js';
+import type { TaskClock } from './tasks/clock.js';
 import { callServerTool } from './toolCall.js';
 import type { CallOptions, HttpServerConfig, ProtocolMode, ServerConfig, ToolEntry, ToolRouter } from './types.js';
 
@@ -63,6 +66,8 @@ export interface RegistryOptions {
    * `server "<name>" needs a login: run mcp-agent login <name>`. Absent: no OAuth (as before).
    */
   oauth?: RegistryOAuthOptions;
+  /** What task polling waits on (tests: a driven clock). Default: the real one. */
+  taskClock?: TaskClock;
 }
 
 /** One configured server, as the registry sees it now. */
@@ -112,6 +117,8 @@ interface ServerState {
   auth: ServerAuthState;
   /** Scopes the user was already asked for in a step-up (never asked twice). */
   steppedUp: Set<string>;
+  /** Its skills (SEP-2640), listed at connect; absent when it offers none. */
+  skills?: ServerSkills;
 }
 
 function plural(count: number, word: string): string {
@@ -158,6 +165,7 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
     : undefined;
   let entries: readonly ToolEntry[] = [];
   let routes = new Map<string, { entry: ToolEntry; state: ServerState }>();
+  const skills = createSkillCatalog();
 
   /** Names for every tool, from scratch: config order, then each server's order. */
   const rebuild = () => {
@@ -174,6 +182,9 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
     }
     entries = nextEntries;
     routes = nextRoutes;
+    skills.rebuild(
+      states.flatMap((state) => (state.connection && state.skills ? [{ server: state.config.name, skills: state.skills }] : [])),
+    );
   };
 
   const refresh = async (state: ServerState) => {
@@ -197,6 +208,18 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
     }
   };
 
+  /** The server's skills listing (names, descriptions, digests): never a skill file. A failure is a notice. */
+  const listSkills = async (state: ServerState, connection: ServerConnection) => {
+    try {
+      const listed = await listServerSkills(connection.client, { timeout: options.connectTimeoutMs });
+      if (!listed) return;
+      state.skills = listed;
+      for (const line of listed.invalid.slice(0, 5)) host?.onNotice?.(`${state.config.name}: skill refused: ${line}`);
+    } catch (error) {
+      host?.onNotice?.(`${state.config.name}: listing its skills failed: ${stripSdkPrefix(errorMessage(error))}`);
+    }
+  };
+
   const connect = async (state: ServerState) => {
     const { config } = state;
     try {
@@ -210,6 +233,7 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
         defaultProtocol: options.defaultProtocol,
         priorDiscovery: options.priorDiscovery,
         authProvider,
+        taskClock: options.taskClock,
         onToolListChanged: () => void refresh(state),
         onUnexpectedClose: (stderr) => {
           if (closing || state.status !== 'connected') return;
@@ -222,6 +246,7 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
       state.tools = connection.tools;
       state.status = 'connected';
       state.auth = await storedAuthState(config, oauth?.store);
+      await listSkills(state, connection);
       if (state.changedWhileConnecting) void refresh(state);
     } catch (error) {
       state.auth = oauth && isLoginRequired(error) ? 'needs login' : await storedAuthState(config, oauth?.store);
@@ -300,6 +325,8 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
       );
     },
     listTools: () => entries,
+    listSkills: () => skills.list(),
+    loadSkill: (name, file, loadOptions = {}) => skills.load(name, file, { signal: loadOptions.signal, timeout: options.connectTimeoutMs }),
     client(server) {
       const state = states.find((candidate) => candidate.config.name === server);
       return state?.status === 'connected' ? state.connection?.client : undefined;
@@ -316,7 +343,12 @@ export async function createRegistry(configs: readonly ServerConfig[], options: 
         throw new McpError('TOOL_EXECUTION_FAILED', `${entry.server} is not running`);
       }
       const call = () =>
-        callServerTool(state.connection!.client, entry, args, { ...callOptions, serverTimeoutMs: state.config.timeoutMs, host });
+        callServerTool(state.connection!.client, entry, args, {
+          ...callOptions,
+          serverTimeoutMs: state.config.timeoutMs,
+          host,
+          tasks: state.connection!.tasks,
+        });
       try {
         return await call();
       } catch (error) {

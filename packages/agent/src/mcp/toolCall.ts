@@ -6,6 +6,7 @@ import { type CallToolResult, type Client, type Progress, ProtocolError, SdkErro
 import { errorMessage, McpError } from '../errors.js';
 import type { AgentHost } from '../host.js';
 import { errnoText, formatSeconds, stripSdkPrefix } from './messages.js';
+import { callToolWithTasks, type TaskSupport } from './tasks/taskCall.js';
 import type { CallOptions, ToolEntry } from './types.js';
 
 /** A tool call's timeout when neither the server's config nor the caller sets one (the SDK's default). */
@@ -15,6 +16,8 @@ export interface ServerToolCallOptions extends CallOptions {
   /** The server's `timeout` from the config; wins over `timeoutMs`. */
   serverTimeoutMs?: number;
   host?: AgentHost;
+  /** The server offers tasks: the call opts in, and a task it creates is followed to its end. */
+  tasks?: TaskSupport;
 }
 
 function notRunning(entry: ToolEntry, cause: unknown): McpError {
@@ -64,6 +67,13 @@ export async function callServerTool(
   const timeoutMs = options.serverTimeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const { signal, host, onProgress } = options;
   if (signal?.aborted) throw new McpError('CANCELLED', `${entry.name}: cancelled`, { cause: signal.reason });
+  if (options.tasks) {
+    return callToolWithTasks(options.tasks, entry, args, {
+      signal,
+      timeoutMs,
+      onStatus: (update) => host?.onTaskStatus?.(entry.server, entry.tool, update),
+    });
+  }
   // A signal of our own: the SDK leaves its abort listener on the signal it is given, and would
   // send a stray cancellation for a long-finished request if the caller's signal fired later.
   const controller = new AbortController();

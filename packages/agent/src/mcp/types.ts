@@ -3,6 +3,7 @@
  * the tool-call pipeline calls through. `createRegistry` (registry.ts) implements `ToolRouter`.
  */
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/client';
+import type { SkillSummary } from '../skills/tool.js';
 import type { JsonSchema } from '../types.js';
 
 export type ApprovalMode = 'allow' | 'deny' | 'ask';
@@ -108,4 +109,11 @@ export interface ToolRouter {
    * rejects with `McpError` (`TOOL_NOT_FOUND`, `TOOL_TIMEOUT`, `CANCELLED`, `TOOL_EXECUTION_FAILED`).
    */
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  /** The skills the servers publish (names and descriptions from their listings; no file read). Absent: none. */
+  listSkills?(): readonly SkillSummary[];
+  /**
+   * Load a skill (its `SKILL.md`, or `file` of it) for the model: read now, verified against the listing.
+   * @throws McpError `RESOURCE_NOT_FOUND` (no such skill or file), `TOOL_EXECUTION_FAILED` (refused: digest, size, frontmatter; or the read failed).
+   */
+  loadSkill?(name: string, file?: string, options?: { signal?: AbortSignal }): Promise<string>;
 }

@@ -5,6 +5,7 @@
  * search loads the matching tools' schemas for the next step.
  */
 import type { ToolEntry, ToolRouter } from '../mcp/types.js';
+import { SKILL_TOOL_NAME, skillToolSpec } from '../skills/tool.js';
 import type { Message, ToolSpec } from '../types.js';
 import { estimateToolTokens } from './estimate.js';
 import { searchTools } from './search.js';
@@ -14,7 +15,7 @@ export const TOOL_SEARCH_NAME = 'tool_search';
 /** Assumed when the host does not say: OpenAI-compatible endpoints do not report the window. */
 export const DEFAULT_CONTEXT_WINDOW_TOKENS = 32_768;
 /** The share of the context window the tools may take before they are deferred. */
-export const DEFAULT_DEFER_RATIO = 0.1;
+export const DEFAULT_DEFER_RATIO = 0.05;
 /** Tools one search returns (and loads) at most, unless the model asks for fewer or more (≤ 20). */
 export const DEFAULT_SEARCH_RESULTS = 5;
 const MAX_SEARCH_RESULTS = 20;
@@ -22,7 +23,7 @@ const MAX_SEARCH_RESULTS = 20;
 export interface ToolSearchOptions {
   /** The model's context window (tokens). Default 32,768. */
   contextWindowTokens?: number;
-  /** Defer once the tools' schemas are estimated above this (tokens). Default 10% of the window. */
+  /** Defer once the tools' schemas are estimated above this (tokens). Default 5% of the window (the 2026 client guidance: 1-5%). */
   thresholdTokens?: number;
   /** Tools a search returns when the model gives no `limit`. Default 5. */
   maxResults?: number;
@@ -47,6 +48,8 @@ export interface ToolOffer {
   next(): OfferedTools;
   /** Is `name` the search tool (and is deferral on)? */
   isSearch(name: string): boolean;
+  /** Is `name` the `skill` tool (and do the servers publish skills)? */
+  isSkill(name: string): boolean;
   /** Run a search (`args` as the model sent them) and load what it found. */
   search(args: Record<string, unknown>): ToolSearchResult;
 }
@@ -111,11 +114,14 @@ export function createToolOffer(
     next() {
       const all = router.listTools();
       const allTokens = estimate(all);
-      if (allTokens <= threshold) return { tools: all.map(toSpec), deferred: false, allTokens };
+      const skills = router.listSkills?.() ?? [];
+      const skill = skills.length > 0 ? [skillToolSpec(skills)] : [];
+      if (allTokens <= threshold) return { tools: [...skill, ...all.map(toSpec)], deferred: false, allTokens };
       const shown = all.filter((tool) => tool.defer === false || loaded.has(tool.name));
-      return { tools: [searchSpec(all, all.length - shown.length), ...shown.map(toSpec)], deferred: true, allTokens };
+      return { tools: [searchSpec(all, all.length - shown.length), ...skill, ...shown.map(toSpec)], deferred: true, allTokens };
     },
     isSearch: (name) => name === TOOL_SEARCH_NAME && threshold !== Number.POSITIVE_INFINITY,
+    isSkill: (name) => name === SKILL_TOOL_NAME && router.loadSkill !== undefined && (router.listSkills?.().length ?? 0) > 0,
     search(args) {
       const query = typeof args.query === 'string' ? args.query : '';
       if (query.trim() === '') return { text: 'Error: tool_search needs a "query" (a few words describing the tool).', found: [] };

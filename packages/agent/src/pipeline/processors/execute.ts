@@ -61,6 +61,7 @@ async function* runCall(
     const { text, found } = offer.search(parsed.args);
     return outcome(call, text.startsWith('Error:') ? 'invalid' : 'ok', text, started, { raw: { found: found.map((t) => t.name) } });
   }
+  if (offer.isSkill(call.name)) return yield* loadSkill(settings, control, call, started);
   const tool = settings.router.lookup(call.name);
   if (!tool) {
     const names = settings.router
@@ -104,6 +105,39 @@ async function* runCall(
         ? 'unknown_tool'
         : 'error';
     return outcome(call, status, `Error: ${errorMessage(error)}`, started, { tool });
+  } finally {
+    step.release();
+    control.current = undefined;
+  }
+}
+
+/** The `skill` tool: the skill read (verified) now, because the model asked; no server tool, no approval. */
+async function* loadSkill(
+  settings: PipelineSettings,
+  control: RunControl,
+  call: ParsedCall,
+  started: number,
+): AsyncGenerator<AgentEvent, ToolOutcome> {
+  const parsed = parseArguments(call.arguments);
+  if ('error' in parsed) return outcome(call, 'invalid', `Error: ${call.name}: ${parsed.error}.`, started);
+  const { name, file } = parsed.args;
+  if (typeof name !== 'string' || name.trim() === '') {
+    return outcome(call, 'invalid', 'Error: skill needs a "name" (one of the skills listed in its description).', started);
+  }
+  if (file !== undefined && typeof file !== 'string') return outcome(call, 'invalid', 'Error: skill: "file" must be a string.', started);
+  yield { type: 'tool_call', call };
+  const step = linkedAbort(control.signal);
+  control.current = step.controller;
+  try {
+    const text = await settings.router.loadSkill!(name.trim(), file, { signal: step.controller.signal });
+    return outcome(call, 'ok', capText(text, settings.maxResultChars).text, started);
+  } catch (error) {
+    if (step.controller.signal.aborted) {
+      control.cancelled = true;
+      yield { type: 'cancelled', during: 'tool' };
+      return outcome(call, 'cancelled', 'Error: the user cancelled this call.', started);
+    }
+    return outcome(call, isMcpError(error, 'RESOURCE_NOT_FOUND') ? 'invalid' : 'error', `Error: ${errorMessage(error)}`, started);
   } finally {
     step.release();
     control.current = undefined;
