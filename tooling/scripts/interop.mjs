@@ -35,9 +35,9 @@ import {
   promoteUnscored,
   REQUIRED_EXTENSION_SCENARIOS,
   REVISIONS,
-  TASKS_SCENARIOS,
   runRequirements,
   runScenario,
+  TASKS_SCENARIOS,
 } from '../interop/conformance.mjs';
 import { oauthChecks } from '../interop/oauth.mjs';
 import { binOf, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';

@@ -3,12 +3,13 @@
  * a task created with one user's token is unknown (-32602, the same answer as a made-up id) to another user's,
  * for tasks/get, tasks/update and tasks/cancel, and stays intact.
  */
+
+import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthGuard } from '../src/auth/guard.ts';
 import { parseAuthConfig } from '../src/auth/options.ts';
 import { freePort, type HttpFixture, startHttp } from '../src/testing/index.ts';
 import { bearer } from './auth/protectedApp.ts';
-import { startAuthServer, type TestAuthServer } from './auth/provider.ts';
 import { rpc, type TasksApp, tasksApp } from './tasksExtension/app.ts';
 
 const SCOPE = 'test:read';

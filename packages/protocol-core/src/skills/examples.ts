@@ -4,7 +4,7 @@
  * against the server's real `tools/list` (`checkSkills` in `@mcpkit/protocol-core/testing`).
  */
 
-export interface SkillExample {
+interface SkillExample {
   tool: string;
   arguments: Record<string, unknown>;
   /** 1-based line of the block's opening fence. */

@@ -81,7 +81,7 @@ export interface TaskContext {
   input(request: TaskInputRequest): Promise<unknown>;
 }
 
-export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 export function isTerminalStatus(status: TaskStatus): boolean {
   return TERMINAL.has(status);

@@ -16,8 +16,8 @@ import type { ServerApp } from '../runner/types.js';
 import { binTransportParams, keepStderr } from './binProcess.js';
 import { connectHttpV2, type V2ClientOptions, type V2HttpClient } from './v2.js';
 
-export { type AuthGuardForOptions, authGuardFor } from './auth.js';
 export { type CheckSkillsOptions, checkSkills, connectWithContext, type SkillsPair, type SkillsReport } from '../skills/check.js';
+export { type AuthGuardForOptions, authGuardFor } from './auth.js';
 export { freePort } from './freePort.js';
 export {
   type OtlpKeyValue,

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { createMcpServer, registerPrompts, registerTools, STATIC_LIST_TTL_MS, silentLogger } from '@mcpkit/protocol-core';
-import { createTaskLayer, type TaskLayer } from '@mcpkit/protocol-core/tasks-2025';
 import { createMemoryTaskStore, TasksExtension } from '@mcpkit/protocol-core/tasks';
+import { createTaskLayer, type TaskLayer } from '@mcpkit/protocol-core/tasks-2025';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
 import { createSimulatedLogging } from './logging.js';

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as git from 'isomorphic-git';
-import { GitError } from '../errors.js';
 import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
+import { GitError } from '../errors.js';
 import type { Repo } from '../repo.js';
 import { readBlobBytes, readObjectParsed, readTree } from './objectRead.js';
 import { comparePaths } from './paths.js';
