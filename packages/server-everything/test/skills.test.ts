@@ -53,7 +53,11 @@ describe('skills (SEP-2640)', () => {
     ]);
     expect(root.ttlMs).toBeTypeOf('number');
     await expect(read({ uri: 'skill://everything/conformance-fixtures/SKILL.md' })).rejects.toMatchObject({ code: -32602 });
-    expect(pair.client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/skills': { directoryRead: true } });
+    expect(pair.client.getServerCapabilities()?.extensions).toEqual({
+      'io.modelcontextprotocol/skills': { directoryRead: true },
+      // the conformance profile also serves the tasks extension's fixtures (SEP-2663)
+      'io.modelcontextprotocol/tasks': {},
+    });
   });
 
   it('the legacy profile and 2025-11-25 clients see no skills', async () => {

@@ -242,8 +242,9 @@ export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
       it('1-2. lists and reads memory://knowledge-graph as the graph JSON', async () => {
         await using s = await session();
         await s.store.createEntities([{ name: 'A', entityType: 't', observations: [] }]);
+        // A 2026-07-28 client also sees the server's skill (skill://…, SEP-2640; test/skills.test.ts checks it).
         const { resources } = await s.client.listResources();
-        expect(resources).toEqual([
+        expect(resources.filter((r) => !r.uri.startsWith('skill://'))).toEqual([
           {
             uri: 'memory://knowledge-graph',
             name: 'knowledge-graph',
@@ -252,7 +253,8 @@ export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
             mimeType: 'application/json',
           },
         ]);
-        expect((await s.client.listResourceTemplates()).resourceTemplates).toEqual([]);
+        const { resourceTemplates } = await s.client.listResourceTemplates();
+        expect(resourceTemplates.filter((t) => !t.uriTemplate.startsWith('skill://'))).toEqual([]);
         const read = await s.client.readResource({ uri: KNOWLEDGE_GRAPH_URI });
         expect(read.contents).toHaveLength(1);
         expect(read.contents[0]).toMatchObject({ uri: KNOWLEDGE_GRAPH_URI, mimeType: 'application/json' });
