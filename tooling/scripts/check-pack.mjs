@@ -118,7 +118,12 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
   const bins = typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {});
   const hasBins = Object.keys(bins).length > 0;
   for (const f of files) {
-    if (!f.startsWith('dist/') && !(hasBins && f.startsWith('bin/')) && !ALLOWED_TOP_LEVEL.test(f))
+    if (
+      !f.startsWith('dist/') &&
+      !(hasBins && f.startsWith('bin/')) &&
+      !(isServer && f.startsWith('skills/')) &&
+      !ALLOWED_TOP_LEVEL.test(f)
+    )
       problems.push(`ships ${f}, outside ${hasBins ? 'bin/ and dist/' : 'dist/'}`);
   }
   if (![...files].some((f) => f.startsWith('dist/'))) problems.push('has no dist/ files');
@@ -129,7 +134,9 @@ function inspect(pkgRoot, { isServer, sourceDir }) {
   // npm and pnpm never pack a CHANGELOG with `files: ["dist"]`; changesets keeps it in the package folder (and the repo).
   if (!existsSync(join(sourceDir, 'CHANGELOG.md'))) problems.push(`has no CHANGELOG.md in ${relative(root, sourceDir)}`);
   if (manifest.type !== 'module') problems.push(`"type" is ${JSON.stringify(manifest.type)}, not "module"`);
-  const expectedFiles = isServer ? ['bin', 'dist', 'server.json'] : hasBins ? ['bin', 'dist'] : ['dist'];
+  // A server's SEP-2640 skills (skills/<name>/SKILL.md) ship beside its bin, read at run time.
+  const serverFiles = ['bin', 'dist', 'server.json', ...(manifest.files?.includes('skills') ? ['skills'] : [])];
+  const expectedFiles = isServer ? serverFiles : hasBins ? ['bin', 'dist'] : ['dist'];
   if (JSON.stringify(manifest.files) !== JSON.stringify(expectedFiles))
     problems.push(`"files" is ${JSON.stringify(manifest.files)}, not ${JSON.stringify(expectedFiles)}`);
 

@@ -50,7 +50,8 @@ try {
         .filter(Boolean);
     // protocol-core and the workspace packages it depends on (@mcpkit/net): what a new server builds with.
     const core = workspaceClosure(['@mcpkit/protocol-core'], workspacePackages()).map((p) => `packages/${p.dir}`);
-    const dirs = [...core, 'tooling/templates', 'tooling/scripts', 'tooling/registry'];
+    // protocol-core's tests take their fixtures from @mcpkit/test-utils (a devDependency, in tooling/).
+    const dirs = [...core, 'tooling/test-utils', 'tooling/templates', 'tooling/scripts', 'tooling/registry'];
     const keep = (f) => !/^(packages|apps|tooling)\//.test(f) || dirs.some((d) => f.startsWith(`${d}/`));
     const files = new Set([...list([]), ...list(['--others', '--exclude-standard', '--', ...dirs])].filter(keep));
     let copied = 0;
