@@ -5,12 +5,12 @@
  * tool or one of the tools' argument or result fields. For tests (`@mcpkit/protocol-core/testing`).
  */
 import { createHash } from 'node:crypto';
-import { type Client, type ClientCapabilities, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import { type Skill, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { createMcpHandler, type McpRequestContext, type McpServer } from '@modelcontextprotocol/server';
+import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { z } from 'zod';
-import { newV2Client, type V2Mode } from '../testing/v2.js';
+import { connectV2InMemory, type V2Mode } from '../testing/v2.js';
 import { mentionedNames, skillExamples } from './examples.js';
 
 export interface SkillsReport {
@@ -136,31 +136,8 @@ export async function connectWithContext(
   factory: (context: McpRequestContext) => McpServer,
   { mode = '2026-07-28', capabilities = {} }: { mode?: V2Mode; capabilities?: ClientCapabilities } = {},
 ): Promise<SkillsPair> {
-  const client = newV2Client({ mode, capabilities });
-  if (mode === 'legacy') {
-    const server = factory({ era: 'legacy' });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverTransport);
-    await client.connect(clientTransport);
-    return {
-      client,
-      async [Symbol.asyncDispose]() {
-        await client.close();
-        await server.close();
-      },
-    };
-  }
-  const handler = createMcpHandler(factory);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
-      fetch: (url, init) => handler.fetch(new Request(url, init)),
-    }),
-  );
-  return {
-    client,
-    async [Symbol.asyncDispose]() {
-      await client.close();
-      await handler.close();
-    },
-  };
+  // connectV2InMemory's wiring; only the factory's context differs: a 2025 session's server is told its era, and
+  // the SDK's handler passes each 2026 request's context itself.
+  const app = mode === 'legacy' ? () => factory({ era: 'legacy' }) : (factory as (context?: McpRequestContext) => McpServer);
+  return connectV2InMemory(app as () => McpServer, { mode, capabilities });
 }
