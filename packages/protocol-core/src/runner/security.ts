@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { normalHostname, parseAllowedHost } from './hosts.js';
 
@@ -141,4 +142,32 @@ export function checkRequest(req: IncomingMessage, { hosts, origins, authToken }
     }
   }
   return undefined;
+}
+
+/**
+ * Listens on `host:port` and returns the guard for the port actually bound (`port` may be 0) and the address as a
+ * URL host (`[::1]` for IPv6): what the HTTP and WebSocket runners share before their first request is checked.
+ */
+export async function listenGuarded(
+  server: Server,
+  port: number,
+  host: string,
+  options: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] },
+  authToken: string | undefined,
+): Promise<{ guard: GuardOptions; hostPort: string }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const guard: GuardOptions = {
+    hosts: hostPolicy(host, address.port, options.allowedHosts),
+    origins: options.allowedOrigins ?? [],
+    ...(authToken !== undefined ? { authToken } : {}),
+  };
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { guard, hostPort: `${shownHost}:${address.port}` };
 }

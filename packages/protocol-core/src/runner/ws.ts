@@ -14,7 +14,6 @@
  * answer a ping within `pingIntervalMs` is cut off.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -22,7 +21,7 @@ import { ErrorCode, errorMessage } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { parseAllowedHost } from './hosts.js';
 import { requestPath } from './requestPath.js';
-import { checkRequest, type GuardOptions, hostPolicy, type Refusal } from './security.js';
+import { checkRequest, type GuardOptions, listenGuarded, type Refusal } from './security.js';
 import type { RunningServer, ServerApp } from './types.js';
 import { WebSocketServerTransport } from './wsTransport.js';
 
@@ -192,21 +191,9 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
   }, pingIntervalMs);
   keepalive.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(port, host, () => {
-      httpServer.off('error', reject);
-      guard = {
-        hosts: hostPolicy(host, (httpServer.address() as AddressInfo).port, options.allowedHosts),
-        origins: options.allowedOrigins ?? [],
-        ...(authToken !== undefined ? { authToken } : {}),
-      };
-      resolve();
-    });
-  });
-  const address = httpServer.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const base = `ws://${shownHost}:${address.port}`;
+  const bound = await listenGuarded(httpServer, port, host, options, authToken);
+  guard = bound.guard;
+  const base = `ws://${bound.hostPort}`;
 
   return {
     url: base,

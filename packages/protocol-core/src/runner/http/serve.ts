@@ -5,14 +5,13 @@
  * (body cap and JSON-RPC checks), `mcpSessions.ts` (2025 sessions), `eras.ts` (the SDK's 2026 handler).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
 import type { SessionEventStoreOptions } from '../../resumable.js';
 import { withHttpRequestId } from '../../telemetry/requestScope.js';
 import { carriesRequest, createDrain, DEFAULT_SHUTDOWN_GRACE_MS, DRAIN_RETRY_AFTER_S, refuseWhileDraining } from '../drain.js';
 import { parseAllowedHost } from '../hosts.js';
-import { checkRequest, type GuardOptions, hostPolicy } from '../security.js';
+import { checkRequest, type GuardOptions, listenGuarded } from '../security.js';
 import type { ServerApp } from '../types.js';
 import { logAccess } from './accessLog.js';
 import { createAuthGate } from './authGate.js';
@@ -168,21 +167,9 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   const sweep = setInterval(() => sessions.table.expire(), Math.max(25, Math.min(unusedIdleMs / 4, 15_000)));
   sweep.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(port, host, () => {
-      httpServer.off('error', reject);
-      guard = {
-        hosts: hostPolicy(host, (httpServer.address() as AddressInfo).port, options.allowedHosts),
-        origins: options.allowedOrigins ?? [],
-        ...(authToken !== undefined ? { authToken } : {}),
-      };
-      resolve();
-    });
-  });
-  const address = httpServer.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const base = `http://${shownHost}:${address.port}`;
+  const bound = await listenGuarded(httpServer, port, host, options, authToken);
+  guard = bound.guard;
+  const base = `http://${bound.hostPort}`;
 
   return {
     url: base,
