@@ -244,7 +244,7 @@ export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
         await s.store.createEntities([{ name: 'A', entityType: 't', observations: [] }]);
         // A 2026-07-28 client also sees the server's skill (skill://…, SEP-2640; test/skills.test.ts checks it).
         const { resources } = await s.client.listResources();
-        expect(resources.filter((r) => !r.uri.startsWith('skill://'))).toEqual([
+        expect((resources as { uri: string }[]).filter((r) => !r.uri.startsWith('skill://'))).toEqual([
           {
             uri: 'memory://knowledge-graph',
             name: 'knowledge-graph',
@@ -254,7 +254,7 @@ export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
           },
         ]);
         const { resourceTemplates } = await s.client.listResourceTemplates();
-        expect(resourceTemplates.filter((t) => !t.uriTemplate.startsWith('skill://'))).toEqual([]);
+        expect((resourceTemplates as { uriTemplate: string }[]).filter((t) => !t.uriTemplate.startsWith('skill://'))).toEqual([]);
         const read = await s.client.readResource({ uri: KNOWLEDGE_GRAPH_URI });
         expect(read.contents).toHaveLength(1);
         expect(read.contents[0]).toMatchObject({ uri: KNOWLEDGE_GRAPH_URI, mimeType: 'application/json' });
