@@ -21,6 +21,7 @@ import { type RequestExtra, toRequestExtra } from './requestExtra.js';
 import { errorResult, type ToolResult } from './results.js';
 import { serverLogger, setServerLogger } from './serverLogger.js';
 import type { TasksExtension } from './tasksExtension/extension.js';
+import { type ServedToolCall, serveToolCalls } from './tasksExtension/toolCalls.js';
 import type { TaskSupport } from './tasksExtension/types.js';
 
 export type { RequestExtra };
@@ -130,39 +131,47 @@ export function registerTools<Ctx>(
     );
     return [];
   }
-  return tools.map((tool) => {
+  // A task tool with an `output`: the SDK's `McpServer` would refuse its task answers (see tasksExtension/toolCalls.ts).
+  const calls = tasks && tools.some((tool) => tool.task && tool.output) ? new Map<string, ServedToolCall>() : undefined;
+  const registered = tools.map((tool) => {
     if (tool.task) tasks?.declare(tool.name, tool.task);
     if (tool.listing) throw new Error(`Tool ${tool.name}: \`listing\` needs registerTools(…, { wire: 'low-level' })`);
+    const input = asObject(tool.input);
+    const output = tool.output ? asObject(tool.output) : undefined;
+    const run = async (args: unknown, context: ServerContext) => {
+      const call = async (extra: RequestExtra) => {
+        try {
+          return await answer(tool, ctx, args, extra, logger);
+        } catch (error) {
+          if (error instanceof ToolError) return errorResult(error.message);
+          if (error instanceof ProtocolError) throw error;
+          // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
+          // sends no answer for a cancelled request anyway.
+          if (extra.signal.aborted) {
+            logger.debug(`Tool ${tool.name} cancelled by the client`);
+            return errorResult(`Tool ${tool.name} was cancelled.`);
+          }
+          return errorResult(hideUnexpected('Tool', tool.name, error, logger));
+        }
+      };
+      const extra = toRequestExtra(context);
+      return (tool.task && tasks ? tasks.callTool(tool.name, tool.task, extra, call) : call(extra)) as Promise<ToolAnswer>;
+    };
+    calls?.set(tool.name, { input, ...(output ? { output } : {}), run: run as ServedToolCall['run'] });
     return server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: asObject(tool.input),
-        ...(tool.output ? { outputSchema: asObject(tool.output) } : {}),
+        inputSchema: input,
+        ...(output ? { outputSchema: output } : {}),
         annotations: { title: tool.title, ...tool.annotations },
       },
-      async (args: unknown, context: ServerContext) => {
-        const call = async (extra: RequestExtra) => {
-          try {
-            return await answer(tool, ctx, args, extra, logger);
-          } catch (error) {
-            if (error instanceof ToolError) return errorResult(error.message);
-            if (error instanceof ProtocolError) throw error;
-            // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
-            // sends no answer for a cancelled request anyway.
-            if (extra.signal.aborted) {
-              logger.debug(`Tool ${tool.name} cancelled by the client`);
-              return errorResult(`Tool ${tool.name} was cancelled.`);
-            }
-            return errorResult(hideUnexpected('Tool', tool.name, error, logger));
-          }
-        };
-        const extra = toRequestExtra(context);
-        return (tool.task && tasks ? tasks.callTool(tool.name, tool.task, extra, call) : call(extra)) as Promise<ToolAnswer>;
-      },
+      run,
     );
   });
+  if (calls) serveToolCalls(server, calls);
+  return registered;
 }
 
 export interface PromptDefinition<Ctx, Args extends z.ZodRawShape = z.ZodRawShape> {
