@@ -14,12 +14,28 @@
  *   for counts. Quick figures are too noisy to judge targets by; checks are still printed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type Cell, type Stats, stats } from './stats.js';
+
+export {
+  cpuTimeMs,
+  type InterleavedLoadOptions,
+  interleavedLoad,
+  type LoadFigures,
+  type LoadSide,
+  latency,
+  peakRss,
+  type Rss,
+  type Throughput,
+  throughput,
+  withTimeout,
+} from './load.js';
+export { type Cell, mib, ms, ratio, type Stats, stats, table, versus } from './stats.js';
 
 // ---------------------------------------------------------------------------------------------
 // Suite and context
@@ -45,8 +61,6 @@ export interface BenchTable {
   /** Lines printed under the table (units, caveats). */
   notes?: string[];
 }
-
-export type Cell = string | number;
 
 /** A target the suite judged, e.g. "cold start ≤ 0.6× reference". */
 export interface BenchCheck {
@@ -78,77 +92,6 @@ export interface BenchContext {
   /** Record raw figures (any JSON value) under this suite in results/latest.json. */
   record(key: string, value: unknown): void;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Statistics and formatting
-// ---------------------------------------------------------------------------------------------
-
-export interface Stats {
-  n: number;
-  median: number;
-  p90: number;
-  p99: number;
-  mean: number;
-  min: number;
-  max: number;
-}
-
-/** Order statistics of `samples` (nearest-rank percentiles). Throws on an empty list. */
-export function stats(samples: readonly number[]): Stats {
-  if (samples.length === 0) throw new Error('stats() needs at least one sample');
-  const s = [...samples].sort((a, b) => a - b);
-  const pct = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
-  const mid = s.length >> 1;
-  const median = s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-  return {
-    n: s.length,
-    median,
-    p90: pct(90),
-    p99: pct(99),
-    mean: s.reduce((a, b) => a + b, 0) / s.length,
-    min: s[0]!,
-    max: s[s.length - 1]!,
-  };
-}
-
-/** `ours / ref` as `0.52×` (lower is better for times and memory, higher for throughput). */
-export function ratio(ours: number, ref: number): string {
-  if (!Number.isFinite(ours) || !Number.isFinite(ref) || ref === 0) return 'n/a';
-  return `${(ours / ref).toFixed(2)}×`;
-}
-
-/** `ratio(ours, other)` with both values: `0.43× (121.1 ms vs 282.4 ms)`, the detail of a time check. */
-export function versus(ours: number, other: number): string {
-  return `${ratio(ours, other)} (${ms(ours)} vs ${ms(other)})`;
-}
-
-/** Milliseconds with a precision that suits the size: `0.083 ms`, `1.24 ms`, `61.2 ms`. */
-export function ms(value: number): string {
-  if (!Number.isFinite(value)) return 'n/a';
-  const digits = value < 1 ? 3 : value < 10 ? 2 : 1;
-  return `${value.toFixed(digits)} ms`;
-}
-
-/** Bytes as MiB with one decimal: `48.3 MiB`. */
-export function mib(bytes: number | undefined): string {
-  return bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-/** Aligned plain-text table (first column left-aligned, the rest right-aligned). */
-export function table(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  const text = [headers, ...rows].map((r) => r.map((c) => String(c)));
-  const widths = headers.map((_, i) => Math.max(...text.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) =>
-    r
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(text[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...text.slice(1).map(line)].join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Processes
-// ---------------------------------------------------------------------------------------------
 
 /** How to start a server. `command` defaults to this Node binary (process.execPath). */
 export interface SpawnSpec {
@@ -446,162 +389,4 @@ export async function callOk(conn: StdioConnection, name: string, args: Record<s
   const res = await conn.client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs ?? 60_000 });
   if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content).slice(0, 300)}`);
   return res;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Load
-// ---------------------------------------------------------------------------------------------
-
-/** Per-call wall time (ms) of `n` sequential calls of `fn`, after `warmup` (default n/10, max 200) discarded calls. */
-export async function latency(
-  fn: () => Promise<unknown>,
-  n: number,
-  options: { warmup?: number } = {},
-): Promise<Stats & { samples: number[] }> {
-  const warmup = options.warmup ?? Math.min(200, Math.ceil(n / 10));
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples[i] = performance.now() - t0;
-  }
-  return { ...stats(samples), samples };
-}
-
-export interface Throughput {
-  total: number;
-  concurrency: number;
-  seconds: number;
-  /** Completed calls per second. */
-  perSecond: number;
-}
-
-/** `total` calls of `fn` with `concurrency` in flight at all times (each worker starts the next call when one ends). */
-export async function throughput(fn: (i: number) => Promise<unknown>, total: number, concurrency: number): Promise<Throughput> {
-  let next = 0;
-  const t0 = performance.now();
-  const worker = async () => {
-    while (next < total) await fn(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
-  const seconds = (performance.now() - t0) / 1000;
-  return { total, concurrency, seconds, perSecond: total / seconds };
-}
-
-/** One side of `interleavedLoad`: a label for errors and the call to time (`i` counts its calls). */
-export interface LoadSide {
-  label: string;
-  call(i: number): Promise<unknown>;
-}
-
-export interface LoadFigures {
-  latency: Stats;
-  /** Absent when `total` is 0 (latency only). */
-  throughput?: Throughput;
-}
-
-export interface InterleavedLoadOptions {
-  /** Sequential calls per side, for latency (split over the blocks). */
-  calls: number;
-  /** Calls per side with `concurrency` in flight, for throughput (split over the blocks; 0 = none). */
-  total: number;
-  /** Alternating blocks: side A's share, side B's, ..., then A again, so a burst of machine noise does not land on one side only. */
-  blocks: number;
-  concurrency: number;
-  /** Untimed calls per side before the first block (default 200). */
-  warmup?: number;
-  /** Bound on each side's latency or throughput phase of one block (default 120 s). */
-  phaseTimeoutMs?: number;
-}
-
-/**
- * Latency (one call at a time) and throughput (`concurrency` in flight) of several sides, measured
- * in alternating blocks after an untimed warm-up of each side. Returns one figure per side, in order.
- */
-export async function interleavedLoad(sides: readonly LoadSide[], options: InterleavedLoadOptions): Promise<LoadFigures[]> {
-  const { blocks, concurrency } = options;
-  const phaseTimeoutMs = options.phaseTimeoutMs ?? 120_000;
-  const acc = sides.map(() => ({ samples: [] as number[], seconds: 0, done: 0, n: 0 }));
-  for (const [s, side] of sides.entries()) {
-    for (let w = 0; w < (options.warmup ?? 200); w++) await side.call(acc[s]!.n++);
-  }
-  for (let b = 0; b < blocks; b++) {
-    for (const [s, side] of sides.entries()) {
-      const a = acc[s]!;
-      const calls = Math.ceil(options.calls / blocks);
-      const lat = await withTimeout(
-        latency(() => side.call(a.n++), calls, { warmup: 0 }),
-        phaseTimeoutMs,
-        `${side.label} latency`,
-      );
-      a.samples.push(...lat.samples);
-      const total = Math.ceil(options.total / blocks);
-      if (total === 0) continue;
-      const thr = await withTimeout(
-        throughput(() => side.call(a.n++), total, concurrency),
-        phaseTimeoutMs,
-        `${side.label} throughput`,
-      );
-      a.seconds += thr.seconds;
-      a.done += thr.total;
-    }
-  }
-  return acc.map((a) => ({
-    latency: stats(a.samples),
-    ...(a.done > 0 ? { throughput: { total: a.done, concurrency, seconds: a.seconds, perSecond: a.done / a.seconds } } : {}),
-  }));
-}
-
-/**
- * CPU time a live process has used so far, in ms, all its threads (the `schedstat` of every task under `/proc/<pid>/task`, ns
- * precision; Linux). A load's server CPU per call is the difference over the load ÷ its calls: unlike a
- * wall-clock figure it hardly moves when other jobs share the machine. Undefined where /proc is unavailable.
- */
-export function cpuTimeMs(pid: number): number | undefined {
-  try {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    }
-    return ns / 1e6;
-  } catch {
-    return undefined;
-  }
-}
-
-export interface Rss {
-  /** Peak resident set size (VmHWM), bytes. */
-  peak: number;
-  /** Current resident set size (VmRSS), bytes. */
-  current: number;
-}
-
-/**
- * Peak and current RSS of a live process from /proc/<pid>/status (Linux). Call it at the end of a
- * load, before closing the connection. Returns undefined where /proc is unavailable.
- */
-export function peakRss(pid: number): Rss | undefined {
-  let status: string;
-  try {
-    status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const kb = (key: string) => {
-    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status);
-    return m ? Number(m[1]) * 1024 : undefined;
-  };
-  const current = kb('VmRSS');
-  const peak = kb('VmHWM') ?? current;
-  return peak === undefined || current === undefined ? undefined : { peak, current };
-}
-
-/** Reject with a clear message if `promise` takes longer than `timeoutMs`. */
-export function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, fail) => {
-    timer = setTimeout(() => fail(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
