@@ -17,14 +17,14 @@ import { hideUnexpected, ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { serveLowLevelTools, type ToolListing } from './lowLevelTools.js';
 import { asObject } from './objectSchema.js';
-import { type RequestExtra, toRequestExtra } from './requestExtra.js';
+import type { RequestContext } from './requestContext.js';
 import { errorResult, type ToolResult } from './results.js';
 import { serverLogger, setServerLogger } from './serverLogger.js';
 import type { TasksExtension } from './tasksExtension/extension.js';
 import { type ServedToolCall, serveToolCalls } from './tasksExtension/toolCalls.js';
 import type { TaskSupport } from './tasksExtension/types.js';
 
-export type { RequestExtra };
+export type { RequestContext };
 
 /** The four behaviour hints, all required: omitting one means "dangerous" to clients (spec defaults). */
 export type Annotations = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
@@ -51,7 +51,7 @@ export interface ToolDefinition<Ctx, In extends z.ZodRawShape = z.ZodRawShape, O
    * The tool's answer, or (2026-07-28) an `input_required` result (`inputRequired(…)` from the SDK) asking the
    * client for input before it repeats the call; the SDK turns that into real requests for a 2025-era client.
    */
-  handler: (args: Infer<In>, ctx: Ctx, extra: RequestExtra) => ToolAnswer<OutputOf<Out>> | Promise<ToolAnswer<OutputOf<Out>>>;
+  handler: (args: Infer<In>, ctx: Ctx, extra: RequestContext) => ToolAnswer<OutputOf<Out>> | Promise<ToolAnswer<OutputOf<Out>>>;
   /**
    * How `tools/list` shows the tool under `wire: 'low-level'`, where a reference server's listing differs
    * from the SDK's rendering (its exact JSON Schemas, a capability the client must have declared). Only
@@ -98,7 +98,7 @@ async function answer<Ctx>(
   tool: AnyToolDefinition<Ctx>,
   ctx: Ctx,
   args: unknown,
-  extra: RequestExtra,
+  extra: RequestContext,
   logger: Logger,
 ): Promise<ToolAnswer> {
   return capToolResult(tool.name, await tool.handler(args as never, ctx, extra), logger) as ToolAnswer;
@@ -123,7 +123,7 @@ export function registerTools<Ctx>(
 ): RegisteredTool[] {
   const logger = serverLogger(server, given);
   if (wire === 'low-level') {
-    const run = (tool: AnyToolDefinition<Ctx>) => (args: unknown, extra: RequestExtra) => answer(tool, ctx, args, extra, logger);
+    const run = (tool: AnyToolDefinition<Ctx>) => (args: unknown, extra: RequestContext) => answer(tool, ctx, args, extra, logger);
     serveLowLevelTools(
       server,
       tools.map((tool) => ({ tool, run: run(tool) })),
@@ -139,7 +139,7 @@ export function registerTools<Ctx>(
     const input = asObject(tool.input);
     const output = tool.output ? asObject(tool.output) : undefined;
     const run = async (args: unknown, context: ServerContext) => {
-      const call = async (extra: RequestExtra) => {
+      const call = async (extra: RequestContext) => {
         try {
           return await answer(tool, ctx, args, extra, logger);
         } catch (error) {
@@ -147,15 +147,14 @@ export function registerTools<Ctx>(
           if (error instanceof ProtocolError) throw error;
           // The client cancelled the call: whatever the handler threw on the way out is expected, and the SDK
           // sends no answer for a cancelled request anyway.
-          if (extra.signal.aborted) {
+          if (extra.mcpReq.signal.aborted) {
             logger.debug(`Tool ${tool.name} cancelled by the client`);
             return errorResult(`Tool ${tool.name} was cancelled.`);
           }
           return errorResult(hideUnexpected('Tool', tool.name, error, logger));
         }
       };
-      const extra = toRequestExtra(context);
-      return (tool.task && tasks ? tasks.callTool(tool.name, tool.task, extra, call) : call(extra)) as Promise<ToolAnswer>;
+      return (tool.task && tasks ? tasks.callTool(tool.name, tool.task, context, call) : call(context)) as Promise<ToolAnswer>;
     };
     calls?.set(tool.name, { input, ...(output ? { output } : {}), run: run as ServedToolCall['run'] });
     return server.registerTool(
@@ -181,7 +180,7 @@ export interface PromptDefinition<Ctx, Args extends z.ZodRawShape = z.ZodRawShap
   /** Prompt arguments are strings on the wire; use `z.string()` (optionally `.optional()`). */
   args: Args;
   /** The prompt, or (2026-07-28) an `input_required` result asking the client for input first (as a tool's). */
-  handler: (args: Infer<Args>, ctx: Ctx, extra: RequestExtra) => PromptAnswer | Promise<PromptAnswer>;
+  handler: (args: Infer<Args>, ctx: Ctx, extra: RequestContext) => PromptAnswer | Promise<PromptAnswer>;
 }
 
 /** What a prompt handler may answer: the prompt, or an `input_required` result (MRTR, 2026-07-28). */
@@ -209,7 +208,7 @@ export function registerPrompts<Ctx>(
     const run = async (args: unknown, context: ServerContext) => {
       let result: PromptAnswer;
       try {
-        result = await prompt.handler(args as never, ctx, toRequestExtra(context));
+        result = await prompt.handler(args as never, ctx, context);
       } catch (error) {
         if (error instanceof ToolError || error instanceof ProtocolError) throw error;
         throw new Error(hideUnexpected('Prompt', prompt.name, error, logger));
@@ -234,12 +233,12 @@ export interface ResourceDefinition<Ctx> {
   /** A fixed URI, or an RFC 6570 template such as `memory://entity/{name}`. */
   uri: string;
   /** For templates: the concrete resources to list (omit to list none). */
-  list?: (ctx: Ctx, extra: RequestExtra) => Promise<{ uri: string; name: string }[]> | { uri: string; name: string }[];
+  list?: (ctx: Ctx, extra: RequestContext) => Promise<{ uri: string; name: string }[]> | { uri: string; name: string }[];
   read: (
     uri: URL,
     params: Record<string, string | string[]>,
     ctx: Ctx,
-    extra: RequestExtra,
+    extra: RequestContext,
   ) => ReadResourceResult | Promise<ReadResourceResult>;
 }
 
@@ -260,7 +259,7 @@ export function registerResources<Ctx>(
   const logger = serverLogger(server, given);
   for (const resource of resources) {
     const read = async (uri: URL, params: Record<string, string | string[]>, context: ServerContext) =>
-      capAnswer('resources/read', await resource.read(uri, params, ctx, toRequestExtra(context)), logger);
+      capAnswer('resources/read', await resource.read(uri, params, ctx, context), logger);
     const metadata = {
       title: resource.title,
       description: resource.description,
@@ -269,7 +268,7 @@ export function registerResources<Ctx>(
     if (resource.uri.includes('{')) {
       const list = resource.list;
       const template = new ResourceTemplate(resource.uri, {
-        list: list ? async (context) => ({ resources: await list(ctx, toRequestExtra(context)) }) : undefined,
+        list: list ? async (context) => ({ resources: await list(ctx, context) }) : undefined,
       });
       server.registerResource(resource.name, template, metadata, (uri, params, context) =>
         read(uri, params as Record<string, string | string[]>, context),

@@ -24,7 +24,7 @@ export {
   defineTool,
   type PromptDefinition,
   type RegisterToolsOptions,
-  type RequestExtra,
+  type RequestContext,
   type ResourceDefinition,
   registerPrompts,
   registerResources,

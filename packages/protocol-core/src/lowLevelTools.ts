@@ -37,7 +37,7 @@ import { hideUnexpected, ToolError } from './errors.js';
 import type { Logger } from './logger.js';
 import { asObject } from './objectSchema.js';
 import { setRawRequestHandler } from './rawHandlers.js';
-import type { RequestExtra } from './requestExtra.js';
+import type { RequestContext } from './requestContext.js';
 
 /** A JSON Schema object, as written. */
 export type JsonSchemaObject = { [key: string]: unknown };
@@ -55,7 +55,7 @@ export interface ToolListing {
   listedFor?: keyof ClientCapabilities;
 }
 
-type Extra = RequestExtra;
+type Extra = RequestContext;
 
 /** The parts of a `ToolDefinition` this wire reads. */
 interface LowLevelToolSource {
@@ -125,7 +125,7 @@ function asReceived(error: ProtocolError): Error {
  * `initialize`); a 2025-era session declared it in `initialize`.
  */
 function declaredCapabilities(server: McpServer, extra: Extra): ClientCapabilities {
-  const envelope = extra.ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   return declared ?? server.server.getClientCapabilities() ?? {};
 }
@@ -154,7 +154,7 @@ function installHandlers(server: McpServer, served: Map<string, Served>): void {
     } catch (error) {
       if (error instanceof ProtocolError) throw asReceived(error);
       if (error instanceof ToolError) throw error;
-      if (extra.signal.aborted) {
+      if (extra.mcpReq.signal.aborted) {
         // Cancelled, or the session closed: the SDK sends nothing for this request.
         tool.logger.debug(`Tool ${name} cancelled by the client`);
         throw error;

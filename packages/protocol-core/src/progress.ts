@@ -1,4 +1,4 @@
-import type { RequestExtra } from './requestExtra.js';
+import type { RequestContext } from './requestContext.js';
 
 /**
  * `notifications/progress` for one request, throttled. The handler reports as often as it likes; what
@@ -46,11 +46,11 @@ type State =
  * cancelled); call `end()` when the handler is done, in a `finally`.
  */
 export function createProgressReporter(
-  extra: Pick<RequestExtra, '_meta' | 'sendNotification'> & { signal?: AbortSignal },
+  extra: { mcpReq: Pick<RequestContext['mcpReq'], '_meta' | 'notify'> & { signal?: AbortSignal } },
   { delayMs = 250, intervalMs = 500 }: ProgressOptions = {},
 ): ProgressReporter {
-  const progressToken = extra._meta?.progressToken;
-  if (progressToken === undefined || extra.signal?.aborted) return noProgressReporter;
+  const progressToken = extra.mcpReq._meta?.progressToken;
+  if (progressToken === undefined || extra.mcpReq.signal?.aborted) return noProgressReporter;
   const token: string | number = progressToken;
   const started = performance.now();
   let state: State | undefined;
@@ -84,8 +84,8 @@ export function createProgressReporter(
     }
     sent = progress;
     sentAt = performance.now();
-    extra
-      .sendNotification({
+    extra.mcpReq
+      .notify({
         method: 'notifications/progress',
         params: {
           progressToken: token,
@@ -103,9 +103,9 @@ export function createProgressReporter(
     ended = true;
     clearTimeout(timer);
     timer = undefined;
-    extra.signal?.removeEventListener('abort', end);
+    extra.mcpReq.signal?.removeEventListener('abort', end);
   }
-  extra.signal?.addEventListener('abort', end, { once: true });
+  extra.mcpReq.signal?.addEventListener('abort', end, { once: true });
 
   return {
     active: true,

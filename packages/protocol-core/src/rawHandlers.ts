@@ -2,13 +2,13 @@ import type { McpServer, Result } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { capAnswer, capToolResult, invalidRequestError } from './answerCap.js';
 import type { Logger } from './logger.js';
-import { type RequestExtra, toRequestExtra } from './requestExtra.js';
+import type { RequestContext } from './requestContext.js';
 import { serverLogger } from './serverLogger.js';
 
 /** A spec request schema from `@modelcontextprotocol/core` (`CallToolRequestSchema`, …): a zod object with a `method` literal. */
 type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> } & z.ZodRawShape>;
 
-export type RawRequestHandler<T extends RequestSchema> = (request: z.output<T>, extra: RequestExtra) => Result | Promise<Result>;
+export type RawRequestHandler<T extends RequestSchema> = (request: z.output<T>, extra: RequestContext) => Result | Promise<Result>;
 
 /**
  * Answers `schema`'s method on `server` with `handler`, for a drop-in replacement whose reference is a
@@ -34,10 +34,10 @@ export function setRawRequestHandler<T extends RequestSchema>(
   const log = () => serverLogger(server, logger);
   server.server.setRequestHandler(
     method as never,
-    (async (request: unknown, context: Parameters<typeof toRequestExtra>[0]) => {
+    (async (request: unknown, context: RequestContext) => {
       const parsed = schema.safeParse(request);
       if (!parsed.success) throw invalidRequestError(method, parsed.error.issues);
-      const result = await handler(parsed.data, toRequestExtra(context));
+      const result = await handler(parsed.data, context);
       if (method !== 'tools/call') return capAnswer(method, result, log());
       const name = (parsed.data as { params?: { name?: unknown } }).params?.name;
       return capToolResult(String(name), result, log());

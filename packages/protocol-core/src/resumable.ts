@@ -1,5 +1,5 @@
 import type { EventId, EventStore, JSONRPCMessage, McpServer, RequestId, StreamId } from '@modelcontextprotocol/server';
-import type { RequestExtra } from './requestExtra.js';
+import type { RequestContext } from './requestContext.js';
 
 /**
  * Resumable Streamable HTTP streams (SEP-1699): a client whose SSE stream ends before the response
@@ -118,7 +118,7 @@ export interface CloseRequestStreamOptions {
   /**
    * Whether this request already sent a notification on its stream (a progress or log message). With an
    * event store every event carries an id, so the client then holds one to resume from even when the
-   * SDK sent it no priming event: the SDK primes (and offers `extra.closeSSEStream`) only when the request's
+   * SDK sent it no priming event: the SDK primes (and offers `extra.http?.closeSSE`) only when the request's
    * `MCP-Protocol-Version` header is 2025-11-25 or later, but `Last-Event-ID` resumption is older
    * (2025-03-26). Default false.
    */
@@ -132,13 +132,17 @@ export interface CloseRequestStreamOptions {
  * or in-memory, over HTTP without an event store (stateless mode, legacy SSE), or when the client holds no
  * event id on this stream yet (see `eventSent`).
  */
-export function closeRequestStream(server: McpServer, extra: RequestExtra, { eventSent = false }: CloseRequestStreamOptions = {}): boolean {
-  if (extra.closeSSEStream) {
-    extra.closeSSEStream();
+export function closeRequestStream(
+  server: McpServer,
+  extra: RequestContext,
+  { eventSent = false }: CloseRequestStreamOptions = {},
+): boolean {
+  if (extra.http?.closeSSE) {
+    extra.http?.closeSSE();
     return true;
   }
   const transport = eventSent ? resumableTransport(server) : undefined;
   if (!transport) return false;
-  transport.closeSSEStream(extra.requestId);
+  transport.closeSSEStream(extra.mcpReq.id);
   return true;
 }

@@ -20,7 +20,7 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { type Logger, silentLogger } from './logger.js';
-import { type RequestExtra, toRequestExtra } from './requestExtra.js';
+import type { RequestContext } from './requestContext.js';
 import { STATELESS_SUBSCRIPTIONS, servesStatelessRequest } from './stateless.js';
 
 export interface SubscriptionOptions {
@@ -36,7 +36,10 @@ export interface SubscriptionOptions {
    * (also for a repeated subscribe or the unsubscribe of a URI that was not subscribed); awaited, so a
    * log notification sent here reaches the client before the response. A throw fails the request.
    */
-  onRequest?(request: { method: 'resources/subscribe' | 'resources/unsubscribe'; uri: string }, extra: RequestExtra): void | Promise<void>;
+  onRequest?(
+    request: { method: 'resources/subscribe' | 'resources/unsubscribe'; uri: string },
+    extra: RequestContext,
+  ): void | Promise<void>;
   logger?: Logger;
 }
 
@@ -92,14 +95,14 @@ export function enableSubscriptions(
   };
   server.server.setRequestHandler('resources/subscribe', async ({ method, params }, ctx) => {
     refuseStateless();
-    await onRequest?.({ method, uri: params.uri }, toRequestExtra(ctx));
+    await onRequest?.({ method, uri: params.uri }, ctx);
     uris.add(params.uri);
     await onSubscribe?.(params.uri);
     return {};
   });
   server.server.setRequestHandler('resources/unsubscribe', async ({ method, params }, ctx) => {
     refuseStateless();
-    await onRequest?.({ method, uri: params.uri }, toRequestExtra(ctx));
+    await onRequest?.({ method, uri: params.uri }, ctx);
     if (uris.delete(params.uri)) onUnsubscribe?.(params.uri);
     return {};
   });

@@ -71,7 +71,7 @@ describe('defineTool / registerTools', () => {
       handler: async (_args, _ctx, extra) => {
         started();
         try {
-          await new Promise((_, reject) => extra.signal.addEventListener('abort', () => reject(new Error('socket hang up'))));
+          await new Promise((_, reject) => extra.mcpReq.signal.addEventListener('abort', () => reject(new Error('socket hang up'))));
         } finally {
           queueMicrotask(ended);
         }

@@ -59,7 +59,7 @@ const fail = defineTool({
     if (how === 'crash') throw new Error('secret internal path /etc/shadow');
     if (how === 'big') return { content: [{ type: 'text', text: 'x'.repeat(MAX_RESULT_BYTES) }] };
     const request: CreateMessageRequest = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } };
-    await extra.sendRequest(request, CreateMessageResultSchema);
+    await extra.mcpReq.send(request, CreateMessageResultSchema);
     return { content: [] };
   },
 });

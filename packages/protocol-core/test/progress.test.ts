@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Progress, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerNotification } from '@modelcontextprotocol/server';
+import type { Notification } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, defineTool, registerTools } from '../src/define.js';
@@ -103,15 +103,16 @@ describe('createProgressReporter', () => {
 
   it('stops when the request is aborted or ended', async () => {
     fakeClock();
-    const sent: ServerNotification[] = [];
+    const sent: Notification[] = [];
     const controller = new AbortController();
-    const extra = {
+    const mcpReq = {
       _meta: { progressToken: 'tok' },
       signal: controller.signal,
-      sendNotification: async (n: ServerNotification) => {
+      notify: async (n: Notification) => {
         sent.push(n);
       },
     };
+    const extra = { mcpReq };
     const progress = createProgressReporter(extra, { delayMs: 0, intervalMs: 10 });
     expect(progress.active).toBe(true);
     progress.working(() => 'busy');
@@ -125,14 +126,14 @@ describe('createProgressReporter', () => {
     expect(sent.length).toBe(count);
     expect(sent[0]).toEqual({ method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, message: 'busy' } });
 
-    const ended = createProgressReporter({ ...extra, signal: new AbortController().signal }, { delayMs: 0, intervalMs: 10 });
+    const ended = createProgressReporter({ mcpReq: { ...mcpReq, signal: new AbortController().signal } }, { delayMs: 0, intervalMs: 10 });
     ended.update(5, 10, 'half');
     ended.end();
     await vi.advanceTimersByTimeAsync(40);
     expect(sent.length).toBe(count);
     // Already cancelled: inactive from the start.
     expect(createProgressReporter(extra).active).toBe(false);
-    expect(createProgressReporter({ ...extra, _meta: {} }).active).toBe(false);
+    expect(createProgressReporter({ mcpReq: { ...mcpReq, _meta: {} } }).active).toBe(false);
   });
 
   it('drops a total below the progress and values not above the last one sent', async () => {
@@ -140,9 +141,11 @@ describe('createProgressReporter', () => {
     const sent: Progress[] = [];
     const progress = createProgressReporter(
       {
-        _meta: { progressToken: 7 },
-        sendNotification: async (n: ServerNotification) => {
-          sent.push(n.params as Progress);
+        mcpReq: {
+          _meta: { progressToken: 7 },
+          notify: async (n: Notification) => {
+            sent.push(n.params as Progress);
+          },
         },
       },
       { delayMs: 0, intervalMs: 20 },

@@ -83,7 +83,7 @@ describe('closeRequestStream through the HTTP runner', () => {
         input: {},
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         handler: async (_args, _ctx, extra) => {
-          await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'pausing' } });
+          await extra.mcpReq.notify({ method: 'notifications/message', params: { level: 'info', data: 'pausing' } });
           const closed = closeRequestStream(server, extra, { eventSent: true });
           await new Promise((resolve) => setTimeout(resolve, 20));
           return textResult(closed ? 'closed, then resumed' : 'kept open');

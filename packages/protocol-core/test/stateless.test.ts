@@ -24,9 +24,9 @@ function statelessApp() {
         input: { steps: z.number().int() },
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         handler: async ({ steps }, _ctx: unknown, extra) => {
-          const progressToken = extra._meta?.progressToken;
+          const progressToken = extra.mcpReq._meta?.progressToken;
           for (let i = 1; i <= steps && progressToken !== undefined; i++)
-            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: i, total: steps } });
+            await extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: i, total: steps } });
           return textResult(`did ${steps} steps; stateless request: ${servesStatelessRequest(server)}`);
         },
       });

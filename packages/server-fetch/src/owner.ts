@@ -5,10 +5,10 @@
  * clients apart). Kept as a SHA-256, so no subject or session id sits in the cache's keys.
  */
 import { createHash } from 'node:crypto';
-import type { RequestExtra } from '@mcpkit/protocol-core';
+import type { RequestContext } from '@mcpkit/protocol-core';
 
-export function downloadOwner(extra: Pick<RequestExtra, 'authInfo' | 'sessionId'>): string {
-  const auth = extra.authInfo;
+export function downloadOwner(extra: Pick<RequestContext, 'http' | 'sessionId'>): string {
+  const auth = extra.http?.authInfo;
   const parts: string[] = [];
   if (auth) {
     const { subject, issuer } = (auth.extra ?? {}) as { subject?: unknown; issuer?: unknown };

@@ -1,4 +1,4 @@
-import { createProgressReporter, type ProgressOptions, type RequestExtra } from '@mcpkit/protocol-core';
+import { createProgressReporter, type ProgressOptions, type RequestContext } from '@mcpkit/protocol-core';
 import { formatBytes } from './format.js';
 
 /** What a fetch reports while it runs; `noProgress` when nobody asked. */
@@ -20,7 +20,7 @@ export const noProgress: Progress = { downloading() {}, converting() {}, end() {
  * nothing to measure, so it reports a heartbeat with the time spent, which also keeps clients that
  * reset their request timeout on progress waiting. Stops by itself when the request is cancelled.
  */
-export function createProgress(extra: RequestExtra, options: ProgressOptions = {}): Progress {
+export function createProgress(extra: RequestContext, options: ProgressOptions = {}): Progress {
   const reporter = createProgressReporter(extra, options);
   if (!reporter.active) return noProgress;
   return {

@@ -6,7 +6,7 @@
  * for that call only. 2025-era calls are unchanged: `roots/list` once per session, again after
  * `notifications/roots/list_changed` (./engine/roots.ts).
  */
-import { type AnyToolDefinition, type Logger, type RequestExtra, ToolError } from '@mcpkit/protocol-core';
+import { type AnyToolDefinition, type Logger, type RequestContext, ToolError } from '@mcpkit/protocol-core';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
@@ -24,8 +24,8 @@ export const ROOTS_INPUT_KEY = 'roots';
  * The request's 2026-07-28 envelope (the reserved `_meta` keys, which the SDK lifts into
  * `ctx.mcpReq.envelope`), or undefined for a 2025-era request (which carries none).
  */
-function modernEnvelope(extra: RequestExtra): Record<string, unknown> | undefined {
-  const envelope = extra.ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+function modernEnvelope(extra: RequestContext): Record<string, unknown> | undefined {
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
   return envelope?.[PROTOCOL_VERSION_META_KEY] === undefined ? undefined : envelope;
 }
 
@@ -43,10 +43,10 @@ export function withRootsRound(tool: AnyToolDefinition<GitContext>, logger: Logg
   const handler = tool.handler;
   return {
     ...tool,
-    handler: async (args, ctx: GitContext, extra: RequestExtra) => {
+    handler: async (args, ctx: GitContext, extra: RequestContext) => {
       const envelope = ctx.roots.source === 'client' ? modernEnvelope(extra) : undefined;
       if (!envelope) return handler(args, ctx, extra);
-      const answer = inputResponse(extra.ctx.mcpReq.inputResponses, ROOTS_INPUT_KEY);
+      const answer = inputResponse(extra.mcpReq.inputResponses, ROOTS_INPUT_KEY);
       if (answer.kind === 'roots') {
         const roots = givenRoots(await realRoots(urisOf(answer.roots), logger));
         return handler(args, { ...ctx, roots }, extra);

@@ -5,18 +5,18 @@
  * carries a `progressToken`, and no longer than the client wants: `notifications/cancelled` ends the
  * wait (and the call), while the load goes on for the other calls.
  */
-import { type AnyToolDefinition, createProgressReporter, type RequestExtra, ToolError } from '@mcpkit/protocol-core';
+import { type AnyToolDefinition, createProgressReporter, type RequestContext, ToolError } from '@mcpkit/protocol-core';
 import type { GraphStore } from './store/types.js';
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 /** Waits until `store` is loaded, reporting progress to the request's client and stopping when it cancels. */
-export async function awaitLoad(store: GraphStore, extra: RequestExtra): Promise<void> {
+export async function awaitLoad(store: GraphStore, extra: RequestContext): Promise<void> {
   if (!store.ready) return;
   const progress = createProgressReporter(extra, { intervalMs: 250 });
   try {
     await store.ready({
-      signal: extra.signal,
+      signal: extra.mcpReq.signal,
       ...(progress.active
         ? {
             onProgress: ({ loaded, total }) =>
@@ -26,7 +26,7 @@ export async function awaitLoad(store: GraphStore, extra: RequestExtra): Promise
     });
   } catch (error) {
     // The client has gone on without an answer (the SDK sends none for a cancelled request).
-    if (extra.signal.aborted) throw new ToolError('Cancelled while the knowledge graph was loading.');
+    if (extra.mcpReq.signal.aborted) throw new ToolError('Cancelled while the knowledge graph was loading.');
     throw error;
   } finally {
     progress.end();

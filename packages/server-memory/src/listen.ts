@@ -1,4 +1,4 @@
-import { createListenBus, type ListenBus, type Logger, silentLogger } from '@mcpkit/protocol-core';
+import { createListenBus, type ListenBus, type Logger, type RequestContext, silentLogger } from '@mcpkit/protocol-core';
 import type { McpRequestContext, ServerEventBus } from '@modelcontextprotocol/server';
 import { KNOWLEDGE_GRAPH_URI } from './resources/knowledgeGraph.js';
 import type { GraphStore } from './store/types.js';
@@ -45,7 +45,7 @@ export function listenToUserGraphs(users: UserGraphs, logger: Logger = silentLog
   function follow(extra: Pick<McpRequestContext, 'authInfo'>, listen: ListenBus, key: string): () => void {
     let stopped = false;
     let unfollow: (() => void) | undefined;
-    users.hold(extra).then(
+    users.hold(withAuth(extra)).then(
       ({ store, release }) => {
         if (stopped) return release();
         const unwatch = store.watch();
@@ -73,7 +73,7 @@ export function listenToUserGraphs(users: UserGraphs, logger: Logger = silentLog
     busFor(context) {
       let key: string;
       try {
-        key = userGraphKey(requestSubject(context));
+        key = userGraphKey(requestSubject(withAuth(context)));
       } catch (error) {
         logger.debug(`subscriptions/listen without a user hears nothing: ${(error as Error).message}`);
         return SILENT_BUS;
@@ -93,4 +93,9 @@ export function listenToUserGraphs(users: UserGraphs, logger: Logger = silentLog
       buses.clear();
     },
   };
+}
+
+/** A listen context's token in the shape `userGraphs` reads (a handler's `http.authInfo`). */
+function withAuth({ authInfo }: Pick<McpRequestContext, 'authInfo'>): Pick<RequestContext, 'http'> {
+  return authInfo ? { http: { authInfo } } : {};
 }

@@ -9,7 +9,7 @@
  * ones are closed (and reopened when their user comes back).
  */
 import { createHash } from 'node:crypto';
-import type { RequestExtra } from '@mcpkit/protocol-core';
+import type { RequestContext } from '@mcpkit/protocol-core';
 import { ToolError } from '@mcpkit/protocol-core';
 import type { GraphStore } from './store/types.js';
 
@@ -19,8 +19,8 @@ export function userGraphKey(subject: string): string {
 }
 
 /** The user a request acts for, or a `ToolError` saying why there is none. */
-export function requestSubject(extra: Pick<RequestExtra, 'authInfo'>): string {
-  const auth = extra.authInfo;
+export function requestSubject(extra: Pick<RequestContext, 'http'>): string {
+  const auth = extra.http?.authInfo;
   const subject = auth?.extra?.subject;
   if (!auth) throw new ToolError('This server keeps one graph per user and the request carries no access token.');
   if (typeof subject !== 'string' || subject === '' || subject === auth.clientId)
@@ -32,9 +32,9 @@ export function requestSubject(extra: Pick<RequestExtra, 'authInfo'>): string {
 
 export interface UserGraphs {
   /** Runs `fn` with the graph of the request's user (opened if need be); throws a `ToolError` without a user. */
-  use<T>(extra: Pick<RequestExtra, 'authInfo'>, fn: (store: GraphStore) => Promise<T>): Promise<T>;
+  use<T>(extra: Pick<RequestContext, 'http'>, fn: (store: GraphStore) => Promise<T>): Promise<T>;
   /** Holds the user's graph open until the returned release is called (a subscription's lifetime). */
-  hold(extra: Pick<RequestExtra, 'authInfo'>): Promise<{ store: GraphStore; release(): void }>;
+  hold(extra: Pick<RequestContext, 'http'>): Promise<{ store: GraphStore; release(): void }>;
   close(): Promise<void>;
 }
 
@@ -57,7 +57,7 @@ export function createUserGraphs({ open, maxOpen = 64 }: { open: (key: string) =
     }
   }
 
-  async function acquire(extra: Pick<RequestExtra, 'authInfo'>): Promise<{ store: GraphStore; release(): void }> {
+  async function acquire(extra: Pick<RequestContext, 'http'>): Promise<{ store: GraphStore; release(): void }> {
     const key = userGraphKey(requestSubject(extra));
     let entry = entries.get(key);
     if (!entry) {

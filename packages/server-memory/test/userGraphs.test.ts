@@ -5,7 +5,7 @@ import type { GraphStore } from '../src/store/types.js';
 import { createUserGraphs, requestSubject, userGraphKey } from '../src/userGraphs.js';
 
 const as = (subject: string | undefined, clientId = 'app') => ({
-  authInfo: { token: 't', clientId, scopes: [], ...(subject !== undefined ? { extra: { subject } } : {}) },
+  http: { authInfo: { token: 't', clientId, scopes: [], ...(subject !== undefined ? { extra: { subject } } : {}) } },
 });
 
 describe('requestSubject', () => {

@@ -17,10 +17,10 @@
  * else `anonymousOwner`: one per extension, i.e. per process, unless given). Ids are 128 random bits.
  */
 import { CallToolRequestSchema } from '@modelcontextprotocol/core';
-import { type McpServer, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type Logger, silentLogger } from '../logger.js';
-import type { RequestExtra } from '../requestExtra.js';
+import type { RequestContext } from '../requestContext.js';
 import { errorResult } from '../results.js';
 import { type Execution, startExecution, type TaskWork } from './execution.js';
 import { isTerminalStatus, TASKS_EXTENSION_ID, type TaskContext, type TaskRecord, type TaskStore, type TaskSupport } from './types.js';
@@ -149,9 +149,9 @@ export class TasksExtension {
     });
   }
 
-  /** Whether the request `extra` belongs to declared the extension (per request: nothing else counts). */
-  optedIn(extra: { ctx: ServerContext }): boolean {
-    return requestOptsIn(extra.ctx);
+  /** Whether the request of `ctx` declared the extension (per request: nothing else counts). */
+  optedIn(ctx: ServerContext): boolean {
+    return requestOptsIn(ctx);
   }
 
   /**
@@ -160,13 +160,13 @@ export class TasksExtension {
    * task's (`completed`); a thrown `ProtocolError` makes it `failed` with that error; anything else `failed`
    * with -32603 (logged). Call only for a request that opted in (`optedIn`).
    */
-  async start(extra: { ctx: ServerContext }, work: TaskWork, options: StartOptions = {}): Promise<Record<string, unknown>> {
-    if (!this.optedIn(extra)) throw missingTasksCapability('Running as a task');
+  async start(ctx: ServerContext, work: TaskWork, options: StartOptions = {}): Promise<Record<string, unknown>> {
+    if (!this.optedIn(ctx)) throw missingTasksCapability('Running as a task');
     const now = this.#now();
     const ttl = options.ttlMs === undefined ? this.#ttlMs : options.ttlMs === null ? null : wholeMs(options.ttlMs);
     const record: TaskRecord = {
       taskId: newTaskId(),
-      owner: requestOwner(extra.ctx, this.#anonymous),
+      owner: requestOwner(ctx, this.#anonymous),
       status: 'working',
       ...(options.statusMessage !== undefined ? { statusMessage: options.statusMessage } : {}),
       createdAt: now,
@@ -199,8 +199,8 @@ export class TasksExtension {
   async callTool<R>(
     name: string,
     support: TaskSupport,
-    extra: RequestExtra,
-    run: (extra: RequestExtra) => Promise<R>,
+    extra: RequestContext,
+    run: (extra: RequestContext) => Promise<R>,
   ): Promise<R | Record<string, unknown>> {
     if (!this.optedIn(extra)) {
       if (support === 'optional') return run(extra);
@@ -208,7 +208,7 @@ export class TasksExtension {
         `Tool ${name} runs only as a task: the request must declare the ${TASKS_EXTENSION_ID} extension in its client capabilities (-32021).`,
       );
     }
-    return this.start(extra, async (task) => (await run(taskExtra(extra, task))) as Record<string, unknown>);
+    return this.start(extra, async (task) => (await run(taskContext(extra, task))) as Record<string, unknown>);
   }
 
   /**
@@ -239,23 +239,34 @@ export class TasksExtension {
   }
 }
 
-/** The `extra` a tool's handler sees when it runs as a task. */
-function taskExtra(extra: RequestExtra, task: TaskContext): RequestExtra {
-  const { closeSSEStream: _gone, ...rest } = extra;
+/** The context a tool's handler sees when it runs as a task: the request's, with the task's signal and channels. */
+function taskContext(ctx: RequestContext, task: TaskContext): RequestContext {
+  // `send(request, options)` (typed by method) or `send(request, resultSchema, options)`.
+  const send = async (request: { method: string; params?: Record<string, unknown> }, schema?: StandardSchemaV1 | object) => {
+    const answer = await task.input({ method: request.method, params: request.params ?? {} });
+    if (!schema || !('~standard' in schema)) return answer;
+    const checked = await schema['~standard'].validate(answer);
+    if (checked.issues) throw new Error(`The client's answer to ${request.method} is not valid: ${checked.issues[0]?.message ?? ''}`);
+    return checked.value;
+  };
+  const { closeSSE: _gone, ...http } = (ctx.http ?? {}) as NonNullable<RequestContext['http']>;
   return {
-    ...rest,
-    signal: task.signal,
-    // A progress token, so the tool's progress reporter reports (to the task's status message).
-    _meta: { ...extra._meta, progressToken: `task:${task.taskId}` },
+    ...ctx,
+    ...(ctx.http ? { http } : {}),
     task,
-    sendNotification: async (notification) => {
-      if (notification.method === 'notifications/progress') task.progress(progressText(notification.params as never));
-    },
-    sendRequest: async (request, schema) => {
-      const answer = await task.input({ method: request.method, params: (request.params ?? {}) as Record<string, unknown> });
-      const checked = await schema['~standard'].validate(answer);
-      if (checked.issues) throw new Error(`The client's answer to ${request.method} is not valid: ${checked.issues[0]?.message ?? ''}`);
-      return checked.value as never;
+    mcpReq: {
+      ...ctx.mcpReq,
+      signal: task.signal,
+      // A progress token, so the tool's progress reporter reports (to the task's status message).
+      _meta: { ...ctx.mcpReq._meta, progressToken: `task:${task.taskId}` },
+      notify: async (notification) => {
+        if (notification.method === 'notifications/progress') task.progress(progressText(notification.params as never));
+      },
+      // The request is answered already: a log line has nowhere to go.
+      log: async () => {},
+      send: send as RequestContext['mcpReq']['send'],
+      elicitInput: (params) => send({ method: 'elicitation/create', params: params as Record<string, unknown> }) as never,
+      requestSampling: (params) => send({ method: 'sampling/createMessage', params: params as Record<string, unknown> }) as never,
     },
   };
 }

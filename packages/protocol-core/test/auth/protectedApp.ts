@@ -1,6 +1,6 @@
 /**
  * A small app behind the HTTP runner with an auth guard, for the OAuth end-to-end tests: tools `whoami` (sees
- * `extra.authInfo`) and `note`, a resource `test://secret` with subscriptions, each with its scope, and
+ * `extra.http?.authInfo`) and `note`, a resource `test://secret` with subscriptions, each with its scope, and
  * `serveProtected` to serve it against a `TestAuthServer` (JWT or introspection).
  */
 
@@ -19,7 +19,7 @@ export const SCOPES = { tools: { whoami: 'test:read', note: 'test:write' }, reso
 export const SECRET_URI = 'test://secret';
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-/** `whoami` answers who the handler sees (`extra.authInfo`); `note` needs a scope the read-only tokens lack. */
+/** `whoami` answers who the handler sees (`extra.http?.authInfo`); `note` needs a scope the read-only tokens lack. */
 export function testApp(): ServerApp {
   return {
     scopes: SCOPES,
@@ -32,7 +32,7 @@ export function testApp(): ServerApp {
         input: {},
         annotations: ANNOTATIONS,
         handler: async (_args, _ctx: unknown, extra) =>
-          textResult(JSON.stringify({ subject: extra.authInfo?.extra?.subject ?? null, scopes: extra.authInfo?.scopes ?? [] })),
+          textResult(JSON.stringify({ subject: extra.http?.authInfo?.extra?.subject ?? null, scopes: extra.http?.authInfo?.scopes ?? [] })),
       });
       const note = defineTool({
         name: 'note',

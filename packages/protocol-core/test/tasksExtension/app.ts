@@ -52,7 +52,7 @@ export function tasksApp({ store, scopes }: { store?: TaskStore; scopes?: Server
       task: 'optional',
       handler: async ({ text }, _ctx: unknown, extra) => {
         try {
-          await waitFor(extra.signal, released);
+          await waitFor(extra.mcpReq.signal, released);
         } catch (error) {
           aborted.push(extra.task?.taskId ?? 'inline');
           throw error;
@@ -102,7 +102,7 @@ export function tasksApp({ store, scopes }: { store?: TaskStore; scopes?: Server
       handler: async (_args, _ctx: unknown, extra) => {
         const reporter = createProgressReporter(extra, { delayMs: 0, intervalMs: 0 });
         reporter.update(3, 10, 'three of ten');
-        await waitFor(extra.signal, released);
+        await waitFor(extra.mcpReq.signal, released);
         reporter.end();
         return textResult('done');
       },

@@ -2,7 +2,7 @@
  * Asking the client something mid-call (elicitation, sampling, roots) in both protocol eras.
  *
  * - A 2025-era session (`initialize`): the request goes to the client now, on the call's own stream
- *   (`extra.sendRequest`), exactly as before SDK v2; the answer is checked against the spec's result schema.
+ *   (`extra.mcpReq.send`), exactly as before SDK v2; the answer is checked against the spec's result schema.
  * - A 2026-07-28 request (stateless, `server/discover`): there is no server→client request. The call answers
  *   `input_required` (MRTR, SEP-2322) with the questions and a sealed `requestState` naming the tool, a digest of
  *   its arguments and the questions asked; the client answers them and repeats the call with `inputResponses`
@@ -10,7 +10,7 @@
  *   handler: a tampered or expired state is a -32602 error) and names this very call; otherwise the questions
  *   are asked again, so a client cannot feed a tool answers to questions it was never asked.
  */
-import type { RequestExtra } from '@mcpkit/protocol-core';
+import type { RequestContext } from '@mcpkit/protocol-core';
 import {
   CreateMessageResultSchema,
   CreateMessageResultWithToolsSchema,
@@ -78,7 +78,7 @@ export interface ClientInputChannel {
    * to a 2025-era request (how long it waits for the answer, what cancels it).
    */
   ask<T extends Record<string, ClientAsk>>(
-    extra: RequestExtra,
+    extra: RequestContext,
     tool: string,
     args: unknown,
     asks: T,
@@ -89,7 +89,7 @@ export interface ClientInputChannel {
   /** Whether this server answers a 2026-07-28 (or later) request rather than a 2025-era session. */
   modern(): boolean;
   /** What the client declared: in this request's `_meta` (2026-07-28), else in `initialize` (2025 era). */
-  capabilities(extra?: RequestExtra): ClientCapabilities;
+  capabilities(extra?: RequestContext): ClientCapabilities;
 }
 
 /**
@@ -256,21 +256,21 @@ export function createClientInput(server: McpServer, codec: RequestStateCodec<un
 
   return {
     modern,
-    capabilities: (extra) => declaredCapabilities(server, extra?.ctx),
+    capabilities: (extra) => declaredCapabilities(server, extra),
     mint: (payload, ctx) => codec.mint(payload, ctx),
     async ask(extra, tool, args, asks, options) {
       if (!modern()) {
         const answers: Record<string, unknown> = {};
         for (const [k, ask] of Object.entries(asks)) {
-          answers[k] = await extra.sendRequest(requestOf(ask), resultSchema(ask), options);
+          answers[k] = await extra.mcpReq.send(requestOf(ask), resultSchema(ask), options);
         }
         return { answers: answers as Answers<typeof asks> };
       }
       const call = digest(args);
-      const answers = await answered(extra.ctx, tool, call, asks);
+      const answers = await answered(extra, tool, call, asks);
       if (answers) return { answers };
       const inputRequests = Object.fromEntries(Object.entries(asks).map(([k, ask]) => [k, embedded(ask)]));
-      const requestState = await codec.mint({ tool, call, keys: Object.keys(asks) } satisfies AskedState, extra.ctx);
+      const requestState = await codec.mint({ tool, call, keys: Object.keys(asks) } satisfies AskedState, extra);
       return { inputRequired: inputRequired({ inputRequests, requestState }) };
     },
   };

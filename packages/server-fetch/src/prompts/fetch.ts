@@ -16,7 +16,7 @@ export const fetchPrompt = definePrompt({
   handler: async ({ url }, { fetcher }: FetchContext, extra) => {
     const progress = createProgress(extra);
     try {
-      const page = await fetcher.fetchManually(url, { progress, signal: extra.signal });
+      const page = await fetcher.fetchManually(url, { progress, signal: extra.mcpReq.signal });
       return {
         description: `Contents of ${url}`,
         messages: [{ role: 'user', content: { type: 'text', text: page.prefix + page.content } }],

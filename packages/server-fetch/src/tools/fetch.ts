@@ -77,7 +77,7 @@ export const fetchTool = defineTool({
         owner: downloadOwner(extra),
         ...(download_id !== undefined ? { downloadId: download_id } : {}),
         progress,
-        signal: extra.signal,
+        signal: extra.mcpReq.signal,
       });
     } finally {
       progress.end();

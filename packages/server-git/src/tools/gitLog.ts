@@ -46,7 +46,7 @@ export const gitLog = defineTool({
   },
   annotations: READ_ONLY,
   handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
-    const page = await (await openRepository(ctx, repo_path)).log({ ...options, signal: extra?.signal });
+    const page = await (await openRepository(ctx, repo_path)).log({ ...options, signal: extra?.mcpReq.signal });
     const next = page.next_cursor;
     const data = { commits: page.commits, ...(next ? { next_cursor: next } : {}) };
     return structuredResult(

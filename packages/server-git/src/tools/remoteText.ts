@@ -1,12 +1,12 @@
 /** What git_fetch, git_pull and git_push share: the request's signal and progress for the engine, and how ref updates are worded. */
-import { createProgressReporter, formatBytes, type RequestExtra } from '@mcpkit/protocol-core';
+import { createProgressReporter, formatBytes, type RequestContext } from '@mcpkit/protocol-core';
 import type { CallOptions } from '../engine/remote/call.js';
 import type { RefUpdate } from '../engine/remote/ops.js';
 
 /** The network call's cancellation (the request's signal) and progress (`notifications/progress` when the client asked). */
-export function remoteCall(extra: RequestExtra | undefined): CallOptions {
+export function remoteCall(extra: RequestContext | undefined): CallOptions {
   if (!extra) return {};
-  return { signal: extra.signal, progress: () => createProgressReporter(extra), formatBytes };
+  return { signal: extra.mcpReq.signal, progress: () => createProgressReporter(extra), formatBytes };
 }
 
 /** Seven hex digits, as git abbreviates in fetch/push summaries. */

@@ -13,7 +13,7 @@ import { freshDatabase, postgresUrl } from './fixture.js';
 const url = postgresUrl();
 const USERS = 50;
 const POOL_SIZE = 10;
-const as = (subject: string) => ({ authInfo: { token: 't', clientId: 'app', scopes: [], extra: { subject } } });
+const as = (subject: string) => ({ http: { authInfo: { token: 't', clientId: 'app', scopes: [], extra: { subject } } } });
 const entity = (name: string) => ({ name, entityType: 't', observations: [] });
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {

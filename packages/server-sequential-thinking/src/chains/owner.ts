@@ -5,13 +5,13 @@
  * random bits, never logged). The owner is kept as a SHA-256, so no subject is stored.
  */
 import { createHash } from 'node:crypto';
-import type { RequestExtra } from '@mcpkit/protocol-core';
+import type { RequestContext } from '@mcpkit/protocol-core';
 
 export const ANONYMOUS_OWNER = 'anonymous';
 
 /** The owner key of the request's caller. */
-export function requestOwner(extra: Pick<RequestExtra, 'authInfo'>): string {
-  const auth = extra.authInfo;
+export function requestOwner(extra: Pick<RequestContext, 'http'>): string {
+  const auth = extra.http?.authInfo;
   if (!auth) return ANONYMOUS_OWNER;
   const { subject, issuer } = (auth.extra ?? {}) as { subject?: unknown; issuer?: unknown };
   const who =

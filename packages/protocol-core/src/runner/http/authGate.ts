@@ -4,7 +4,7 @@
  * (`../auth/guard.ts`) before any transport or the SDK sees it, in two steps: `authenticate` from the headers
  * alone, before the body is read (no, a malformed or a refused token costs no body read or parse), then,
  * once the body is read, `authorize` (the scopes it needs). A request that passes carries the token's
- * `AuthInfo` as `req.auth`, which the SDK hands every handler as `extra.authInfo` (the user: its
+ * `AuthInfo` as `req.auth`, which the SDK hands every handler as `extra.http?.authInfo` (the user: its
  * `extra.subject`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -80,7 +80,7 @@ export const testInputRequiredPrompt = definePrompt({
   title: 'MRTR Prompt',
   description: 'MRTR (SEP-2322): prompt that requires elicitation input before rendering',
   args: {},
-  handler: (_args, _session: ConformanceSession, { ctx }) => {
+  handler: (_args, _session: ConformanceSession, ctx) => {
     const context = acceptedContent<{ context: string }>(ctx.mcpReq.inputResponses, 'user_context')?.context;
     if (typeof context !== 'string') {
       const ask = inputRequired.elicit({

@@ -1,4 +1,4 @@
-import { defineResource, ErrorCode, type RequestExtra, type ResourceDefinition, type Subscriptions } from '@mcpkit/protocol-core';
+import { defineResource, ErrorCode, type RequestContext, type ResourceDefinition, type Subscriptions } from '@mcpkit/protocol-core';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { RED_PIXEL_PNG } from './media.js';
 import type { ConformanceSession } from './session.js';
@@ -77,7 +77,7 @@ export function watchedResourceUpdates(session: ConformanceSession, subscription
   };
   session.closed.addEventListener('abort', stop, { once: true });
   return {
-    async onRequest({ method, uri }: { method: 'resources/subscribe' | 'resources/unsubscribe'; uri: string }, extra: RequestExtra) {
+    async onRequest({ method, uri }: { method: 'resources/subscribe' | 'resources/unsubscribe'; uri: string }, extra: RequestContext) {
       if (method === 'resources/subscribe' && !isServedUri(uri)) {
         throw new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
       }

@@ -1,4 +1,4 @@
-import { type Logger, type RequestExtra, silentLogger } from '@mcpkit/protocol-core';
+import { type Logger, type RequestContext, silentLogger } from '@mcpkit/protocol-core';
 import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import { LoggingLevelSchema } from '@modelcontextprotocol/core';
 import type { LoggingLevel, McpServer, ServerNotifier } from '@modelcontextprotocol/server';
@@ -50,7 +50,7 @@ export interface ConformanceSession {
    * being handled when `extra` is given (over HTTP, the POST's stream rather than the standalone GET one).
    * Resolves to whether it was sent; never throws.
    */
-  log(level: LoggingLevel, data: unknown, extra?: RequestExtra): Promise<boolean>;
+  log(level: LoggingLevel, data: unknown, extra?: RequestContext): Promise<boolean>;
   /** Resolves after `ms`, or rejects when `signal` aborts or the session closes. The timer never holds the process open. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -76,7 +76,7 @@ export function createSession(
       if (session.logLevel && SEVERITY.get(level)! < SEVERITY.get(session.logLevel)!) return false;
       const notification = { method: 'notifications/message' as const, params: { level, logger: LOGGER_NAME, data } };
       try {
-        if (extra) await extra.sendNotification(notification);
+        if (extra) await extra.mcpReq.notify(notification);
         else if (server.isConnected()) await server.server.notification(notification);
         else return false;
         return true;

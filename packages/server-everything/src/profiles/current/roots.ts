@@ -1,4 +1,4 @@
-import { errorMessage, type Logger, type RequestExtra, sendLog } from '@mcpkit/protocol-core';
+import { errorMessage, type Logger, type RequestContext, sendLog } from '@mcpkit/protocol-core';
 import { ListRootsResultSchema } from '@modelcontextprotocol/core';
 import type { McpServer, Root } from '@modelcontextprotocol/server';
 
@@ -9,16 +9,16 @@ export interface RootsCache {
    * requests them again), then cached. Undefined when the client has no `roots` capability or the request
    * failed. With `extra`, the request goes out as part of that tool call (on its HTTP response stream).
    */
-  sync(extra?: RequestExtra): Promise<Root[] | undefined>;
+  sync(extra?: RequestContext): Promise<Root[] | undefined>;
 }
 
 export function createRootsCache(server: McpServer, logger: Logger): RootsCache {
   let roots: Root[] | undefined;
   const sessionId = () => server.server.transport?.sessionId;
 
-  const request = async (extra?: RequestExtra) => {
+  const request = async (extra?: RequestContext) => {
     try {
-      const response = extra ? await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema) : await server.server.listRoots();
+      const response = extra ? await extra.mcpReq.send({ method: 'roots/list' }, ListRootsResultSchema) : await server.server.listRoots();
       roots = response.roots;
       await sendLog(server, 'info', `Roots updated: ${roots.length} root(s) received from client`, 'everything-server', sessionId());
     } catch (error) {

@@ -1,5 +1,5 @@
 import {
-  type RequestExtra,
+  type RequestContext,
   servesStatelessRequest,
   statelessCapabilities,
   ToolError,
@@ -13,7 +13,7 @@ import type { ConformanceSession } from '../session.js';
  * Throws a `ToolError` naming the capability when the client did not declare it (in `initialize`, or in a
  * 2026-07-28 request's `_meta`), so the model reads why instead of the SDK's internal error.
  */
-export function requireClientCapability(session: ConformanceSession, capability: 'sampling' | 'elicitation', extra: RequestExtra): void {
+export function requireClientCapability(session: ConformanceSession, capability: 'sampling' | 'elicitation', extra: RequestContext): void {
   if (servesStatelessRequest(session.server)) throw new ToolError(statelessCapabilities(capability));
   if (session.input.capabilities(extra)[capability] === undefined) {
     const where = session.input.modern() ? "in this request's _meta" : 'in initialize';
@@ -28,7 +28,7 @@ export function requireClientCapability(session: ConformanceSession, capability:
  */
 export async function elicitForm(
   session: ConformanceSession,
-  extra: RequestExtra,
+  extra: RequestContext,
   tool: string,
   params: Omit<ElicitRequestFormParams, 'mode'>,
   prefix: string,

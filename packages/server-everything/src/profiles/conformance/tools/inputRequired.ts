@@ -48,7 +48,7 @@ export const testInputRequiredElicitation = defineTool({
   description: 'MRTR (SEP-2322): asks for the caller name via an in-band elicitation request',
   input: {},
   annotations: ASKS_THE_USER,
-  handler: (_args, _session: ConformanceSession, { ctx }) => {
+  handler: (_args, _session: ConformanceSession, ctx) => {
     const name = acceptedContent<{ name: string }>(ctx.mcpReq.inputResponses, 'user_name')?.name;
     if (typeof name !== 'string') return inputRequired({ inputRequests: { user_name: askName() } });
     return textResult(`Hello, ${name}!`);
@@ -62,7 +62,7 @@ export const testInputRequiredSampling = defineTool({
   description: 'MRTR (SEP-2322): asks for an LLM completion via an in-band sampling request',
   input: {},
   annotations: ASKS_THE_USER,
-  handler: (_args, _session: ConformanceSession, { ctx }) => {
+  handler: (_args, _session: ConformanceSession, ctx) => {
     const view = inputResponse(ctx.mcpReq.inputResponses, 'capital_question');
     if (view.kind !== 'sampling') {
       return inputRequired({
@@ -87,7 +87,7 @@ export const testInputRequiredListRoots = defineTool({
   description: 'MRTR (SEP-2322): asks for the client roots via an in-band roots/list request',
   input: {},
   annotations: ASKS_THE_USER,
-  handler: (_args, _session: ConformanceSession, { ctx }) => {
+  handler: (_args, _session: ConformanceSession, ctx) => {
     const view = inputResponse(ctx.mcpReq.inputResponses, 'client_roots');
     if (view.kind !== 'roots') return inputRequired({ inputRequests: { client_roots: inputRequired.listRoots() } });
     return textResult(`Client exposed ${view.roots.length} root(s): ${view.roots.map((root) => root.uri).join(', ')}`);
@@ -101,7 +101,7 @@ export const testInputRequiredRequestState = defineTool({
   description: 'MRTR (SEP-2322): round-trips integrity-protected requestState alongside an elicitation request',
   input: {},
   annotations: ASKS_THE_USER,
-  handler: async (_args, session: ConformanceSession, { ctx }) => {
+  handler: async (_args, session: ConformanceSession, ctx) => {
     const tool = 'test_input_required_result_request_state';
     if (acceptedContent(ctx.mcpReq.inputResponses, 'confirm') === undefined) {
       return inputRequired({ inputRequests: { confirm: askConfirm() }, requestState: await sealed(session, ctx, { tool }) });
@@ -120,7 +120,7 @@ export const testInputRequiredMultipleInputs = defineTool({
   description: 'MRTR (SEP-2322): asks for elicitation, sampling and roots input in a single round',
   input: {},
   annotations: ASKS_THE_USER,
-  handler: async (_args, session: ConformanceSession, { ctx }) => {
+  handler: async (_args, session: ConformanceSession, ctx) => {
     const responses = ctx.mcpReq.inputResponses;
     const name = acceptedContent<{ name: string }>(responses, 'user_name')?.name;
     const greeting = inputResponse(responses, 'greeting');
@@ -151,7 +151,7 @@ export const testInputRequiredMultiRound = defineTool({
   description: 'MRTR (SEP-2322): two elicitation rounds with evolving requestState before completing',
   input: {},
   annotations: ASKS_THE_USER,
-  handler: async (_args, session: ConformanceSession, { ctx }) => {
+  handler: async (_args, session: ConformanceSession, ctx) => {
     const tool = 'test_input_required_result_multi_round';
     const state = stateOf(ctx, tool);
     const round = typeof state?.round === 'number' ? state.round : 0;
@@ -180,7 +180,7 @@ export const testInputRequiredTamperedState = defineTool({
   description: 'MRTR (SEP-2322): rejects retries whose requestState fails integrity verification',
   input: {},
   annotations: ASKS_THE_USER,
-  handler: async (_args, session: ConformanceSession, { ctx }) => {
+  handler: async (_args, session: ConformanceSession, ctx) => {
     const tool = 'test_input_required_result_tampered_state';
     if (stateOf(ctx, tool) !== undefined && acceptedContent(ctx.mcpReq.inputResponses, 'confirm') !== undefined) {
       return textResult('integrity-ok: requestState verified');
@@ -197,7 +197,7 @@ export const testInputRequiredCapabilities = defineTool({
   input: {},
   annotations: ASKS_THE_USER,
   handler: (_args, session: ConformanceSession, extra) => {
-    if (extra.ctx.mcpReq.inputResponses !== undefined) return textResult('Capability-aware input requests fulfilled');
+    if (extra.mcpReq.inputResponses !== undefined) return textResult('Capability-aware input requests fulfilled');
     const declared = session.input.capabilities(extra);
     const inputRequests: InputRequests = {};
     if (declared.elicitation !== undefined) inputRequests.user_name = askName();

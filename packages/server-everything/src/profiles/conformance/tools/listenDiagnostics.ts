@@ -1,4 +1,4 @@
-import { defineTool, type RequestExtra, textResult } from '@mcpkit/protocol-core';
+import { defineTool, type RequestContext, textResult } from '@mcpkit/protocol-core';
 import type { ConformanceSession } from '../session.js';
 
 /**
@@ -9,8 +9,8 @@ import type { ConformanceSession } from '../session.js';
  * listen bus (`EverythingOptions.listChanges`, which the CLI also hands the runner); over stdio the SDK routes the
  * server's own notification onto the connection's listen streams, and a 2025-era session gets it unsolicited.
  */
-function announce(session: ConformanceSession, extra: RequestExtra, list: 'tools' | 'prompts'): void {
-  if (session.input.modern() && extra.ctx.http !== undefined) {
+function announce(session: ConformanceSession, extra: RequestContext, list: 'tools' | 'prompts'): void {
+  if (session.input.modern() && extra.http !== undefined) {
     if (list === 'tools') session.listChanges?.toolsChanged();
     else session.listChanges?.promptsChanged();
     return;

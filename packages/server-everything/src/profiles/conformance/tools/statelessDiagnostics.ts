@@ -17,7 +17,7 @@ export const testMissingCapability = defineTool({
   description: 'SEP-2575: requires the `sampling` client capability (drives the -32021 undeclared-capability rejection)',
   input: {},
   annotations: ASKS_THE_USER,
-  handler: (_args, _session: ConformanceSession, { ctx }) => {
+  handler: (_args, _session: ConformanceSession, ctx) => {
     if (ctx.mcpReq.inputResponses?.llm_answer === undefined) {
       return inputRequired({
         inputRequests: {
@@ -49,7 +49,7 @@ export const testLoggingTool = defineTool({
   description: 'SEP-2575: logs via the request-scoped channel so the no-log-without-logLevel rule is exercised',
   input: {},
   annotations: FIXED_RESULT,
-  handler: async (_args, _session: ConformanceSession, { ctx }) => {
+  handler: async (_args, _session: ConformanceSession, ctx) => {
     await ctx.mcpReq.log('info', 'test_logging_tool ran (delivered only when the request set _meta.logLevel)');
     return textResult('logged through the request-scoped, logLevel-gated channel');
   },

@@ -1,4 +1,4 @@
-import { defineTool, type RequestExtra, ToolError, textResult } from '@mcpkit/protocol-core';
+import { defineTool, type RequestContext, ToolError, textResult } from '@mcpkit/protocol-core';
 import { acceptedContent, type ElicitRequestFormParams, inputRequired, ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ConformanceSession } from '../session.js';
@@ -40,7 +40,10 @@ const confirmForm = (message: string, field: string): ElicitRequestFormParams =>
 });
 
 /** An input request of a task (an elicitation), answered through `tasks/update`; the answer's `action` and `content`. */
-async function ask(extra: RequestExtra, params: ElicitRequestFormParams): Promise<{ action?: unknown; content?: Record<string, unknown> }> {
+async function ask(
+  extra: RequestContext,
+  params: ElicitRequestFormParams,
+): Promise<{ action?: unknown; content?: Record<string, unknown> }> {
   if (!extra.task) throw new ToolError('This tool asks the user while it runs, which needs a task.');
   const answer = (await extra.task.input({ method: 'elicitation/create', params: { ...params } })) as Record<string, unknown> | null;
   return { action: answer?.action, content: (answer?.content ?? undefined) as Record<string, unknown> | undefined };
@@ -69,7 +72,7 @@ export const slowCompute = defineTool({
   handler: async ({ seconds, label }, _session: ConformanceSession, extra) => {
     for (let done = 0; done < seconds; done += 1) {
       extra.task?.progress(`Computing: ${done} of ${seconds} s`);
-      await sleep(1000, extra.signal);
+      await sleep(1000, extra.mcpReq.signal);
     }
     return textResult(`Computed${label ? ` ${label}` : ''} in ${seconds} s`);
   },
@@ -83,7 +86,7 @@ export const failingJob = defineTool({
   annotations: FIXED_RESULT,
   task: 'required',
   handler: async (_args, _session: ConformanceSession, extra) => {
-    await sleep(1000, extra.signal);
+    await sleep(1000, extra.mcpReq.signal);
     throw new ToolError('The job failed (failing_job always does).');
   },
 });
@@ -139,7 +142,7 @@ export const testToolWithTask = defineTool({
   input: {},
   annotations: ASKS_THE_USER,
   handler: async (_args, session: ConformanceSession, extra) => {
-    const name = acceptedContent<{ name: string }>(extra.ctx.mcpReq.inputResponses, 'user_name')?.name;
+    const name = acceptedContent<{ name: string }>(extra.mcpReq.inputResponses, 'user_name')?.name;
     if (typeof name !== 'string') {
       return inputRequired({
         inputRequests: {

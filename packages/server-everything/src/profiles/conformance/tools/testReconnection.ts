@@ -24,7 +24,7 @@ export const testReconnection = defineTool({
       extra,
     );
     const closed = closeRequestStream(session.server, extra, { eventSent: announced });
-    await session.sleep(session.config.reconnectionWorkMs, extra.signal);
+    await session.sleep(session.config.reconnectionWorkMs, extra.mcpReq.signal);
     return textResult(
       closed
         ? 'Reconnection test completed successfully: the response stream was closed mid-call and this result was delivered after the client reconnected.'

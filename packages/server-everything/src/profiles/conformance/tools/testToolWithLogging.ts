@@ -17,7 +17,7 @@ export const testToolWithLogging = defineTool({
   handler: async (_args, session: ConformanceSession, extra) => {
     let sent = 0;
     for (const [i, message] of MESSAGES.entries()) {
-      if (i > 0) await session.sleep(session.config.stepMs, extra.signal);
+      if (i > 0) await session.sleep(session.config.stepMs, extra.mcpReq.signal);
       if (await session.log('info', message, extra)) sent++;
     }
     return textResult(`Tool with logging executed successfully (${sent} of ${MESSAGES.length} log messages sent)`);

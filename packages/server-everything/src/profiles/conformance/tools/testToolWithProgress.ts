@@ -16,11 +16,11 @@ export const testToolWithProgress = defineTool({
   input: {},
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (_args, session: ConformanceSession, extra) => {
-    const progressToken = extra._meta?.progressToken;
+    const progressToken = extra.mcpReq._meta?.progressToken;
     for (const [i, progress] of STEPS.entries()) {
-      if (i > 0) await session.sleep(session.config.stepMs, extra.signal);
+      if (i > 0) await session.sleep(session.config.stepMs, extra.mcpReq.signal);
       if (progressToken === undefined) continue;
-      await extra.sendNotification({
+      await extra.mcpReq.notify({
         method: 'notifications/progress',
         params: { progressToken, progress, total: TOTAL, message: `Completed step ${progress} of ${TOTAL}` },
       });

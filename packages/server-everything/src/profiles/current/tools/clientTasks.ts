@@ -1,4 +1,4 @@
-import type { RequestExtra } from '@mcpkit/protocol-core';
+import type { RequestContext } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import { sleep } from '../session.js';
 
@@ -24,10 +24,10 @@ export interface PollOptions {
 /**
  * Polls the client's task with `tasks/get` every `pollMs` until it is terminal or `maxPolls` is spent,
  * then fetches its result with `tasks/result`; `history` is the reference's progress lines. Stops when
- * the tool call is cancelled or the session closes (`extra.signal`).
+ * the tool call is cancelled or the session closes (`extra.mcpReq.signal`).
  */
 export async function pollClientTask(
-  extra: RequestExtra,
+  extra: RequestContext,
   created: z.infer<typeof CreatedTaskSchema>,
   { maxPolls, pollMs, record = () => true }: PollOptions,
 ): Promise<PollOutcome> {
@@ -37,9 +37,9 @@ export async function pollClientTask(
   let message: string | undefined;
   let polls = 0;
   while (status !== 'completed' && status !== 'failed' && status !== 'cancelled' && polls < maxPolls) {
-    await sleep(pollMs, extra.signal);
+    await sleep(pollMs, extra.mcpReq.signal);
     polls++;
-    const polled = await extra.sendRequest({ method: 'tasks/get', params: { taskId } }, TaskStatusSchema);
+    const polled = await extra.mcpReq.send({ method: 'tasks/get', params: { taskId } }, TaskStatusSchema);
     status = polled.status;
     message = polled.statusMessage;
     if (record(polls, status)) history.push(`Poll ${polls}: ${status}${message ? ` - ${message}` : ''}`);
@@ -47,7 +47,7 @@ export async function pollClientTask(
   // As the reference, spending the last poll counts as a timeout even if that poll saw the task finish.
   if (polls >= maxPolls) return { kind: 'timeout', history };
   if (status === 'failed' || status === 'cancelled') return { kind: status, message, history };
-  const result = await extra.sendRequest({ method: 'tasks/result', params: { taskId } }, z.any());
+  const result = await extra.mcpReq.send({ method: 'tasks/result', params: { taskId } }, z.any());
   return { kind: 'completed', result, history };
 }
 

@@ -1,4 +1,4 @@
-import { defineTool, errorMessage, type RequestExtra, registerTools, type ToolResult } from '@mcpkit/protocol-core';
+import { defineTool, errorMessage, type RequestContext, registerTools, type ToolResult } from '@mcpkit/protocol-core';
 import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import { isTerminal, type RunningTask, type TaskLayer, type TaskToolDefinition } from '@mcpkit/protocol-core/tasks-2025';
 import type { CallToolResult, RegisteredTool } from '@modelcontextprotocol/server';
@@ -199,13 +199,13 @@ export function registerSimulateResearchQuery(session: TaskSession): RegisteredT
 const NEVER = new AbortController().signal;
 
 /** The task of the extension as the research sees one (`extra.task`), or an inline run without it. */
-function runningFrom(extra: RequestExtra): RunningTask {
+function runningFrom(extra: RequestContext): RunningTask {
   const task = extra.task;
   return {
     taskId: task?.taskId,
-    signal: extra.signal,
+    signal: extra.mcpReq.signal,
     canRequestInput: task !== undefined,
-    status: () => (extra.signal.aborted ? 'cancelled' : 'working'),
+    status: () => (extra.mcpReq.signal.aborted ? 'cancelled' : 'working'),
     update: async (_status, statusMessage) => {
       if (statusMessage) task?.progress(statusMessage);
     },
@@ -232,7 +232,7 @@ function researchOnExtension(session: CurrentSession) {
     task: 'optional',
     handler: ({ topic, ambiguous }, ctx: CurrentSession, extra) => {
       const task = runningFrom(extra);
-      const elicits = declaredCapabilities(ctx.server, extra.ctx).elicitation !== undefined;
+      const elicits = declaredCapabilities(ctx.server, extra).elicitation !== undefined;
       const session = extra.task ? { ...ctx, closed: NEVER } : ctx;
       return research(topic, ambiguous && elicits && task.canRequestInput, task, session) as Promise<ToolResult>;
     },

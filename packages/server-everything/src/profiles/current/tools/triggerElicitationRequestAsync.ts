@@ -20,7 +20,7 @@ export const triggerElicitationRequestAsync = defineTool({
   input: {},
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (_args, { config }: CurrentSession, extra) => {
-    const response = await extra.sendRequest(
+    const response = await extra.mcpReq.send(
       {
         method: 'elicitation/create',
         params: {

@@ -13,12 +13,12 @@ export const triggerLongRunningOperation = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async ({ duration, steps }, _ctx, extra) => {
     const stepMs = (duration / steps) * 1000;
-    const progressToken = extra._meta?.progressToken;
+    const progressToken = extra.mcpReq._meta?.progressToken;
     for (let i = 1; i < steps + 1; i++) {
       // Unlike the reference, a cancelled request (or a closed session) stops the operation.
-      await sleep(stepMs, extra.signal);
+      await sleep(stepMs, extra.mcpReq.signal);
       if (progressToken !== undefined) {
-        await extra.sendNotification({ method: 'notifications/progress', params: { progress: i, total: steps, progressToken } });
+        await extra.mcpReq.notify({ method: 'notifications/progress', params: { progress: i, total: steps, progressToken } });
       }
     }
     return textResult(`Long running operation completed. Duration: ${duration} seconds, Steps: ${steps}.`);

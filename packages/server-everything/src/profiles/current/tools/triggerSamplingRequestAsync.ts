@@ -21,7 +21,7 @@ export const triggerSamplingRequestAsync = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   handler: async ({ prompt, maxTokens }, { config }: CurrentSession, extra) => {
-    const response = await extra.sendRequest(
+    const response = await extra.mcpReq.send(
       {
         method: 'sampling/createMessage',
         params: {

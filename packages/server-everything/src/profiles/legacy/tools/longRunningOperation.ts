@@ -40,12 +40,12 @@ export const longRunningOperation = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler({ duration, steps }, session: LegacySession, extra) {
     const stepMs = (duration / steps) * 1000;
-    const progressToken = extra._meta?.progressToken;
-    const signal = AbortSignal.any([extra.signal, session.closed]);
+    const progressToken = extra.mcpReq._meta?.progressToken;
+    const signal = AbortSignal.any([extra.mcpReq.signal, session.closed]);
     for (let i = 1; i < steps + 1; i++) {
       await sleep(stepMs, signal);
       if (progressToken !== undefined) {
-        await extra.sendNotification({ method: 'notifications/progress', params: { progress: i, total: steps, progressToken } });
+        await extra.mcpReq.notify({ method: 'notifications/progress', params: { progress: i, total: steps, progressToken } });
       }
     }
     return { content: [{ type: 'text', text: `Long running operation completed. Duration: ${duration} seconds, Steps: ${steps}.` }] };

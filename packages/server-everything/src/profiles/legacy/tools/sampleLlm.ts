@@ -49,7 +49,7 @@ export const sampleLlm = defineTool({
       throw new ToolError('sampleLLM needs a client that supports sampling; this client did not declare the sampling capability');
     }
     const { params } = samplingRequest(prompt, maxTokens);
-    const signal = AbortSignal.any([extra.signal, session.closed]);
+    const signal = AbortSignal.any([extra.mcpReq.signal, session.closed]);
     const input = await session.input.ask(
       extra,
       'sampleLLM',

@@ -77,7 +77,7 @@ export const startElicitation = defineTool({
         'startElicitation needs a client that supports elicitation; this client did not declare the elicitation capability',
       );
     }
-    const signal = AbortSignal.any([extra.signal, session.closed]);
+    const signal = AbortSignal.any([extra.mcpReq.signal, session.closed]);
     const input = await session.input.ask(
       extra,
       'startElicitation',

@@ -40,7 +40,7 @@ export const zip = defineTool({
   async handler({ files }, session: LegacySession, extra) {
     const names = Object.keys(files);
     if (names.length > ZIP_MAX_FILES) throw new ToolError(`zip accepts at most ${ZIP_MAX_FILES} files; ${names.length} were given`);
-    const signal = AbortSignal.any([extra.signal, session.closed]);
+    const signal = AbortSignal.any([extra.mcpReq.signal, session.closed]);
     const entries: ZipEntry[] = [];
     let total = 0;
     for (const [name, url] of Object.entries(files)) {
