@@ -158,7 +158,7 @@ describe('patch engine vs git diff', () => {
       const got = split(Buffer.from(ours, 'latin1').toString('utf8'));
       for (let i = 0; i < Math.max(want.length, got.length); i++) expect({ context, patch: got[i] }).toEqual({ context, patch: want[i] });
     }
-  });
+  }, 120_000); // a hundred git CLI runs: minutes on a loaded 2-core machine, seconds on a quiet one
 
   it('splits lines keeping terminators, and trims a common tail only in whole blocks', () => {
     expect(splitLines('a\nb')).toEqual(['a\n', 'b']);

@@ -139,7 +139,7 @@ describe('abbreviated object ids', () => {
     fx.git('commit', '-q', '-m', 'last');
     expect(fs.readdirSync(join(fx.repo, '.git/objects/pack')).filter((n) => n.endsWith('.idx'))).toHaveLength(2);
     await expectSameAsIsomorphicGit(fx);
-  });
+  }, 120_000); // a hundred git CLI runs: minutes on a loaded 2-core machine, seconds on a quiet one
 
   it.skipIf(!hasGit)('a prefix two objects share is ambiguous, loose or packed; a longer one is unique', async () => {
     const { fx, head, blob, looseBlob } = ambiguousRepo();
