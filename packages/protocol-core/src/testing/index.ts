@@ -54,6 +54,9 @@ function newClient({ name = 'mcpkit-test', capabilities = {} }: ClientOptions = 
   return new Client({ name, version: '0.0.0' }, { capabilities });
 }
 
+/** The v2 client's name and capabilities, for `connectInMemory` (its negotiation is always `legacy`). */
+export type InMemoryClientOptions = Omit<V2ClientOptions, 'mode'>;
+
 export interface InMemoryPair extends AsyncDisposable {
   client: V2Client;
   server: McpServer;
@@ -66,7 +69,7 @@ export interface InMemoryPair extends AsyncDisposable {
  */
 export async function connectInMemory(
   server: McpServer,
-  { name = 'mcpkit-test', capabilities = {} }: Omit<V2ClientOptions, 'mode'> = {},
+  { name = 'mcpkit-test', capabilities = {} }: InMemoryClientOptions = {},
 ): Promise<InMemoryPair> {
   const client = newV2Client({ mode: 'legacy', name, capabilities });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
