@@ -1,5 +1,5 @@
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/core';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -86,7 +86,7 @@ describe('answer size limit', () => {
     const lines: string[] = [];
     await using pair = await connectInMemory(bigServer(lines));
     const read = pair.client.readResource({ uri: `big://${NINE_MIB}` });
-    await expect(read).rejects.toThrow(McpError);
+    await expect(read).rejects.toThrow(ProtocolError);
     await expect(read).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('The answer to resources/read is 9.0 MiB') });
     await expect(pair.client.getPrompt({ name: 'big', arguments: { bytes: String(NINE_MIB) } })).rejects.toMatchObject({
       code: -32603,

@@ -1,4 +1,3 @@
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, defineTool, registerTools } from '../src/define.js';
@@ -81,7 +80,7 @@ describe('defineTool / registerTools', () => {
     registerTools(server, {}, [wait], { logger });
     await using pair = await connectInMemory(server);
     const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'wait', arguments: { ms: 1 } }, undefined, { signal: controller.signal });
+    const call = pair.client.callTool({ name: 'wait', arguments: { ms: 1 } }, { signal: controller.signal });
     await running;
     controller.abort('user pressed stop');
     await expect(call).rejects.toThrow();
@@ -141,7 +140,7 @@ describe('prompts and resources', () => {
   it('sends log notifications only at or above the level the client set', async () => {
     await using pair = await connectInMemory(createDemoServer());
     const got: string[] = [];
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void got.push(`${n.params.level}:${n.params.data}`));
+    pair.client.setNotificationHandler('notifications/message', (n) => void got.push(`${n.params.level}:${n.params.data}`));
     await pair.client.callTool({ name: 'count', arguments: { marker: 'before' } });
     await pair.client.setLoggingLevel('warning');
     await pair.client.callTool({ name: 'count', arguments: { marker: 'after' } });

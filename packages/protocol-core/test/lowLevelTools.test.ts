@@ -1,4 +1,5 @@
-import { type CreateMessageRequest, CreateMessageRequestSchema, CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema } from '@modelcontextprotocol/core';
+import type { CreateMessageRequest } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AnyToolDefinition, createMcpServer, defineTool, registerTools } from '../src/define.js';
@@ -120,17 +121,17 @@ describe("registerTools(…, { wire: 'low-level' })", () => {
     await using pair = await connectInMemory(lowLevelServer([echo, fail]));
     await expect(pair.client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
       code: -32603,
-      message: 'MCP error -32603: Unknown tool: nope',
+      message: 'Unknown tool: nope',
     });
     await expect(pair.client.callTool({ name: 'echo', arguments: { times: 'x' } })).rejects.toMatchObject({
       code: -32603,
       message:
-        'MCP error -32603: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message\n' +
+        'Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message\n' +
         'Invalid input: expected number, received string at times',
     });
     await expect(pair.client.callTool({ name: 'fail', arguments: { how: 'tool' } })).rejects.toMatchObject({
       code: -32603,
-      message: 'MCP error -32603: the widget is missing',
+      message: 'the widget is missing',
     });
   });
 
@@ -138,17 +139,17 @@ describe("registerTools(…, { wire: 'low-level' })", () => {
     const lines: string[] = [];
     const server = lowLevelServer([fail], lines);
     await using pair = await connectInMemory(server, { capabilities: { sampling: {} } });
-    pair.client.setRequestHandler(CreateMessageRequestSchema, () => {
+    pair.client.setRequestHandler('sampling/createMessage', () => {
       throw Object.assign(new Error('User rejected sampling request'), { code: -32600 });
     });
     await expect(pair.client.callTool({ name: 'fail', arguments: { how: 'crash' } })).rejects.toMatchObject({
       code: -32603,
-      message: 'MCP error -32603: Tool fail failed unexpectedly; the server log has the details.',
+      message: 'Tool fail failed unexpectedly; the server log has the details.',
     });
     expect(lines.join('')).toContain('secret internal path /etc/shadow');
     await expect(pair.client.callTool({ name: 'fail', arguments: { how: 'sample' } })).rejects.toMatchObject({
       code: -32600,
-      message: 'MCP error -32600: User rejected sampling request',
+      message: 'User rejected sampling request',
     });
   });
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Progress, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/client';
 import type { Notification } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -48,7 +48,7 @@ describe('createProgressReporter', () => {
     await using pair = await connectInMemory(progressServer({ delayMs: 0, intervalMs: 100 }));
     const seen: Progress[] = [];
     const started = performance.now();
-    await pair.client.callTool({ name: 'work', arguments: { steps: 60, gapMs: 10 } }, undefined, { onprogress: (p) => seen.push(p) });
+    await pair.client.callTool({ name: 'work', arguments: { steps: 60, gapMs: 10 } }, { onprogress: (p) => seen.push(p) });
     const elapsed = performance.now() - started;
     expect(seen.length).toBeGreaterThan(0);
     expectIncreasing(seen);
@@ -64,9 +64,7 @@ describe('createProgressReporter', () => {
     // A delay no machine's call outlasts (the default 250 ms is shorter than a loaded machine's 1000 steps).
     await using pair = await connectInMemory(progressServer({ delayMs: 60_000 }));
     const seen: unknown[] = [];
-    const res = await pair.client.callTool({ name: 'work', arguments: { steps: 1000, gapMs: 0 } }, undefined, {
-      onprogress: (p) => seen.push(p),
-    });
+    const res = await pair.client.callTool({ name: 'work', arguments: { steps: 1000, gapMs: 0 } }, { onprogress: (p) => seen.push(p) });
     expect(res.content).toEqual([{ type: 'text', text: 'did 1000 steps' }]);
     expect(seen).toEqual([]);
   });
@@ -74,9 +72,7 @@ describe('createProgressReporter', () => {
   it('sends a heartbeat while unmeasured work runs, one above the last progress each time', async () => {
     await using pair = await connectInMemory(progressServer({ delayMs: 0, intervalMs: 50 }));
     const seen: Progress[] = [];
-    await pair.client.callTool({ name: 'work', arguments: { steps: 5, gapMs: 0, workingMs: 400 } }, undefined, {
-      onprogress: (p) => seen.push(p),
-    });
+    await pair.client.callTool({ name: 'work', arguments: { steps: 5, gapMs: 0, workingMs: 400 } }, { onprogress: (p) => seen.push(p) });
     const beats = seen.filter((p) => p.message?.startsWith('working for'));
     expect(beats.length).toBeGreaterThan(1);
     expectIncreasing(seen);
@@ -88,7 +84,7 @@ describe('createProgressReporter', () => {
   it('sends nothing without a progressToken', async () => {
     await using pair = await connectInMemory(progressServer({ delayMs: 0, intervalMs: 20 }));
     const seen: unknown[] = [];
-    pair.client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+    pair.client.setNotificationHandler('notifications/progress', (n) => {
       seen.push(n);
     });
     await pair.client.callTool({ name: 'work', arguments: { steps: 10, gapMs: 20, workingMs: 100 } });

@@ -35,7 +35,7 @@ describe('setRawRequestHandler', () => {
     await using pair = await connectInMemory(mcp);
     await expect(pair.client.request({ method: 'resources/read', params: { uri: 'other://1' } }, looseResult)).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Invalid resources/read request: Invalid string: must start with "test://" at params.uri',
+      message: 'Invalid resources/read request: Invalid string: must start with "test://" at params.uri',
     });
     expect(await pair.client.readResource({ uri: 'test://ok' })).toMatchObject({ contents: [{ uri: 'test://ok', text: '' }] });
   });

@@ -1,4 +1,3 @@
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport, type ServerEvent } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describe, expect, it } from 'vitest';
@@ -35,7 +34,7 @@ describe('enableSubscriptions', () => {
     await using pair = await connectInMemory(server);
     expect(pair.client.getServerCapabilities()?.resources?.subscribe).toBe(true);
     const updates: string[] = [];
-    pair.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    pair.client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
 
     subs.notifyUpdated('demo://thing');
     await settle();

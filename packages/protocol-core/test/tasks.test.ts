@@ -13,7 +13,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTaskLayer, type TaskLayer, type TaskLayerOptions } from '../src/tasks/index.js';
-import { connectInMemory, type InMemoryPair, sendRaw, startHttp } from '../src/testing/index.js';
+import { connectV1InMemory, sendRaw, startHttp, type V1InMemoryPair } from '../src/testing/index.js';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -76,11 +76,11 @@ function taskServer(seen: Seen = { aborted: false }, options: TaskLayerOptions =
   return { server, tasks };
 }
 
-async function createTask(pair: InMemoryPair, args: Record<string, unknown>, task: Record<string, unknown> = {}) {
+async function createTask(pair: V1InMemoryPair, args: Record<string, unknown>, task: Record<string, unknown> = {}) {
   return pair.client.request({ method: 'tools/call', params: { name: 'count', arguments: args, task } }, CreateTaskResultSchema);
 }
 
-async function untilStatus(pair: InMemoryPair, taskId: string, status: string) {
+async function untilStatus(pair: V1InMemoryPair, taskId: string, status: string) {
   for (let i = 0; i < 200; i++) {
     if ((await pair.client.experimental.tasks.getTask(taskId)).status === status) return;
     await sleep(5);
@@ -90,7 +90,7 @@ async function untilStatus(pair: InMemoryPair, taskId: string, status: string) {
 
 describe('a task tool for a 2025-11-25 client', () => {
   it('advertises the tasks capability, lists the tool as taskSupport required, and refuses a call without a task', async () => {
-    await using pair = await connectInMemory(taskServer().server);
+    await using pair = await connectV1InMemory(taskServer().server);
     expect(pair.client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
     const [tool] = (await pair.client.listTools()).tools;
     expect(tool).toMatchObject({ name: 'count', execution: { taskSupport: 'required' } });
@@ -105,7 +105,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   });
 
   it('answers a CreateTaskResult (nothing else), notifies each status, and serves the result with related-task _meta', async () => {
-    await using pair = await connectInMemory(taskServer().server);
+    await using pair = await connectV1InMemory(taskServer().server);
     const statuses: string[] = [];
     pair.client.setNotificationHandler(
       TaskStatusNotificationSchema,
@@ -127,7 +127,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   });
 
   it('delivers a task’s input request through tasks/result, with related-task _meta, and resumes with the answer', async () => {
-    await using pair = await connectInMemory(taskServer().server, { capabilities: { elicitation: {} } });
+    await using pair = await connectV1InMemory(taskServer().server, { capabilities: { elicitation: {} } });
     const asked: unknown[] = [];
     pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
       asked.push(request.params);
@@ -154,7 +154,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   });
 
   it('records a failure with its message; the failed task has no result', async () => {
-    await using pair = await connectInMemory(taskServer().server);
+    await using pair = await connectV1InMemory(taskServer().server);
     const { task } = await createTask(pair, { steps: 0, fail: true });
     await untilStatus(pair, task.taskId, 'failed');
     expect(await pair.client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'failed', statusMessage: 'Error: boom' });
@@ -164,7 +164,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   });
 
   it('replaces a result over the size limit with an error result saying so', async () => {
-    await using pair = await connectInMemory(taskServer().server);
+    await using pair = await connectV1InMemory(taskServer().server);
     const { task } = await createTask(pair, { steps: 0, bytes: 9 * 1024 * 1024 });
     const result = await pair.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result.isError).toBe(true);
@@ -176,7 +176,7 @@ describe('a task tool for a 2025-11-25 client', () => {
 
   it('cancels: the work is aborted, the task stays cancelled, a second cancel is refused', async () => {
     const seen = { aborted: false };
-    await using pair = await connectInMemory(taskServer(seen).server);
+    await using pair = await connectV1InMemory(taskServer(seen).server);
     const { task } = await createTask(pair, { steps: 5, ms: 30 });
     const cancelled = await pair.client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled', statusMessage: 'Client cancelled task execution.' });
@@ -189,7 +189,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   });
 
   it('refuses invalid arguments and unknown tasks with -32602', async () => {
-    await using pair = await connectInMemory(taskServer().server);
+    await using pair = await connectV1InMemory(taskServer().server);
     await expect(createTask(pair, { steps: -1 })).rejects.toMatchObject({ code: -32602 });
     await expect(createTask(pair, { steps: -1 })).rejects.toThrow(
       'MCP error -32602: Input validation error: Invalid arguments for tool count: steps: Too small: expected number to be >=0',
@@ -201,7 +201,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   });
 
   it('caps the ttl a client asks for, and refuses new tasks past maxTasks while all run', async () => {
-    await using pair = await connectInMemory(taskServer(undefined, { maxTtlMs: 1000, maxTasks: 2 }).server);
+    await using pair = await connectV1InMemory(taskServer(undefined, { maxTtlMs: 1000, maxTasks: 2 }).server);
     const first = await createTask(pair, { steps: 3, ms: 100 }, { ttl: 999_999 });
     expect(first.task.ttl).toBe(1000);
     expect((await createTask(pair, { steps: 3, ms: 100 })).task.ttl).toBe(1000);
@@ -212,7 +212,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   it('stops every task when the server closes', async () => {
     const seen = { aborted: false };
     const { server, tasks } = taskServer(seen);
-    const pair = await connectInMemory(server);
+    const pair = await connectV1InMemory(server);
     const { task } = await createTask(pair, { steps: 5, ms: 30 });
     await pair[Symbol.asyncDispose]();
     expect(seen.aborted).toBe(true);

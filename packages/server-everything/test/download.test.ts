@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { createDownloader, type DownloaderOptions, networkOptions } from '@mcpkit/net';
 import { connectInMemory } from '@mcpkit/protocol-core/testing';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { options } from '../src/config.js';
 import { createEverythingServer } from '../src/server.js';

@@ -5,7 +5,7 @@
  */
 import { createLogger } from '@mcpkit/protocol-core';
 import type { InMemoryPair } from '@mcpkit/protocol-core/testing';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { callFetch, connect, deepPage, endless, redirect, routes, send, sourceWorker, startServer, text } from './helpers.js';
 
@@ -40,13 +40,16 @@ describe('a cancelled fetch', () => {
     const errors = clientErrors(pair);
     const controller = new AbortController();
     const seen: Progress[] = [];
-    const call = pair.client.callTool({ name: 'fetch', arguments: { url: `${site.origin}/hop` } }, undefined, {
-      signal: controller.signal,
-      onprogress: (p) => {
-        seen.push(p);
-        if (seen.length === 2) controller.abort();
+    const call = pair.client.callTool(
+      { name: 'fetch', arguments: { url: `${site.origin}/hop` } },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          seen.push(p);
+          if (seen.length === 2) controller.abort();
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow(/abort/i);
     // The site sees the connection go (without cancellation it would stay open for the 60 s timeout).
     await body.closed;
@@ -98,9 +101,12 @@ describe('a cancelled fetch', () => {
     await using pair = await connect({ allowHosts: [`127.0.0.1:${site.port}`], timeoutMs: 60_000, robotsTimeoutMs: 60_000 });
     const errors = clientErrors(pair);
     const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'fetch', arguments: { url: `${site.origin}/page` } }, undefined, {
-      signal: controller.signal,
-    });
+    const call = pair.client.callTool(
+      { name: 'fetch', arguments: { url: `${site.origin}/page` } },
+      {
+        signal: controller.signal,
+      },
+    );
     await until(() => robotsSeen === 1);
     controller.abort();
     await expect(call).rejects.toThrow(/abort/i);
@@ -129,12 +135,15 @@ describe('a cancelled fetch', () => {
     });
     const errors = clientErrors(pair);
     const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'fetch', arguments: { url: `${site.origin}/deep` } }, undefined, {
-      signal: controller.signal,
-      onprogress: (p) => {
-        if (p.message?.startsWith('Converting')) controller.abort();
+    const call = pair.client.callTool(
+      { name: 'fetch', arguments: { url: `${site.origin}/deep` } },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          if (p.message?.startsWith('Converting')) controller.abort();
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow(/abort/i);
     // Without cancellation the conversion would run on (the timeout is a minute away).
     await until(() => lines.some((l) => l.includes(`conversion of ${site.origin}/deep stopped on cancel; its worker was terminated`)));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { connectInMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { createFetchServer, type FetchServerOptions } from '../src/server.js';
 

@@ -2,7 +2,7 @@
  * `notifications/progress` for clients that send a progressToken (the SDK client does when the call
  * has `onprogress`): bytes while a slow body drips in, a heartbeat while a long conversion runs.
  */
-import { type Progress, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK, CHUNKS, connect, deepPage, drip, expectIncreasing, routes, send, sourceWorker, startServer, text } from './helpers.js';
 
@@ -16,7 +16,7 @@ describe('progress notifications', () => {
     await using pair = await connect({ allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true });
     const url = `${site.origin}/slow`;
     const seen: Progress[] = [];
-    const result = await pair.client.callTool({ name: 'fetch', arguments: { url } }, undefined, { onprogress: (p) => seen.push(p) });
+    const result = await pair.client.callTool({ name: 'fetch', arguments: { url } }, { onprogress: (p) => seen.push(p) });
     expect(text(result)).toContain(`Contents of ${url}:\n${CHUNK.repeat(2).slice(0, 100)}`);
     expectIncreasing(seen);
     // A busy machine may also send a conversion heartbeat after the download (no total, "Converting …").
@@ -44,9 +44,12 @@ describe('progress notifications', () => {
       conversionWorker: await sourceWorker(),
     });
     const seen: Progress[] = [];
-    const result = await pair.client.callTool({ name: 'fetch', arguments: { url: `${site.origin}/deep` } }, undefined, {
-      onprogress: (p) => seen.push(p),
-    });
+    const result = await pair.client.callTool(
+      { name: 'fetch', arguments: { url: `${site.origin}/deep` } },
+      {
+        onprogress: (p) => seen.push(p),
+      },
+    );
     expect(result.isError).toBe(true);
     const converting = seen.filter((p) => p.message?.startsWith('Converting'));
     expect(converting.length).toBeGreaterThan(1);
@@ -59,7 +62,7 @@ describe('progress notifications', () => {
     await using site = await startServer(routes({ '/slow': drip }));
     await using pair = await connect({ allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true });
     const seen: unknown[] = [];
-    pair.client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+    pair.client.setNotificationHandler('notifications/progress', (n) => {
       seen.push(n);
     });
     const result = await pair.client.callTool({ name: 'fetch', arguments: { url: `${site.origin}/slow` } });

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ClientOptions, connectInMemory } from '@mcpkit/protocol-core/testing';
+import { connectInMemory, type InMemoryClientOptions } from '@mcpkit/protocol-core/testing';
 import { createGitServer, type GitServerOptions } from '../src/server.js';
 
 /**
@@ -88,7 +88,7 @@ export function gitRepo({ initial = true }: { initial?: boolean } = {}): RepoFix
 }
 
 /** A real SDK client against a fresh server allowed `repositories` (test env: fixed identity, no home config). */
-export async function connect(options: GitServerOptions = {}, client?: ClientOptions) {
+export async function connect(options: GitServerOptions = {}, client?: InMemoryClientOptions) {
   return connectInMemory(createGitServer({ env: gitEnv(), home: '/nonexistent-home', ...options }), client);
 }
 

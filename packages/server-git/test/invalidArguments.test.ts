@@ -17,7 +17,7 @@ describe('invalid arguments', () => {
       (e: unknown) => e,
     )) as { code?: number; message?: string } | undefined;
     expect(error?.code).toBe(-32602);
-    expect(error?.message).toMatch(/^MCP error -32602: Invalid tools\/call request: /);
+    expect(error?.message).toMatch(/^Invalid tools\/call request: /);
     for (const part of ['params', 'arguments', 'expected record, received string']) expect(error?.message).toContain(part);
   });
 });

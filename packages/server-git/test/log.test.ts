@@ -181,7 +181,7 @@ describe('git_log', () => {
     const errors: Error[] = [];
     pair.client.onerror = (error) => errors.push(error);
     const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'git_log', arguments: args }, undefined, { signal: controller.signal });
+    const call = pair.client.callTool({ name: 'git_log', arguments: args }, { signal: controller.signal });
     await sleep(1);
     controller.abort();
     await expect(call).rejects.toThrow(/abort/i);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger, type Logger, silentLogger } from '@mcpkit/protocol-core';
 import { connectV2InMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRemoteAccess } from '../src/engine/remote/http.js';
 import { createGitServer } from '../src/server.js';
@@ -87,12 +87,15 @@ describe.skipIf(!hasGit)('progress and cancellation of the network tools', () =>
     request: string,
   ) => {
     const controller = new AbortController();
-    const call = pair.client.callTool({ name: tool, arguments: args }, undefined, {
-      signal: controller.signal,
-      onprogress: (p) => {
-        if (when(p)) controller.abort();
+    const call = pair.client.callTool(
+      { name: tool, arguments: args },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          if (when(p)) controller.abort();
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow(/abort/i);
     await until(() => http.aborted.some((r) => r === request));
   };
@@ -146,9 +149,12 @@ describe.skipIf(!hasGit)('progress and cancellation of the network tools', () =>
     http.throttle = { bytes: 64 * 1024, everyMs: 40 };
     await using pair = await connect({ repositories: [work.path], remote: access() });
     const seen: Progress[] = [];
-    const res = await pair.client.callTool({ name: 'git_fetch', arguments: { repo_path: repo } }, undefined, {
-      onprogress: (p) => seen.push(p),
-    });
+    const res = await pair.client.callTool(
+      { name: 'git_fetch', arguments: { repo_path: repo } },
+      {
+        onprogress: (p) => seen.push(p),
+      },
+    );
     expect(res.isError, text(res)).toBeFalsy();
     expect(cli(repo, 'rev-parse', 'origin/master')).toBe(head);
     expect(seen.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 /**
  * The memory acceptance tests that are not about the file: real clients against the real server. Call
- * `testAcceptance(name, open)` from a store's own test file to run them in-process (`connectInMemory`, the v1
- * SDK client) over any `GraphStore`, `open` giving a fresh, empty graph each time; or
+ * `testAcceptance(name, open)` from a store's own test file to run them in-process (`connectInMemory`, the v2
+ * client) over any `GraphStore`, `open` giving a fresh, empty graph each time; or
  * `testAcceptanceOn(name, target)` to run them through connections of another kind (`acceptanceTarget.ts`).
  */
 import { startHttp } from '@mcpkit/protocol-core/testing';

@@ -1,12 +1,12 @@
 /**
  * Where the memory acceptance suite (`acceptanceSuite.ts`) runs: a client connected to a memory server
  * over an empty graph, and that graph as a store to seed and check. `inProcessTarget(open)` wires the
- * real server in-process around each store `open` gives (the v1 SDK client, 2025 era); a test file
+ * real server in-process around each store `open` gives (the v2 client, 2025 era); a test file
  * can instead give clients of built bins behind a proxy (`test/postgres/acceptance.stdio.test.ts`).
  */
 import { connectInMemory } from '@mcpkit/protocol-core/testing';
 import type { Client as V2Client } from '@modelcontextprotocol/client';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMemoryServer, type GraphStore, KNOWLEDGE_GRAPH_URI, type Limits } from '../src/server.js';
 import type { StoreFixture } from './storeSuite.js';
@@ -53,17 +53,19 @@ export interface AcceptanceTarget {
 
 export const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
 
-/** Records the `notifications/resources/updated` a v1 SDK client receives. */
-export function updates(client: Client): string[] {
+/** Records the `notifications/resources/updated` a client receives: a v1 SDK client (over HTTP) or a v2 client. */
+export function updates(client: Client | V2Client): string[] {
   const seen: string[] = [];
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+  const record = (n: { params: { uri: string } }) => {
     seen.push(n.params.uri);
-  });
+  };
+  if (client instanceof Client) client.setNotificationHandler(ResourceUpdatedNotificationSchema, record);
+  else client.setNotificationHandler('notifications/resources/updated', record);
   return seen;
 }
 
-/** The update feed of a 2025-era v1 SDK client with a session: `resources/subscribe`. */
-export function subscribeFeed(client: Client): UpdateFeed {
+/** The update feed of a 2025-era client with a session: `resources/subscribe`. */
+export function subscribeFeed(client: Client | V2Client): UpdateFeed {
   const seen = updates(client);
   return {
     seen,
@@ -93,7 +95,7 @@ export function listenFeed(client: V2Client, listening: () => Promise<void> = as
   };
 }
 
-/** The real server in-process around each store `open` gives, with the v1 SDK client (the 2025 era). */
+/** The real server in-process around each store `open` gives, with the v2 client (`connectInMemory`, the 2025 era). */
 export function inProcessTarget(open: () => Promise<StoreFixture>): AcceptanceTarget {
   return {
     era: '2025-11-25',

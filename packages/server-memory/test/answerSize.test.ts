@@ -94,7 +94,7 @@ describe('invalid arguments', () => {
       message: string;
     };
     expect(error.code).toBe(-32602);
-    expect(error.message).toMatch(/^MCP error -32602: Invalid tools\/call request: /);
+    expect(error.message).toMatch(/^Invalid tools\/call request: /);
     expect(JSON.parse(error.message.slice(error.message.indexOf('[')))).toMatchObject([
       { path: ['params', 'arguments'], message: 'Invalid input: expected record, received string' },
     ]);

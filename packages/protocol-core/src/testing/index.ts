@@ -3,18 +3,19 @@
  * (a spawned built bin) or over HTTP on 127.0.0.1:0. Use with `await using`.
  */
 import { spawn } from 'node:child_process';
+import { InMemoryTransport, type Client as V2Client } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type HttpOptions, type RunningHttpServer, serveHttp } from '../runner/http/serve.js';
 import type { ServerApp } from '../runner/types.js';
 import { binTransportParams, keepStderr } from './binProcess.js';
-import { connectHttpV2, type V2ClientOptions, type V2HttpClient } from './v2.js';
+import { connectHttpV2, newV2Client, type V2ClientOptions, type V2HttpClient } from './v2.js';
 
 export { type CheckSkillsOptions, checkSkills, connectWithContext, type SkillsPair, type SkillsReport } from '../skills/check.js';
 export { type AuthGuardForOptions, authGuardFor } from './auth.js';
@@ -53,14 +54,24 @@ function newClient({ name = 'mcpkit-test', capabilities = {} }: ClientOptions = 
   return new Client({ name, version: '0.0.0' }, { capabilities });
 }
 
+/** The v2 client's name and capabilities, for `connectInMemory` (its negotiation is always `legacy`). */
+export type InMemoryClientOptions = Omit<V2ClientOptions, 'mode'>;
+
 export interface InMemoryPair extends AsyncDisposable {
-  client: Client;
+  client: V2Client;
   server: McpServer;
 }
 
-/** A real `Client` wired to `server` over `InMemoryTransport`. */
-export async function connectInMemory(server: McpServer, options?: ClientOptions): Promise<InMemoryPair> {
-  const client = newClient(options);
+/**
+ * A real v2 `Client` (`@modelcontextprotocol/client`) wired to `server` over a linked `InMemoryTransport`
+ * pair: one 2025-11-25 session (`legacy` negotiation, which is where `auto` lands on a linked pair too).
+ * The default for in-process tests; `connectV1InMemory` keeps the v1 client's path covered.
+ */
+export async function connectInMemory(
+  server: McpServer,
+  { name = 'mcpkit-test', capabilities = {} }: InMemoryClientOptions = {},
+): Promise<InMemoryPair> {
+  const client = newV2Client({ mode: 'legacy', name, capabilities });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return {
@@ -73,9 +84,29 @@ export async function connectInMemory(server: McpServer, options?: ClientOptions
   };
 }
 
+export interface V1InMemoryPair extends AsyncDisposable {
+  client: Client;
+  server: McpServer;
+}
+
+/** A v1 SDK `Client` (`@modelcontextprotocol/sdk`) wired to `server` over `InMemoryTransport`: the 2025 v1 client path. */
+export async function connectV1InMemory(server: McpServer, options?: ClientOptions): Promise<V1InMemoryPair> {
+  const client = newClient(options);
+  const [clientTransport, serverTransport] = V1InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return {
+    client,
+    server,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
 /** Sends `params` as they are, past the client's own typing: for requests whose shape is wrong on purpose. */
-export function sendRaw(client: Client, method: string, params: unknown): Promise<unknown> {
-  return client.request({ method, params } as never, z.any());
+export function sendRaw(client: Client | V2Client, method: string, params: unknown): Promise<unknown> {
+  return (client as Client).request({ method, params } as never, z.any());
 }
 
 /**

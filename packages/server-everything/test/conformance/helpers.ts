@@ -1,5 +1,5 @@
-import { type ClientOptions, connectInMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectInMemory, type InMemoryClientOptions, type InMemoryPair } from '@mcpkit/protocol-core/testing';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { vi } from 'vitest';
 import type { EverythingOptions } from '../../src/context.js';
 import { createConformanceServer } from '../../src/profiles/conformance/index.js';
@@ -7,10 +7,10 @@ import { createConformanceServer } from '../../src/profiles/conformance/index.js
 /** What the suite's client declares (`sampling`, `elicitation`). */
 export const SUITE_CAPABILITIES = { sampling: {}, elicitation: {} };
 
-/** The conformance profile in-process, with the real SDK client. */
+/** The conformance profile in-process, with the real v2 client. */
 export function connect(
   options: EverythingOptions = {},
-  client: ClientOptions = { capabilities: SUITE_CAPABILITIES },
+  client: InMemoryClientOptions = { capabilities: SUITE_CAPABILITIES },
 ): Promise<InMemoryPair> {
   return connectInMemory(createConformanceServer(options), client);
 }

@@ -1,5 +1,4 @@
 import { ErrorCode } from '@mcpkit/protocol-core';
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
 import { RED_PIXEL_PNG } from '../../src/profiles/conformance/media.js';
 import { connect, until } from './helpers.js';
@@ -55,10 +54,10 @@ describe('conformance profile: subscriptions', () => {
     await using pair = await connect({ intervals: { resourceUpdatesMs: 10 } });
     const updates: string[] = [];
     const logs: unknown[] = [];
-    pair.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    pair.client.setNotificationHandler('notifications/resources/updated', (n) => {
       updates.push(n.params.uri);
     });
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    pair.client.setNotificationHandler('notifications/message', (n) => {
       logs.push(n.params.data);
     });
     const before = await pair.client.readResource({ uri: 'test://watched-resource' });
@@ -93,7 +92,7 @@ describe('conformance profile: subscriptions', () => {
     try {
       const pair = await connect({ intervals: { resourceUpdatesMs: 10 } });
       let updates = 0;
-      pair.client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {
+      pair.client.setNotificationHandler('notifications/resources/updated', () => {
         updates++;
       });
       await pair.client.subscribeResource({ uri: 'test://watched-resource' });

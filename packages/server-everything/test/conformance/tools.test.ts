@@ -1,12 +1,4 @@
-import {
-  type CreateMessageRequest,
-  CreateMessageRequestSchema,
-  type ElicitRequestFormParams,
-  ElicitRequestSchema,
-  type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
-  type Progress,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, ElicitRequestFormParams, LoggingMessageNotification, Progress } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { BEEP_WAV, RED_PIXEL_PNG } from '../../src/profiles/conformance/media.js';
 import { JSON_SCHEMA_2020_12_INPUT } from '../../src/profiles/conformance/tools/index.js';
@@ -175,7 +167,7 @@ describe('conformance profile: logging and progress', () => {
   it('test_tool_with_logging sends three info messages before its result', async () => {
     await using pair = await connect({ intervals: {} });
     const logs: LoggingMessageNotification['params'][] = [];
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    pair.client.setNotificationHandler('notifications/message', (n) => {
       logs.push(n.params);
     });
     await pair.client.setLoggingLevel('debug');
@@ -191,7 +183,7 @@ describe('conformance profile: logging and progress', () => {
   it('logging/setLevel answers {} and filters: at "warning" the info messages are not sent', async () => {
     await using pair = await connect();
     const logs: unknown[] = [];
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    pair.client.setNotificationHandler('notifications/message', (n) => {
       logs.push(n.params);
     });
     expect(await pair.client.setLoggingLevel('warning')).toEqual({});
@@ -204,9 +196,12 @@ describe('conformance profile: logging and progress', () => {
   it('test_tool_with_progress reports 0, 50 and 100 of 100 for the request progress token', async () => {
     await using pair = await connect();
     const progress: Progress[] = [];
-    const result = await pair.client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, {
-      onprogress: (p) => progress.push(p),
-    });
+    const result = await pair.client.callTool(
+      { name: 'test_tool_with_progress', arguments: {} },
+      {
+        onprogress: (p) => progress.push(p),
+      },
+    );
     expect(progress).toEqual([
       { progress: 0, total: 100, message: 'Completed step 0 of 100' },
       { progress: 50, total: 100, message: 'Completed step 50 of 100' },
@@ -229,7 +224,7 @@ describe('conformance profile: sampling and elicitation', () => {
   it('test_sampling sends the prompt to the client LLM (100 tokens) and returns its answer', async () => {
     await using pair = await connect();
     const requests: CreateMessageRequest['params'][] = [];
-    pair.client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    pair.client.setRequestHandler('sampling/createMessage', (request) => {
       requests.push(request.params);
       return {
         role: 'assistant',
@@ -265,7 +260,7 @@ describe('conformance profile: sampling and elicitation', () => {
   ) {
     const pair = await connect();
     const requests: ElicitRequestFormParams[] = [];
-    pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
+    pair.client.setRequestHandler('elicitation/create', (request) => {
       requests.push(request.params as ElicitRequestFormParams);
       return answer as never;
     });
@@ -338,7 +333,7 @@ describe('conformance profile: test_reconnection without a resumable stream', ()
   it('in-process it keeps the stream, says so, and still announces itself in the log', async () => {
     await using pair = await connect();
     const logs: unknown[] = [];
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    pair.client.setNotificationHandler('notifications/message', (n) => {
       logs.push(n.params.data);
     });
     const result = await call(pair, 'test_reconnection');

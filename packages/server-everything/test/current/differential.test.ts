@@ -18,7 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DOCUMENTS } from '../../src/profiles/current/documents.js';
-import { connectCurrent, dataUri, FULL_CAPABILITIES, until } from './helpers.js';
+import { connectCurrentV1, dataUri, FULL_CAPABILITIES, until } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const referenceDist = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist');
@@ -58,7 +58,7 @@ async function reference(capabilities: ClientCapabilities): Promise<Side> {
 }
 
 async function ours(capabilities: ClientCapabilities): Promise<Side> {
-  const pair = await connectCurrent({}, { capabilities });
+  const pair = await connectCurrentV1({}, { capabilities });
   if (capabilities.roots) pair.client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
   return {
     client: pair.client,

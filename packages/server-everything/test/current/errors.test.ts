@@ -14,7 +14,7 @@ describe('bad input', () => {
     // SDK v2: an unknown tool is a JSON-RPC -32602 error (SDK 1.x answered an isError result).
     await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Tool nope not found',
+      message: 'Tool nope not found',
     });
     await alive();
     expect(errorText(await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 'two' } }))).toBe(
@@ -35,13 +35,13 @@ describe('bad input', () => {
       client.getPrompt({ name: 'resource-prompt', arguments: { resourceType: 'Blob', resourceId: '1.5' } }),
     ).rejects.toMatchObject({
       code: -32603,
-      message: 'MCP error -32603: Invalid resourceId: 1.5. Must be a finite positive integer.',
+      message: 'Invalid resourceId: 1.5. Must be a finite positive integer.',
     });
     await alive();
     await expect(client.readResource({ uri: 'demo://resource/static/document/nope.md' })).rejects.toMatchObject({ code: -32602 });
     await expect(client.readResource({ uri: 'demo://resource/dynamic/text/abc' })).rejects.toMatchObject({
       code: -32603,
-      message: 'MCP error -32603: Unknown resource: demo://resource/dynamic/text/abc',
+      message: 'Unknown resource: demo://resource/dynamic/text/abc',
     });
     await expect(
       client.complete({ ref: { type: 'ref/resource', uri: 'demo://nope/{x}' }, argument: { name: 'x', value: '' } }),

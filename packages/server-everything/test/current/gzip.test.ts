@@ -4,7 +4,7 @@
  * resources (listed, readable, replaced, budgeted).
  */
 import { gunzipSync } from 'node:zlib';
-import { type BlobResourceContents, type CallToolResult, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { BlobResourceContents, CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { EverythingOptions } from '../../src/context.js';
 import type { Download, DownloadOptions } from '../../src/shared/download.js';
@@ -21,7 +21,7 @@ describe('gzip-file-as-resource', () => {
   it('compresses a data: URI into a session resource that can be listed and read', async () => {
     await using pair = await connectCurrent();
     let listChanged = 0;
-    pair.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+    pair.client.setNotificationHandler('notifications/resources/list_changed', () => void listChanged++);
     const result = await pair.client.callTool({
       name: 'gzip-file-as-resource',
       arguments: { name: 'notes.txt.gz', data: dataUri('Hello, World!') },
@@ -147,9 +147,12 @@ describe('gzip-file-as-resource', () => {
     };
     await using pair = await connectCurrent({ download });
     const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'gzip-file-as-resource', arguments: { data: 'https://slow.example/x' } }, undefined, {
-      signal: controller.signal,
-    });
+    const call = pair.client.callTool(
+      { name: 'gzip-file-as-resource', arguments: { data: 'https://slow.example/x' } },
+      {
+        signal: controller.signal,
+      },
+    );
     await until(() => signal !== undefined, 2000, 'the download to start');
     controller.abort('no longer needed');
     await expect(call).rejects.toThrow();

@@ -1,4 +1,12 @@
-import { type ClientOptions, connectInMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
+import {
+  type ClientOptions,
+  connectInMemory,
+  connectV1InMemory,
+  type InMemoryClientOptions,
+  type InMemoryPair,
+  type V1InMemoryPair,
+} from '@mcpkit/protocol-core/testing';
+import type { ClientCapabilities as V2ClientCapabilities } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -8,8 +16,8 @@ import { expect, vi } from 'vitest';
 import type { EverythingIntervals, EverythingOptions } from '../../src/context.js';
 import { createEverythingServer } from '../../src/server.js';
 
-/** Every capability a client can declare, so every capability-gated tool gets registered. */
-export const FULL_CAPABILITIES: ClientCapabilities = {
+/** Every capability a client can declare, so every capability-gated tool gets registered (for either SDK's client). */
+export const FULL_CAPABILITIES: ClientCapabilities & V2ClientCapabilities = {
   roots: { listChanged: true },
   sampling: {},
   elicitation: { form: {}, url: {} },
@@ -23,9 +31,14 @@ export function currentServer(options: EverythingOptions = {}): McpServer {
   return createEverythingServer({ profile: 'current', intervals: FAST, ...options });
 }
 
-/** A current-profile server and a real SDK client in-process. */
-export async function connectCurrent(options: EverythingOptions = {}, client: ClientOptions = {}): Promise<InMemoryPair> {
+/** A current-profile server and a real v2 client in-process. */
+export async function connectCurrent(options: EverythingOptions = {}, client: InMemoryClientOptions = {}): Promise<InMemoryPair> {
   return connectInMemory(currentServer(options), client);
+}
+
+/** The same with the v1 SDK client, for its experimental tasks API (2025 tasks; the v2 client has none). */
+export async function connectCurrentV1(options: EverythingOptions = {}, client: ClientOptions = {}): Promise<V1InMemoryPair> {
+  return connectV1InMemory(currentServer(options), client);
 }
 
 export interface CustomPair extends AsyncDisposable {

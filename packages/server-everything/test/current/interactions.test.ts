@@ -3,16 +3,14 @@
  * and the -32042 error path), with every kind of answer, and clients that cannot or will not answer.
  */
 
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   type CallToolResult,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
   type ElicitResult,
+  InMemoryTransport,
   type JSONRPCMessage,
-  McpError,
+  ProtocolError,
   UrlElicitationRequiredError,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { ELICITATION_SCHEMA } from '../../src/profiles/current/tools/triggerElicitationRequest.js';
 import { connectCurrent, currentServer, errorText, text, texts, until } from './helpers.js';
@@ -21,7 +19,7 @@ describe('trigger-sampling-request', () => {
   it('round-trips a sampling request and shows the whole result', async () => {
     await using pair = await connectCurrent({}, { capabilities: { sampling: {} } });
     const answer = { role: 'assistant', content: { type: 'text', text: 'Paris.' }, model: 'm-1', stopReason: 'endTurn' } as const;
-    pair.client.setRequestHandler(CreateMessageRequestSchema, () => answer);
+    pair.client.setRequestHandler('sampling/createMessage', () => answer);
     const result = await pair.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'Capital of France?' } });
     const out = text(result);
     expect(out.startsWith('LLM sampling result: \n{\n  "')).toBe(true);
@@ -30,12 +28,13 @@ describe('trigger-sampling-request', () => {
 
   it('reports a client’s sampling failure as a tool error and stays up', async () => {
     await using pair = await connectCurrent({}, { capabilities: { sampling: {} } });
-    pair.client.setRequestHandler(CreateMessageRequestSchema, () => {
-      throw new McpError(-1, 'User rejected sampling request');
+    pair.client.setRequestHandler('sampling/createMessage', () => {
+      throw new ProtocolError(-1, 'User rejected sampling request');
     });
-    // The client sends "MCP error -1: User rejected…"; SDK v2 keeps it as it came (the reference, on SDK 1.x, prefixed it again).
+    // The v2 client sends "User rejected…" (a v1 client sent "MCP error -1: User rejected…"); SDK v2 keeps it as it came
+    // (the reference, on SDK 1.x, prefixed it again).
     expect(errorText(await pair.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x' } }))).toBe(
-      'MCP error -1: User rejected sampling request',
+      'User rejected sampling request',
     );
     text(await pair.client.callTool({ name: 'echo', arguments: { message: 'up' } }));
   });
@@ -54,7 +53,7 @@ describe('trigger-sampling-request', () => {
     // SDK v2: an unknown tool is a JSON-RPC -32602 error (SDK 1.x answered an isError result).
     await expect(pair.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x' } })).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Tool trigger-sampling-request not found',
+      message: 'Tool trigger-sampling-request not found',
     });
   });
 });
@@ -62,7 +61,7 @@ describe('trigger-sampling-request', () => {
 async function elicit(answer: ElicitResult) {
   await using pair = await connectCurrent({}, { capabilities: { elicitation: {} } });
   const requests: unknown[] = [];
-  pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
+  pair.client.setRequestHandler('elicitation/create', (request) => {
     requests.push(request.params);
     return answer;
   });
@@ -137,8 +136,8 @@ describe('trigger-url-elicitation', () => {
     expect(error).toBeInstanceOf(UrlElicitationRequiredError);
     const { code, message, data } = error as UrlElicitationRequiredError;
     expect(code).toBe(-32042);
-    // On the wire (SDK v2): "This request requires browser-based authorization."; the SDK client prefixes the code once.
-    expect(message).toBe('MCP error -32042: This request requires browser-based authorization.');
+    // On the wire (SDK v2): "This request requires browser-based authorization."; the v2 client keeps it as it came.
+    expect(message).toBe('This request requires browser-based authorization.');
     expect(data).toEqual({
       elicitations: [
         {
@@ -180,7 +179,7 @@ describe('trigger-url-elicitation', () => {
 
   it('the retry marker is one-shot, and keyed on the url and the elicitationId given', async () => {
     await using pair = await connectCurrent({}, { capabilities: { elicitation: { url: {} } } });
-    pair.client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept' }));
+    pair.client.setRequestHandler('elicitation/create', () => ({ action: 'accept' }));
     const call = (args: Record<string, unknown>) =>
       pair.client.callTool({ name: 'trigger-url-elicitation', arguments: { errorPath: true, ...args } });
     const outcome = (args: Record<string, unknown>) =>
@@ -210,7 +209,7 @@ describe('trigger-url-elicitation', () => {
       pair.client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com' } }),
     ).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Tool trigger-url-elicitation not found',
+      message: 'Tool trigger-url-elicitation not found',
     });
   });
 });

@@ -3,7 +3,7 @@
  * stages, the long-running operation, the first roots/list, the task store's TTLs) is gone once its server
  * closes, and none of them keeps the process alive. Fake timers make the pending ones countable.
  */
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectCurrent, text } from './helpers.js';
 
@@ -55,9 +55,12 @@ describe('closing a session', () => {
     await using pair = await connectCurrent();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const controller = new AbortController();
-    const call = pair.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 100, steps: 2 } }, undefined, {
-      signal: controller.signal,
-    });
+    const call = pair.client.callTool(
+      { name: 'trigger-long-running-operation', arguments: { duration: 100, steps: 2 } },
+      {
+        signal: controller.signal,
+      },
+    );
     await vi.waitFor(() => expect(vi.getTimerCount()).toBe(2)); // the step's sleep and the client's request timeout
     controller.abort('enough');
     await expect(call).rejects.toThrow();

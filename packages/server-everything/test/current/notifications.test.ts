@@ -2,15 +2,7 @@
  * What the server sends on its own: progress (string and numeric tokens), simulated log messages (and the
  * client's log level), resource update notifications for subscriptions, roots requests.
  */
-import {
-  CallToolResultSchema,
-  ListRootsRequestSchema,
-  type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
-  ProgressNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  type Root,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { simulatedLogMessages } from '../../src/shared/logMessages.js';
 import { connectCurrent, delay, text, until } from './helpers.js';
@@ -23,7 +15,6 @@ describe('progress', () => {
     const seen: { progress: number; total?: number }[] = [];
     const result = await pair.client.callTool(
       { name: 'trigger-long-running-operation', arguments: { duration: 0.03, steps: 3 } },
-      undefined,
       {
         onprogress: (p) => void seen.push(p),
       },
@@ -39,15 +30,12 @@ describe('progress', () => {
   it('echoes a string progress token as given, and sends nothing without one', async () => {
     await using pair = await connectCurrent();
     const tokens: unknown[] = [];
-    pair.client.setNotificationHandler(ProgressNotificationSchema, (n) => void tokens.push(n.params.progressToken));
+    pair.client.setNotificationHandler('notifications/progress', (n) => void tokens.push(n.params.progressToken));
     const call = (meta?: { progressToken: string | number }) =>
-      pair.client.request(
-        {
-          method: 'tools/call',
-          params: { name: 'trigger-long-running-operation', arguments: { duration: 0.01, steps: 2 }, ...(meta ? { _meta: meta } : {}) },
-        },
-        CallToolResultSchema,
-      );
+      pair.client.request({
+        method: 'tools/call',
+        params: { name: 'trigger-long-running-operation', arguments: { duration: 0.01, steps: 2 }, ...(meta ? { _meta: meta } : {}) },
+      });
     await call();
     expect(tokens).toEqual([]);
     await call({ progressToken: 'op-7' });
@@ -60,7 +48,7 @@ describe('simulated logging', () => {
   it('sends random-leveled messages once started, none once stopped', async () => {
     await using pair = await connectCurrent();
     const messages: LoggingMessageNotification['params'][] = [];
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void messages.push(n.params));
+    pair.client.setNotificationHandler('notifications/message', (n) => void messages.push(n.params));
     await pair.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
     await until(() => messages.length >= 5, 5000, 'five log messages');
     const texts = simulatedLogMessages(undefined);
@@ -77,7 +65,7 @@ describe('simulated logging', () => {
   it('respects the level the client set', async () => {
     await using pair = await connectCurrent();
     const levels: string[] = [];
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void levels.push(n.params.level));
+    pair.client.setNotificationHandler('notifications/message', (n) => void levels.push(n.params.level));
     await pair.client.setLoggingLevel('critical');
     await pair.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
     // 3 of the 8 levels pass; 10 messages take ~27 ticks, and an unfiltered stream would show a low level almost surely.
@@ -104,7 +92,7 @@ describe('resource subscriptions', () => {
   it('acknowledges subscribe and unsubscribe with the reference’s log messages', async () => {
     await using pair = await connectCurrent();
     const data: unknown[] = [];
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void data.push([n.params.level, n.params.data]));
+    pair.client.setNotificationHandler('notifications/message', (n) => void data.push([n.params.level, n.params.data]));
     await pair.client.subscribeResource({ uri: 'demo://resource/dynamic/text/1' });
     await pair.client.unsubscribeResource({ uri: 'demo://never-subscribed' });
     expect(data).toEqual([
@@ -116,7 +104,7 @@ describe('resource subscriptions', () => {
   it('sends updates for the subscribed URIs only while the toggle is on', async () => {
     await using pair = await connectCurrent();
     const updates: string[] = [];
-    pair.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    pair.client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
     await pair.client.subscribeResource({ uri: 'demo://a' });
     await pair.client.subscribeResource({ uri: 'demo://b' });
     await delay(60);
@@ -145,8 +133,8 @@ describe('roots', () => {
     await using pair = await connectCurrent({}, { capabilities: { roots: { listChanged: true } } });
     let requests = 0;
     const logs: unknown[] = [];
-    pair.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
-    pair.client.setRequestHandler(ListRootsRequestSchema, () => {
+    pair.client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
+    pair.client.setRequestHandler('roots/list', () => {
       requests++;
       return { roots: ROOTS };
     });
@@ -164,7 +152,7 @@ describe('roots', () => {
     await using pair = await connectCurrent({}, { capabilities: { roots: { listChanged: true } } });
     let roots: Root[] = [];
     let requests = 0;
-    pair.client.setRequestHandler(ListRootsRequestSchema, () => {
+    pair.client.setRequestHandler('roots/list', () => {
       requests++;
       return { roots };
     });

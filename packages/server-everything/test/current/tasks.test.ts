@@ -15,9 +15,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { researchReport } from '../../src/profiles/current/tools/simulateResearchQuery.js';
-import { connectClient, connectCurrent, currentServer, delay, FULL_CAPABILITIES, text, texts, until } from './helpers.js';
+import { connectClient, connectCurrentV1, currentServer, delay, FULL_CAPABILITIES, text, texts, until } from './helpers.js';
 
-type Pair = Awaited<ReturnType<typeof connectCurrent>>;
+type Pair = Awaited<ReturnType<typeof connectCurrentV1>>;
 
 /** Runs `simulate-research-query` as a task to its end; returns every message of the stream. */
 async function research(pair: Pair, args: Record<string, unknown>) {
@@ -77,7 +77,7 @@ This tool demonstrates MCP's task-based execution pattern for long-running opera
 
 describe('server-side tasks: simulate-research-query', () => {
   it('advertises the tasks capability and requires task augmentation', async () => {
-    await using pair = await connectCurrent();
+    await using pair = await connectCurrentV1();
     expect(pair.client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
     const tool = (await pair.client.listTools()).tools.find((t) => t.name === 'simulate-research-query');
     expect(tool?.execution).toEqual({ taskSupport: 'required' });
@@ -94,7 +94,7 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('goes working → completed through the four stages, with status notifications, and returns the reference report', async () => {
-    await using pair = await connectCurrent();
+    await using pair = await connectCurrentV1();
     const statuses: string[] = [];
     pair.client.setNotificationHandler(
       TaskStatusNotificationSchema,
@@ -119,7 +119,7 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('serves tasks/get and tasks/result, ignoring the ttl the client asked for', async () => {
-    await using pair = await connectCurrent();
+    await using pair = await connectCurrentV1();
     const created = (await pair.client.request(
       { method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'Quantum' }, task: { ttl: 5 } } },
       CallToolResultSchema.or((await import('@modelcontextprotocol/sdk/types.js')).CreateTaskResultSchema),
@@ -134,7 +134,7 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('asks an ambiguous query for a clarification: input_required, an elicitation queued for tasks/result, the report says so', async () => {
-    await using pair = await connectCurrent({}, { capabilities: { elicitation: {} } });
+    await using pair = await connectCurrentV1({}, { capabilities: { elicitation: {} } });
     const requests: Record<string, unknown>[] = [];
     pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
       requests.push(request.params);
@@ -178,7 +178,7 @@ describe('server-side tasks: simulate-research-query', () => {
     ['cancel', { action: 'cancel' }, 'User cancelled - using default interpretation'],
     ['accept without a choice', { action: 'accept', content: {} }, 'User accepted without selection'],
   ])('uses a default interpretation when the user answers %s', async (_label, answer, clarification) => {
-    await using pair = await connectCurrent({}, { capabilities: { elicitation: {} } });
+    await using pair = await connectCurrentV1({}, { capabilities: { elicitation: {} } });
     pair.client.setRequestHandler(ElicitRequestSchema, () => answer as never);
     const report = reportOf(await research(pair, { topic: 'Tides', ambiguous: true }));
     expect(report).toContain(`# Research Report: Tides (${clarification})\n`);
@@ -188,7 +188,7 @@ describe('server-side tasks: simulate-research-query', () => {
   it('carries on with a default when the elicitation fails, and says so', async () => {
     const warnings: string[] = [];
     const logger = { ...(await import('@mcpkit/protocol-core')).silentLogger, warn: (m: string) => void warnings.push(m) };
-    await using pair = await connectCurrent({ logger }, { capabilities: { elicitation: {} } });
+    await using pair = await connectCurrentV1({ logger }, { capabilities: { elicitation: {} } });
     pair.client.setRequestHandler(ElicitRequestSchema, () => {
       throw new Error('no user here');
     });
@@ -200,14 +200,14 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('does not ask a client without elicitation, even for an ambiguous query', async () => {
-    await using pair = await connectCurrent();
+    await using pair = await connectCurrentV1();
     const messages = await research(pair, { topic: 'Quantum', ambiguous: true });
     expect(messages.some((m) => m.type === 'taskStatus' && m.task.status === 'input_required')).toBe(false);
     expect(reportOf(messages)).toBe(QUANTUM_REPORT);
   });
 
   it('stops a cancelled task: it stays cancelled and never gets a result', async () => {
-    await using pair = await connectCurrent({ intervals: { researchStageMs: 40, taskPollMs: 5 } });
+    await using pair = await connectCurrentV1({ intervals: { researchStageMs: 40, taskPollMs: 5 } });
     const { task } = (await pair.client.request(
       { method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'Quantum' }, task: {} } },
       (
@@ -224,7 +224,7 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('pages tasks/list ten at a time', async () => {
-    await using pair = await connectCurrent({ intervals: { researchStageMs: 1000 } });
+    await using pair = await connectCurrentV1({ intervals: { researchStageMs: 1000 } });
     const { CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
@@ -245,7 +245,7 @@ describe('server-side tasks: simulate-research-query', () => {
   it('keeps each session’s tasks to itself', async () => {
     const server = currentServer({ intervals: { researchStageMs: 1000 } });
     const pair = await connectClient(server);
-    const other = await connectCurrent();
+    const other = await connectCurrentV1();
     const { CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const { task } = await pair.client.request(
       { method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'x' }, task: {} } },
@@ -384,11 +384,11 @@ describe('client-side tasks: the *-async tools', () => {
 
   it('registers the async tools only for clients that run those requests as tasks', async () => {
     const withoutTasks = { ...FULL_CAPABILITIES, tasks: undefined };
-    await using pair = await connectCurrent({}, { capabilities: withoutTasks });
+    await using pair = await connectCurrentV1({}, { capabilities: withoutTasks });
     const names = (await pair.client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain('trigger-sampling-request-async');
     expect(names).not.toContain('trigger-elicitation-request-async');
-    await using full = await connectCurrent({}, { capabilities: FULL_CAPABILITIES });
+    await using full = await connectCurrentV1({}, { capabilities: FULL_CAPABILITIES });
     expect((await full.client.listTools()).tools.map((t) => t.name).slice(-2)).toEqual([
       'trigger-sampling-request-async',
       'trigger-elicitation-request-async',

@@ -5,15 +5,8 @@
  * helpers where the upstream test is about a helper. Test names carry the upstream file and number.
  */
 
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  type ClientCapabilities,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ProgressNotificationSchema,
-  type ResourceLink,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities, ResourceLink } from '@modelcontextprotocol/client';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createSessionResources, getSessionResourceURI } from '../../src/profiles/current/resources/session.js';
@@ -29,7 +22,7 @@ import {
 } from '../../src/profiles/current/resources/templates.js';
 import { createEverythingServer } from '../../src/server.js';
 import { MCP_TINY_IMAGE } from '../../src/shared/mcpTinyImage.js';
-import { connectCurrent, dataUri, errorText, text, texts } from './helpers.js';
+import { connectCurrent, connectCurrentV1, dataUri, errorText, text, texts } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -180,7 +173,7 @@ describe('prompts.test.ts (11)', () => {
   it('6.3.9 resource-prompt refuses an invalid resourceType', async () => {
     await expect(prompt('resource-prompt', { resourceType: 'Invalid', resourceId: '1' })).rejects.toMatchObject({
       code: -32603,
-      message: 'MCP error -32603: Invalid resourceType: Invalid. Must be Text or Blob.',
+      message: 'Invalid resourceType: Invalid. Must be Text or Blob.',
     });
   });
   it('6.3.10 resource-prompt refuses resourceId -1, 0 and abc', async () => {
@@ -439,14 +432,11 @@ describe('tools.test.ts (61)', () => {
   it('6.5.24 trigger-long-running-operation reports progress to the token given', async () => {
     await using pair = await connectCurrent();
     const progress: unknown[] = [];
-    pair.client.setNotificationHandler(ProgressNotificationSchema, (n) => void progress.push(n.params));
-    await pair.client.request(
-      {
-        method: 'tools/call',
-        params: { name: 'trigger-long-running-operation', arguments: { duration: 0.02, steps: 2 }, _meta: { progressToken: 'token-123' } },
-      },
-      CallToolResultSchema,
-    );
+    pair.client.setNotificationHandler('notifications/progress', (n) => void progress.push(n.params));
+    await pair.client.request({
+      method: 'tools/call',
+      params: { name: 'trigger-long-running-operation', arguments: { duration: 0.02, steps: 2 }, _meta: { progressToken: 'token-123' } },
+    });
     expect(progress).toEqual([
       { progressToken: 'token-123', progress: 1, total: 2 },
       { progressToken: 'token-123', progress: 2, total: 2 },
@@ -525,7 +515,7 @@ describe('tools.test.ts (61)', () => {
     // SDK v2: an unknown tool is a JSON-RPC -32602 error (SDK 1.x answered an isError result).
     await expect(call('trigger-sampling-request', { prompt: 'x' })).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Tool trigger-sampling-request not found',
+      message: 'Tool trigger-sampling-request not found',
     });
   });
   it('6.5.38 trigger-sampling-request is registered with sampling', async () => {
@@ -537,7 +527,7 @@ describe('tools.test.ts (61)', () => {
   it('6.5.39 trigger-sampling-request sends sampling/createMessage', async () => {
     await using pair = await connectCurrent({}, { capabilities: { sampling: {} } });
     const requests: unknown[] = [];
-    pair.client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    pair.client.setRequestHandler('sampling/createMessage', (request) => {
       requests.push(request.params);
       return { role: 'assistant', content: { type: 'text', text: 'Hi' }, model: 'test-model' };
     });
@@ -557,7 +547,7 @@ describe('tools.test.ts (61)', () => {
   it('6.5.40 trigger-elicitation-request is not registered without elicitation', async () => {
     await expect(call('trigger-elicitation-request')).rejects.toMatchObject({
       code: -32602,
-      message: 'MCP error -32602: Tool trigger-elicitation-request not found',
+      message: 'Tool trigger-elicitation-request not found',
     });
   });
   it('6.5.41 trigger-elicitation-request is registered with elicitation', async () => {
@@ -568,7 +558,7 @@ describe('tools.test.ts (61)', () => {
   });
   const elicit = async (answer: Record<string, unknown>) => {
     await using pair = await connectCurrent({}, { capabilities: { elicitation: {} } });
-    pair.client.setRequestHandler(ElicitRequestSchema, () => answer as never);
+    pair.client.setRequestHandler('elicitation/create', () => answer as never);
     return (await pair.client.callTool({ name: 'trigger-elicitation-request', arguments: {} })) as CallToolResult;
   };
   it('6.5.42 trigger-elicitation-request accept', async () => {
@@ -594,7 +584,7 @@ describe('tools.test.ts (61)', () => {
   const urlElicit = async (args: Record<string, unknown>, action: 'accept' | 'decline' | 'cancel') => {
     await using pair = await connectCurrent({}, { capabilities: { elicitation: { url: {} } } });
     const requests: Record<string, unknown>[] = [];
-    pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
+    pair.client.setRequestHandler('elicitation/create', (request) => {
       requests.push(request.params);
       return { action };
     });
@@ -650,7 +640,7 @@ describe('tools.test.ts (61)', () => {
   it('6.5.54 trigger-url-elicitation retry: the second identical call takes the request path', async () => {
     await using pair = await connectCurrent({}, { capabilities: { elicitation: { url: {} } } });
     const requests: unknown[] = [];
-    pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
+    pair.client.setRequestHandler('elicitation/create', (request) => {
       requests.push(request.params);
       return { action: 'accept' };
     });
@@ -671,7 +661,7 @@ describe('tools.test.ts (61)', () => {
     expect(tool.description).toContain('roots');
   });
   it('6.5.57 simulate-research-query, ambiguous: elicits through the task (relatedTask)', async () => {
-    await using pair = await connectCurrent({}, { capabilities: { elicitation: {} } });
+    await using pair = await connectCurrentV1({}, { capabilities: { elicitation: {} } });
     const elicitations: { params: Record<string, unknown> }[] = [];
     pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
       elicitations.push(request as never);
@@ -689,7 +679,7 @@ describe('tools.test.ts (61)', () => {
     expect(elicitations[0]!.params._meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId } });
   });
   it('6.5.58 simulate-research-query, not ambiguous: no elicitation, a completed result', async () => {
-    await using pair = await connectCurrent({}, { capabilities: { elicitation: {} } });
+    await using pair = await connectCurrentV1({}, { capabilities: { elicitation: {} } });
     let elicited = false;
     pair.client.setRequestHandler(ElicitRequestSchema, () => {
       elicited = true;

@@ -1,5 +1,5 @@
 import { connectInMemory } from '@mcpkit/protocol-core/testing';
-import { CreateMessageRequestSchema, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
 
@@ -23,7 +23,7 @@ describe('sampleLLM round trips (server → client sampling/createMessage)', () 
   it('sends the reference request and returns the reply text', async () => {
     await using pair = await connectInMemory(createLegacyServer(quiet), { capabilities: { sampling: {} } });
     const requests: unknown[] = [];
-    pair.client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    pair.client.setRequestHandler('sampling/createMessage', (request) => {
       requests.push(request.params);
       return { role: 'assistant', model: 'test-model', content: { type: 'text', text: `echo(${request.params.maxTokens})` } };
     });
@@ -46,7 +46,7 @@ describe('sampleLLM round trips (server → client sampling/createMessage)', () 
   it('prints a non-text reply as JSON (npm 2025.11.25 printed "undefined")', async () => {
     await using pair = await connectInMemory(createLegacyServer(quiet), { capabilities: { sampling: {} } });
     const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
-    pair.client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: 'assistant', model: 'm', content: image }));
+    pair.client.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', model: 'm', content: image }));
     expect(texts(await pair.client.callTool({ name: 'sampleLLM', arguments: { prompt: 'draw' } }))).toEqual([
       `LLM sampling result: ${JSON.stringify(image)}`,
     ]);
@@ -56,17 +56,17 @@ describe('sampleLLM round trips (server → client sampling/createMessage)', () 
     await using without = await connectInMemory(createLegacyServer(quiet));
     expect(await failure(without.client.callTool({ name: 'sampleLLM', arguments: { prompt: 'x' } }))).toEqual({
       code: -32603,
-      message: 'MCP error -32603: sampleLLM needs a client that supports sampling; this client did not declare the sampling capability',
+      message: 'sampleLLM needs a client that supports sampling; this client did not declare the sampling capability',
     });
 
     await using refusing = await connectInMemory(createLegacyServer(quiet), { capabilities: { sampling: {} } });
     // On the wire: {"code":-1,"message":"User rejected sampling request"}; the server passes it on unchanged.
-    refusing.client.setRequestHandler(CreateMessageRequestSchema, () => {
+    refusing.client.setRequestHandler('sampling/createMessage', () => {
       throw Object.assign(new Error('User rejected sampling request'), { code: -1 });
     });
     expect(await failure(refusing.client.callTool({ name: 'sampleLLM', arguments: { prompt: 'x' } }))).toEqual({
       code: -1,
-      message: 'MCP error -1: User rejected sampling request',
+      message: 'User rejected sampling request',
     });
     expect((await failure(refusing.client.callTool({ name: 'sampleLLM', arguments: {} }))).message).toContain(
       'expected string, received undefined at prompt',
@@ -78,7 +78,7 @@ describe('startElicitation round trips (server → client elicitation/create)', 
   async function elicit(answer: ElicitResult) {
     const pair = await connectInMemory(createLegacyServer(quiet), { capabilities: { elicitation: {} } });
     const requests: unknown[] = [];
-    pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
+    pair.client.setRequestHandler('elicitation/create', (request) => {
       requests.push(request.params);
       return answer;
     });
@@ -141,8 +141,7 @@ describe('startElicitation round trips (server → client elicitation/create)', 
     expect((await pair.client.listTools()).tools.map((t) => t.name)).not.toContain('startElicitation');
     expect(await failure(pair.client.callTool({ name: 'startElicitation', arguments: {} }))).toEqual({
       code: -32603,
-      message:
-        'MCP error -32603: startElicitation needs a client that supports elicitation; this client did not declare the elicitation capability',
+      message: 'startElicitation needs a client that supports elicitation; this client did not declare the elicitation capability',
     });
     await using withIt = await connectInMemory(createLegacyServer(quiet), { capabilities: { elicitation: {} } });
     expect((await withIt.client.listTools()).tools.map((t) => t.name).at(-1)).toBe('startElicitation');

@@ -23,7 +23,8 @@ describe('legacy resources', () => {
     const cursors: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await pair.client.listResources(cursor ? { cursor } : {});
+      // A raw `resources/list`: the v2 client's listResources() walks every page itself when given no cursor.
+      const page = await pair.client.request({ method: 'resources/list', params: cursor ? { cursor } : {} });
       expect(page.resources).toHaveLength(10);
       uris.push(...page.resources.map((r) => r.uri));
       cursor = page.nextCursor;
@@ -85,7 +86,7 @@ describe('legacy resources', () => {
     for (const uri of ['test://static/resource/101', 'test://static/resource/abc', 'test://other/1']) {
       expect(await failure(pair.client.readResource({ uri }))).toEqual({
         code: -32603,
-        message: `MCP error -32603: Unknown resource: ${uri}`,
+        message: `Unknown resource: ${uri}`,
       });
     }
   });
@@ -131,15 +132,15 @@ describe('legacy prompts', () => {
     for (const resourceId of ['0', '101', 'abc']) {
       expect(await failure(pair.client.getPrompt({ name: 'resource_prompt', arguments: { resourceId } }))).toEqual({
         code: -32603,
-        message: `MCP error -32603: Invalid resourceId: ${resourceId}. Must be a number between 1 and 100.`,
+        message: `Invalid resourceId: ${resourceId}. Must be a number between 1 and 100.`,
       });
     }
     expect((await failure(pair.client.getPrompt({ name: 'resource_prompt' }))).message).toBe(
-      'MCP error -32603: Invalid resourceId: undefined. Must be a number between 1 and 100.',
+      'Invalid resourceId: undefined. Must be a number between 1 and 100.',
     );
     expect(await failure(pair.client.getPrompt({ name: 'nope' }))).toEqual({
       code: -32603,
-      message: 'MCP error -32603: Unknown prompt: nope',
+      message: 'Unknown prompt: nope',
     });
   });
 });

@@ -155,9 +155,12 @@ describe('through the MCP SDK client', () => {
     // Answered while the graph cannot finish loading.
     expect((await pair.client.listTools()).tools).toHaveLength(9);
     const progress: { progress: number; total?: number; message?: string }[] = [];
-    const call = pair.client.callTool({ name: 'open_nodes', arguments: { names: ['E7'] } }, undefined, {
-      onprogress: (p) => progress.push(p),
-    });
+    const call = pair.client.callTool(
+      { name: 'open_nodes', arguments: { names: ['E7'] } },
+      {
+        onprogress: (p) => progress.push(p),
+      },
+    );
     await new Promise((r) => setTimeout(r, 600));
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toEqual({ progress: f.size, total: f.size, message: expect.stringMatching(/^loading the knowledge graph: /) });
@@ -174,10 +177,13 @@ describe('through the MCP SDK client', () => {
     const { store, count } = counted(inner);
     await using pair = await connectInMemory(createMemoryServer({ store }));
     const stop = new AbortController();
-    const cancelled = pair.client.callTool({ name: 'read_graph', arguments: { limit: 1 } }, undefined, {
-      signal: stop.signal,
-      onprogress: () => {},
-    });
+    const cancelled = pair.client.callTool(
+      { name: 'read_graph', arguments: { limit: 1 } },
+      {
+        signal: stop.signal,
+        onprogress: () => {},
+      },
+    );
     const other = pair.client.callTool({ name: 'search_nodes', arguments: { query: 'E12' } });
     await new Promise((r) => setTimeout(r, 100));
     expect(count.waiting).toBe(2);

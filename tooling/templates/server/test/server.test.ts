@@ -4,7 +4,7 @@ import { create$PASCAL$Server } from '../src/server.js';
 
 type Content = { type: string; text: string }[];
 
-/** A real SDK client (v1, the 2025-era client) against a fresh server: every test gets its own state. */
+/** A real SDK client (v2, in a 2025-11-25 session) against a fresh server: every test gets its own state. */
 async function connect(options: Parameters<typeof create$PASCAL$Server>[0] = {}) {
   return connectInMemory(create$PASCAL$Server(options));
 }
