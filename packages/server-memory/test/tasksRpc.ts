@@ -16,7 +16,7 @@ export async function rpc(
   endpoint: string,
   method: string,
   params: Record<string, unknown> = {},
-  { optIn = true }: { optIn?: boolean } = {},
+  { optIn = true, headers = {} }: { optIn?: boolean; headers?: Record<string, string> } = {},
 ): Promise<RpcAnswer> {
   const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
   const capabilities = optIn ? { extensions: { [TASKS]: {} } } : {};
@@ -28,6 +28,7 @@ export async function rpc(
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
       ...(name !== undefined ? { 'mcp-name': name } : {}),
+      ...headers,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
@@ -55,9 +56,9 @@ export async function rpc(
 }
 
 /** Polls `tasks/get` on `endpoint` until the task is terminal; its last answer. */
-export async function settled(endpoint: string, taskId: string): Promise<Record<string, unknown>> {
+export async function settled(endpoint: string, taskId: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
   for (;;) {
-    const { result, error } = await rpc(endpoint, 'tasks/get', { taskId });
+    const { result, error } = await rpc(endpoint, 'tasks/get', { taskId }, { headers });
     if (!result) throw new Error(`tasks/get ${taskId}: ${JSON.stringify(error)}`);
     if (result.status !== 'working' && result.status !== 'input_required') return result;
   }
