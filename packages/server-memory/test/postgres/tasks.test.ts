@@ -76,6 +76,8 @@ describe.skipIf(!url)('tasks on PostgreSQL: read_graph and search_nodes', () => 
     const inline = await rpc(a.http.endpoint, 'tools/call', call, { optIn: false });
     expect(done.status).toBe('completed');
     expect(done.result).toEqual(toolResult(inline.result));
+    // Byte for byte, keys in the same order (the row keeps the JSON text as it was written).
+    expect(JSON.stringify(done.result)).toBe(JSON.stringify(toolResult(inline.result)));
     expect((inline.result?.structuredContent as { entities: unknown[] } | undefined)?.entities.length).toBeGreaterThanOrEqual(25);
   });
 

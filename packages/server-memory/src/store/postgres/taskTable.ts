@@ -2,10 +2,13 @@
  * The tasks extension's tasks (`@mcpkit/protocol-core/tasks`) in memory's own database, on the process's
  * connections (`database.ts`): one table, `memory_tasks`, one JSON document per task, so replicas behind a load
  * balancer answer each other's `tasks/get`, `tasks/update` and `tasks/cancel` (the work runs where it started and
- * polls its row). Like every memory write, each change is one statement that commits on its own: a change is a
- * compare-and-set on the row's `version` (read, change, `UPDATE … WHERE version = $read`, again if another
- * replica got there first), so no row lock is held across round trips. Expired tasks read as absent; each
- * `create` deletes a bounded batch of them in its statement.
+ * polls its row). The document is `json`, not `jsonb`: `tasks/get` gives the result as the call would have, its
+ * keys in their order (`jsonb` sorts them).
+ *
+ * Like every memory write, each change is one statement that commits on its own: a change is a compare-and-set on
+ * the row's `version` (read, change, `UPDATE … WHERE version = $read`, again if another replica got there first),
+ * so no row lock is held across round trips. Expired tasks read as absent; each `create` deletes a bounded batch of
+ * them in its statement.
  *
  * The table is made on the first task call (after memory's own schema, which every call on `db` sets up first),
  * under an advisory lock so replicas starting together do not race; with the database down the server still
@@ -31,7 +34,7 @@ const CREATE_TABLE = `SELECT pg_advisory_xact_lock(${TABLE_LOCK.toString()});
     task_id text PRIMARY KEY,
     version bigint NOT NULL,
     expires_at bigint,
-    doc jsonb NOT NULL
+    doc json NOT NULL
   );
   CREATE INDEX IF NOT EXISTS memory_tasks_expires ON memory_tasks (expires_at) WHERE expires_at IS NOT NULL`;
 
