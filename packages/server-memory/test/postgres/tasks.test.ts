@@ -3,7 +3,8 @@
  * own HTTP runner, pool and tasks extension) on one graph of the run's database, raw 2026-07-28 JSON-RPC. An
  * opted-in `read_graph` / `search_nodes` gets a task whose result is the inline answer; a task started on one replica
  * is answered by the other (same owner: no token, the graph's); a call that does not opt in is answered exactly as
- * by a server without tasks; the ttl follows the injected clock.
+ * by a server without tasks; the ttl follows the injected clock; with the database down at start an opted-in call
+ * answers the inline error, and gets a task once the database is back.
  */
 import { startHttp } from '@mcpkit/protocol-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import type { GraphStore } from '../../src/store/types.js';
 import { memoryTasks } from '../../src/tasks.js';
 import { rpc, settled, TASKS, toolResult } from '../tasksRpc.js';
 import { freshGraph, postgresUrl } from './fixture.js';
+import { startRelay } from './proxy.js';
 
 const url = postgresUrl();
 const clock = { now: Date.parse('2026-12-01T10:00:00Z') };
@@ -26,8 +28,8 @@ interface Replica {
 }
 
 /** One replica as `--storage postgres` makes it (with `tasks: false`, as a server without tasks). */
-async function replica(graph: string, { tasks: withTasks = true } = {}): Promise<Replica> {
-  const opened = openPostgresStoreWithTasks({ url: url!, graph, poolSize: 4, now });
+async function replica(graph: string, { tasks: withTasks = true, at = url! } = {}): Promise<Replica> {
+  const opened = openPostgresStoreWithTasks({ url: at, graph, poolSize: 4, now, connectTimeoutMs: 2000 });
   const tasks = withTasks ? memoryTasks({ shared: { store: opened.tasks, graph }, now }) : undefined;
   const http = await startHttp({
     createServer: () => createMemoryServer({ store: opened.store, ...(tasks ? { tasks } : {}) }),
@@ -123,5 +125,28 @@ describe.skipIf(!url)('tasks on PostgreSQL: read_graph and search_nodes', () => 
     clock.now += 1;
     expect((await rpc(b.http.endpoint, 'tasks/get', { taskId })).error?.code).toBe(-32602);
     expect((await rpc(a.http.endpoint, 'tasks/get', { taskId })).error?.code).toBe(-32602);
+  });
+
+  it('starts with the database down: an opted-in read_graph answers the inline error, no task; once it is back, a task', async () => {
+    const target = new URL(url!);
+    await using relay = await startRelay({ host: target.hostname, port: Number(target.port) });
+    await relay.down();
+    const viaRelay = new URL(url!);
+    viaRelay.port = String(relay.port);
+    const down = await replica(freshGraph(), { at: viaRelay.toString() });
+    try {
+      const { result: failed } = await rpc(down.http.endpoint, 'tools/call', { name: 'read_graph', arguments: {} });
+      expect(failed).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringMatching(/^The memory database failed: /) }],
+      });
+      expect(failed?.resultType).not.toBe('task');
+      await relay.up();
+      const { result: created } = await rpc(down.http.endpoint, 'tools/call', { name: 'read_graph', arguments: {} });
+      expect(created?.resultType).toBe('task');
+      expect(await settled(down.http.endpoint, created?.taskId as string)).toMatchObject({ status: 'completed' });
+    } finally {
+      await down.http[Symbol.asyncDispose]();
+    }
   });
 });
