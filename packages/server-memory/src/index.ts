@@ -8,6 +8,7 @@ import { adoptReferenceFile } from './referenceFile.js';
 import { MEMORY_SCOPES } from './scopes.js';
 import { createMemoryServer, ForeignFileError, openFileStore, VERSION } from './server.js';
 import { checkGraphName, DEFAULT_GRAPH, userGraphName } from './store/postgres/graphName.js';
+import { memoryTasks } from './tasks.js';
 import { timedStore } from './timedStore.js';
 import { isTransferCommand } from './transfer/commands.js';
 import { createUserGraphs, type UserGraphs } from './userGraphs.js';
@@ -44,7 +45,6 @@ const cli: CliApp<typeof options> = {
       if (!config.databaseUrl) throw new ConfigError('--storage postgres needs --database-url or MEMORY_DATABASE_URL', 'database-url');
       // Loaded only here, so a file-store start never compiles the driver. No connection yet: the server starts
       // with the database down, and each call says so until it is back.
-      const { openPostgresStore } = await import('./store/postgres/postgresStore.js');
       if (config.graphPerUser) {
         const tooLong = checkGraphName(userGraphName(config.graph, '0'.repeat(32)));
         if (tooLong) throw new ConfigError(`--graph is too long for --graph-per-user (${tooLong}, with "/user:" and 32 more)`, 'graph');
@@ -60,25 +60,27 @@ const cli: CliApp<typeof options> = {
         logger.info(`one knowledge graph per user in PostgreSQL: graphs "${config.graph}/user:<hash of the subject>"`);
         return perUserApp(users, users.ping);
       }
-      const pgStore = timedStore(
-        openPostgresStore({
-          url: config.databaseUrl,
-          graph: config.graph,
-          poolSize: config.poolSize,
-          timeoutMs: config.databaseTimeout,
-          logger,
-        }),
-        'postgres',
-        telemetry,
-      );
+      // The graph and its tasks (`memory_tasks`) on one pool: any replica answers another's tasks/get.
+      const { openPostgresStoreWithTasks } = await import('./store/postgres/taskTable.js');
+      const opened = openPostgresStoreWithTasks({
+        url: config.databaseUrl,
+        graph: config.graph,
+        poolSize: config.poolSize,
+        timeoutMs: config.databaseTimeout,
+        logger,
+      });
+      const pgStore = timedStore(opened.store, 'postgres', telemetry);
+      const tasks = memoryTasks({ shared: { store: opened.tasks, graph: config.graph }, logger });
       logger.info(`knowledge graph in PostgreSQL: ${pgStore.location}`);
       const listen = listenToGraph(pgStore, logger);
       return {
-        createServer: (context) => createMemoryServer({ store: pgStore, limits, logger, ...(context ? { context } : {}) }),
+        createServer: (context) => createMemoryServer({ store: pgStore, limits, logger, tasks, ...(context ? { context } : {}) }),
+        preflight: (message) => tasks.preflight(message),
         bus: listen.bus,
         // `/readyz`: 503 while the database does not answer.
         ready: pgStore.ping,
         close: () => {
+          tasks.close();
           listen.close();
           return pgStore.close();
         },
@@ -138,10 +140,14 @@ const cli: CliApp<typeof options> = {
       throw error;
     }
     const listen = listenToGraph(store, logger);
+    // Tasks in this process: a file-store server is one process, whatever number of clients it serves.
+    const tasks = memoryTasks({ logger });
     return {
-      createServer: (context) => createMemoryServer({ store, limits, logger, ...(context ? { context } : {}) }),
+      createServer: (context) => createMemoryServer({ store, limits, logger, tasks, ...(context ? { context } : {}) }),
+      preflight: (message) => tasks.preflight(message),
       bus: listen.bus,
       close: () => {
+        tasks.close();
         listen.close();
         return store.close();
       },

@@ -8,6 +8,7 @@ import {
   silentLogger,
 } from '@mcpkit/protocol-core';
 import { serverSkills } from '@mcpkit/protocol-core/skills';
+import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import { afterLoad } from './awaitLoad.js';
 import type { MemoryContext } from './context.js';
@@ -33,6 +34,12 @@ export interface MemoryServerOptions {
   logger?: Logger;
   /** What the SDK said of the instance it asked for (`ServerApp.createServer`'s argument), if anything. */
   context?: McpRequestContext;
+  /**
+   * The process's tasks extension (one for every server of the process, so a task outlives the request that
+   * started it): `read_graph` and `search_nodes` then answer a request that declares it with a task. Without it
+   * (and for `users`), no tool runs as a task and the extension is not declared.
+   */
+  tasks?: TasksExtension;
 }
 
 /**
@@ -52,13 +59,15 @@ const SKILLS = serverSkills(new URL('../skills/', import.meta.url), { prefix: 'm
  * store is then watched for the whole connection); over HTTP, where an instance lives for one request,
  * streams are fed by the process's `listenToGraph` bus instead.
  */
-export function createMemoryServer({ store, users, limits, logger = silentLogger, context }: MemoryServerOptions): McpServer {
+export function createMemoryServer({ store, users, limits, logger = silentLogger, context, tasks }: MemoryServerOptions): McpServer {
   if (users) return SKILLS.attach(createPerUserServer(users, limits, logger), context);
   if (!store) throw new TypeError('createMemoryServer needs a store or users');
   const server = SKILLS.attach(newMcpServer(logger), context);
   const ctx: MemoryContext = { store, limits: { ...DEFAULT_LIMITS, ...limits } };
-  // A call that comes while the graph loads waits for it, with progress and cancellation (`awaitLoad.ts`).
-  registerTools(server, ctx, tools.map(afterLoad), { logger });
+  tasks?.attach(server);
+  // A call that comes while the graph loads waits for it, with progress and cancellation (`awaitLoad.ts`); as a
+  // task, that progress is the task's status message.
+  registerTools(server, ctx, tools.map(afterLoad), { logger, ...(tasks ? { tasks } : {}) });
   registerResources(server, ctx, resources);
 
   // The store is watched for other processes' writes only while this session is subscribed (2025), or for the

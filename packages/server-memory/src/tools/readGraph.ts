@@ -10,6 +10,8 @@ export const readGraph = defineTool({
   input: pageInput,
   output: graphOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // A large page may take a while: a client that declares the tasks extension gets a task (when the server has one).
+  task: 'optional',
   handler: async (args, { store }: MemoryContext) => {
     return readResult(args, 'read_graph', (page) => store.readGraph(page));
   },

@@ -14,6 +14,8 @@ export const searchNodes = defineTool({
   },
   output: graphOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // A large page may take a while: a client that declares the tasks extension gets a task (when the server has one).
+  task: 'optional',
   handler: async ({ query, ...args }, { store }: MemoryContext) => {
     const key = `search_nodes\u0000${query}`;
     return readResult(args, key, (page) => store.searchNodes(query, page));
