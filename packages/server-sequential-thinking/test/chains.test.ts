@@ -71,7 +71,7 @@ describe('2026-07-28 over HTTP: the thoughtChain handle', () => {
 
 describe('owner binding (the principal of the request)', () => {
   const extraOf = (subject: string | undefined, clientId = 'app') =>
-    ({ authInfo: { token: 't', clientId, scopes: [], extra: { subject, issuer: 'https://as.example' } } }) as never;
+    ({ http: { authInfo: { token: 't', clientId, scopes: [], extra: { subject, issuer: 'https://as.example' } } } }) as never;
 
   it('a handle of another user is the unknown-chain error; the owner goes on', async () => {
     const chains = createMemoryChains({ maxHistory: 1000, maxHistoryBytes: 1024 * 1024 });
