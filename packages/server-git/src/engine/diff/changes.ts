@@ -3,15 +3,15 @@
  * pairs `git diff` would print: path filter, rename detection, a type change (file ↔ symlink ↔
  * submodule) split into a deletion and an addition, in git's path order. Content is read lazily.
  */
-import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
+import { OBJECT_OVERHEAD } from '../cacheBudget.js';
 import { indexFiles } from '../git/indexSnapshot.js';
-import { readObjectParsed, readTree } from '../git/objectRead.js';
 import { type FileEntry, readBlob, treeFiles } from '../git/objects.js';
 import { readWorktreeFile, worktreeState } from '../git/worktreeState.js';
 import type { Repo } from '../repo.js';
 import type { Abbreviator } from './abbrev.js';
 import { type DiffSide, type FilePatch, formatFilePatch } from './patch.js';
 import { detectRenames } from './renames.js';
+import { fileEntry, rootTree, type TreeEntries, treeEntries } from './treeEntries.js';
 
 export interface Entry extends FileEntry {
   load(): Promise<Uint8Array>;
@@ -21,7 +21,7 @@ export type Snapshot = Map<string, Entry>;
 
 const GITLINK = 0o160000;
 
-function blobLoader(repo: Repo, e: FileEntry): () => Promise<Uint8Array> {
+export function blobLoader(repo: Repo, e: FileEntry): () => Promise<Uint8Array> {
   if (e.mode === GITLINK) return async () => Buffer.from(`Subproject commit ${e.oid}\n`);
   return () => readBlob(repo, e.oid);
 }
@@ -36,17 +36,6 @@ function fromObjects(repo: Repo, files: Map<string, FileEntry>): Snapshot {
 const WRAPPED_BYTES = 3 * OBJECT_OVERHEAD;
 /** A tree snapshot → its root tree oid (null: the empty tree), for comparePairs' folder-by-folder walk. */
 const treeOfSnapshot = new WeakMap<Snapshot, { repo: Repo; tree: string | null }>();
-
-/** The root tree of a commit or tree, memoized within the memory budget (objects never change). */
-async function rootTree(repo: Repo, oid: string): Promise<string> {
-  const roots = repo.held.part<string>('roots');
-  const hit = roots.get(oid);
-  if (hit) return hit;
-  const { type, object } = await readObjectParsed(repo, oid);
-  const tree = type === 'commit' ? (object as { tree: string }).tree : oid;
-  roots.set(oid, tree, 2 * OBJECT_OVERHEAD + 112);
-  return tree;
-}
 
 /** A commit's or tree's files. The snapshot is shared (memoized by tree): callers must not modify it. */
 export async function treeSnapshot(repo: Repo, oid: string | null): Promise<Snapshot> {
@@ -68,30 +57,12 @@ export async function treeSnapshot(repo: Repo, oid: string | null): Promise<Snap
   return snap;
 }
 
-export type TreeEntries = Map<string, { oid: string; mode: string; type: string }>;
-
-/** A tree object's entries by name, memoized by oid within the memory budget. */
-async function treeEntries(repo: Repo, oid: string): Promise<TreeEntries> {
-  const kept = repo.held.part<TreeEntries>('treeEntries');
-  const hit = kept.get(oid);
-  if (hit) return hit;
-  const { tree } = await readTree(repo, oid);
-  const entries: TreeEntries = new Map(tree.map((e) => [e.path, { oid: e.oid, mode: e.mode, type: e.type }]));
-  let bytes = OBJECT_OVERHEAD;
-  for (const name of entries.keys()) bytes += 2 * OBJECT_OVERHEAD + 56 + stringBytes(name);
-  kept.set(oid, entries, bytes);
-  return entries;
-}
-
 /** A path the walk below found differing: its file entry on each side (null: none there, or a folder). */
 interface ChangedPath {
   path: string;
   a: FileEntry | null;
   b: FileEntry | null;
 }
-
-const fileEntry = (path: string, e: { oid: string; mode: string; type: string } | undefined): FileEntry | null =>
-  e && e.type !== 'tree' ? { path, oid: e.oid, mode: Number.parseInt(e.mode, 8) } : null;
 
 /**
  * The paths that may differ between two trees, found folder by folder: a subtree whose oid is the
