@@ -165,7 +165,13 @@ interface Op {
 }
 
 const OPS: Op[] = [
-  { label: 'git_status ↔ git status', tool: 'git_status', args: (r) => ({ repo_path: r.dir }), cli: () => ['status'], prefix: 'Repository status:\n' },
+  {
+    label: 'git_status ↔ git status',
+    tool: 'git_status',
+    args: (r) => ({ repo_path: r.dir }),
+    cli: () => ['status'],
+    prefix: 'Repository status:\n',
+  },
   {
     label: 'git_diff HEAD~10',
     tool: 'git_diff',
@@ -236,7 +242,11 @@ async function benchTree(ctx: BenchContext, repo: ScaleRepo, conns: { label: str
     title: `${repo.files} files (large commit: ${repo.bigFiles} files): warm medians, ours/CLI in brackets`,
     headers: ['operation', ...conns.map((c) => c.label), 'git CLI', 'text vs CLI'],
     rows,
-    notes: [`load average before: ${loadBefore}, after: ${load()}`, `RSS after: ${rss.join('; ')}`, `${rounds} alternating rounds of ${perBlock} calls per side`],
+    notes: [
+      `load average before: ${loadBefore}, after: ${load()}`,
+      `RSS after: ${rss.join('; ')}`,
+      `${rounds} alternating rounds of ${perBlock} calls per side`,
+    ],
   });
 }
 
@@ -260,7 +270,9 @@ const suite: Suite = {
         const conns: { label: string; conn: StdioConnection }[] = [];
         try {
           for (const b of bins) {
-            const conn = await connectStdio(nodeSpec(b.label, b.bin, ['--repository', repo.dir, '--no-warmup'], gitEnv()), { timeoutMs: 30_000 });
+            const conn = await connectStdio(nodeSpec(b.label, b.bin, ['--repository', repo.dir, '--no-warmup'], gitEnv()), {
+              timeoutMs: 30_000,
+            });
             conns.push({ label: b.label, conn });
           }
           await benchTree(ctx, repo, conns);

@@ -101,7 +101,10 @@ export async function treeIndexChanges(repo: Repo, tree: string | null, index: I
   const root = index.parsed.cacheTree?.get('');
   if (!(tree !== null && root?.oid === tree && root.count === n)) await walk(repo, index, tree, '', 0, n, out);
   if (out.length <= MEMO_CHANGES_MAX) {
-    if (!kept) memo.set(index, (kept = new Map()));
+    if (!kept) {
+      kept = new Map();
+      memo.set(index, kept);
+    }
     if (kept.size >= MEMO_TREES) kept.delete(kept.keys().next().value as string | null);
     kept.set(tree, out);
   }

@@ -1,12 +1,12 @@
 /** `git_status` (its definition: ../../tools/gitStatus.ts). */
 
 import type { GitContext } from '../context.js';
+import { rootTree } from '../diff/treeEntries.js';
+import { treeIndexChanges } from '../diff/treeIndex.js';
 import { type ChangeKind, type StatusView, type UnmergedKind, unmergedKind } from '../format/status.js';
 import { branchState } from '../git/branchState.js';
 import { configBool, excludesFile, repoConfig } from '../git/gitConfig.js';
 import { loadIndex } from '../git/indexSnapshot.js';
-import { rootTree } from '../diff/treeEntries.js';
-import { treeIndexChanges } from '../diff/treeIndex.js';
 import type { FileEntry } from '../git/objects.js';
 import { comparePaths } from '../git/paths.js';
 import { worktreeState } from '../git/worktreeState.js';
