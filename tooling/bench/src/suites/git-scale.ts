@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,7 +26,7 @@ import {
  * ratios are of one machine state (the load, `uptime`, is printed with each tree). Several builds can
  * be compared in the same run: BENCH_GIT_BINS="before=/path/a/dist/index.js,after=/path/b/dist/index.js"
  * (default: this checkout's packages/server-git/dist/index.js). BENCH_GIT_SCALE=5000,50000 picks the
- * sizes; BENCH_GIT_SCALE_ROUNDS the alternating blocks (default 3, quick 1); BENCH_GIT_KEEP=1 keeps the trees. After the operations,
+ * sizes; BENCH_GIT_SCALE_ROUNDS the alternating blocks (default 3, quick 1); BENCH_GIT_KEEP=1 keeps the trees, BENCH_GIT_SCALE_REUSE=<kept folder> measures them again. After the operations,
  * each server's RSS (current and peak) is printed: what a warm server holds after status, diff, log, show.
  *
  * The tree: folders of 100 files (~1 KB each) under pkg-<a>/mod-<b>/, one import commit, 10 commits
@@ -89,6 +89,11 @@ interface ScaleRepo {
 }
 
 async function generate(root: string, count: number): Promise<ScaleRepo> {
+  const reuse = process.env.BENCH_GIT_SCALE_REUSE && join(process.env.BENCH_GIT_SCALE_REUSE, `gen-${count}`);
+  if (reuse && existsSync(reuse)) {
+    const files = (await git(reuse, ['ls-files'])).split('\n').filter(Boolean).length;
+    return { dir: reuse, files, bigSha: (await git(reuse, ['rev-parse', 'HEAD'])).trim(), bigFiles: Math.ceil(count * 0.02) };
+  }
   const dir = join(root, `gen-${count}`);
   mkdirSync(dir);
   await git(dir, ['init', '-q', '-b', 'main']);
@@ -279,7 +284,8 @@ const suite: Suite = {
         } finally {
           for (const c of conns) await c.conn.close();
         }
-        if (!process.env.BENCH_GIT_KEEP) rmSync(repo.dir, { recursive: true, force: true });
+        if (!process.env.BENCH_GIT_KEEP && !repo.dir.startsWith(root)) ctx.print(`reused ${repo.dir}`);
+        else if (!process.env.BENCH_GIT_KEEP) rmSync(repo.dir, { recursive: true, force: true });
       }
     } finally {
       if (process.env.BENCH_GIT_KEEP) ctx.print(`kept ${root} (BENCH_GIT_KEEP)`);

@@ -4,9 +4,7 @@
  * submodule) split into a deletion and an addition, in git's path order. Content is read lazily.
  */
 import { OBJECT_OVERHEAD } from '../cacheBudget.js';
-import { indexFiles } from '../git/indexSnapshot.js';
 import { type FileEntry, readBlob, treeFiles } from '../git/objects.js';
-import { readWorktreeFile, worktreeState } from '../git/worktreeState.js';
 import type { Repo } from '../repo.js';
 import type { Abbreviator } from './abbrev.js';
 import { type DiffSide, type FilePatch, formatFilePatch } from './patch.js';
@@ -87,28 +85,6 @@ async function changedTreePaths(repo: Repo, a: string | null, b: string | null, 
   for (const name of ea.keys()) visit(name);
   for (const name of eb.keys()) if (!ea.has(name)) visit(name);
   await Promise.all(subs);
-}
-
-/** The index (stage 0): a fresh map (callers may change it) of entries wrapped once per parsed index. */
-export async function indexSnapshot(repo: Repo): Promise<Snapshot> {
-  const files = await indexFiles(repo);
-  const kept = repo.held.part<{ files: Map<string, FileEntry>; snap: Snapshot }>('indexSnapshot');
-  const memo = kept.get('index');
-  if (memo?.files === files) return new Map(memo.snap);
-  const snap = fromObjects(repo, files);
-  kept.set('index', { files, snap }, OBJECT_OVERHEAD + files.size * WRAPPED_BYTES);
-  return new Map(snap);
-}
-
-/** The work tree as git diff sees it: the tracked files (index entries), with their work-tree content. */
-export async function worktreeSnapshot(repo: Repo): Promise<Snapshot> {
-  const index = await indexSnapshot(repo);
-  const { changed } = await worktreeState(repo, { untracked: false });
-  for (const [path, e] of changed) {
-    if (e === null) index.delete(path);
-    else index.set(path, { ...e, path, load: () => readWorktreeFile(repo, path) });
-  }
-  return index;
 }
 
 export interface LazyPair {
