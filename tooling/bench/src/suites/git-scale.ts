@@ -28,6 +28,7 @@ import {
  * (default: this checkout's packages/server-git/dist/index.js). BENCH_GIT_SCALE=5000,50000 picks the
  * sizes; BENCH_GIT_SCALE_ROUNDS the alternating blocks (default 3, quick 1); BENCH_GIT_KEEP=1 keeps the trees, BENCH_GIT_SCALE_REUSE=<kept folder> measures them again. After the operations,
  * each server's RSS (current and peak) is printed: what a warm server holds after status, diff, log, show.
+ * Not part of a full `pnpm bench` (generating the trees takes minutes): `pnpm bench -- --only git-scale`.
  *
  * The tree: folders of 100 files (~1 KB each) under pkg-<a>/mod-<b>/, one import commit, 10 commits
  * changing 25 files each, then a large commit changing 2% of the files (git_show's case), and on top
@@ -259,6 +260,11 @@ const suite: Suite = {
   name: 'git-scale',
   description: 'server-git on 5k/20k/50k-file generated trees vs the git CLI (status, diff, diff --cached, log, show), RSS',
   async run(ctx: BenchContext) {
+    // Minutes of tree generation: only when asked for (`--only git-scale`, or BENCH_GIT_SCALE set).
+    if (!ctx.filter.includes('git-scale') && !process.env.BENCH_GIT_SCALE) {
+      ctx.print('git-scale SKIPPED: run it with `--only git-scale` (or set BENCH_GIT_SCALE=5000,20000,50000)');
+      return;
+    }
     const bins = (process.env.BENCH_GIT_BINS ?? `ours=${join(ctx.repoRoot, 'packages/server-git/dist/index.js')}`).split(',').map((s) => {
       const at = s.indexOf('=');
       return { label: s.slice(0, at), bin: s.slice(at + 1) };
