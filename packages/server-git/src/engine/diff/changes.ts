@@ -5,6 +5,7 @@
  */
 import { OBJECT_OVERHEAD } from '../cacheBudget.js';
 import { type FileEntry, readBlob, treeFiles } from '../git/objects.js';
+import { comparePaths } from '../git/paths.js';
 import type { Repo } from '../repo.js';
 import type { Abbreviator } from './abbrev.js';
 import { type DiffSide, type FilePatch, formatFilePatch } from './patch.js';
@@ -93,12 +94,6 @@ export interface LazyPair {
   score?: number;
 }
 
-const bytes = (s: string) => Buffer.from(s, 'utf8');
-/** git's path order (bytes). */
-export function comparePathBytes(a: string, b: string): number {
-  return Buffer.compare(bytes(a), bytes(b));
-}
-
 /** Does `path` fall under one of the pathspecs (a file, or a folder prefix; '' is everything)? */
 export function matchesPaths(path: string, specs: readonly string[] | undefined): boolean {
   if (!specs || specs.length === 0) return true;
@@ -179,8 +174,8 @@ async function pairsOf(
     else if (!b) deleted.push(pair);
   }
   if (options.renames !== false && added.length > 0 && deleted.length > 0) {
-    deleted.sort((x, y) => comparePathBytes(x.key, y.key));
-    added.sort((x, y) => comparePathBytes(x.key, y.key));
+    deleted.sort((x, y) => comparePaths(x.key, y.key));
+    added.sort((x, y) => comparePaths(x.key, y.key));
     const found = await detectRenames(
       deleted.map((p) => p.old!),
       added.map((p) => p.new!),
@@ -194,7 +189,7 @@ async function pairsOf(
     }
     for (let i = pairs.length - 1; i >= 0; i--) if (drop.has(pairs[i]!)) pairs.splice(i, 1);
   }
-  pairs.sort((x, y) => comparePathBytes(x.key, y.key) || x.order - y.order);
+  pairs.sort((x, y) => comparePaths(x.key, y.key) || x.order - y.order);
   return pairs.map(({ key: _key, order: _order, ...pair }) => pair);
 }
 
