@@ -121,6 +121,14 @@ export async function comparePairs(
   return pairsOf(all, from, to, options);
 }
 
+/** The paths whose file differs between two commits or trees (null: the empty tree), read folder by folder as compareTrees does. */
+export async function changedFiles(repo: Repo, from: string | null, to: string | null): Promise<string[]> {
+  const changed: ChangedPath[] = [];
+  const [ta, tb] = await Promise.all([from === null ? null : rootTree(repo, from), to === null ? null : rootTree(repo, to)]);
+  await changedTreePaths(repo, ta, tb, '', changed);
+  return changed.map((c) => c.path);
+}
+
 /**
  * comparePairs of two commits' or trees' snapshots (null: the empty tree), without flattening either:
  * only the subtrees that differ are read (a first `git_show` of a commit in a large tree reads a few
