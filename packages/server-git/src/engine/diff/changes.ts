@@ -3,15 +3,14 @@
  * pairs `git diff` would print: path filter, rename detection, a type change (file ↔ symlink ↔
  * submodule) split into a deletion and an addition, in git's path order. Content is read lazily.
  */
-import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
-import { indexFiles } from '../git/indexSnapshot.js';
-import { readObjectParsed, readTree } from '../git/objectRead.js';
+import { OBJECT_OVERHEAD } from '../cacheBudget.js';
 import { type FileEntry, readBlob, treeFiles } from '../git/objects.js';
-import { readWorktreeFile, worktreeState } from '../git/worktreeState.js';
+import { comparePaths } from '../git/paths.js';
 import type { Repo } from '../repo.js';
 import type { Abbreviator } from './abbrev.js';
 import { type DiffSide, type FilePatch, formatFilePatch } from './patch.js';
 import { detectRenames } from './renames.js';
+import { fileEntry, rootTree, type TreeEntries, treeEntries } from './treeEntries.js';
 
 export interface Entry extends FileEntry {
   load(): Promise<Uint8Array>;
@@ -21,7 +20,7 @@ export type Snapshot = Map<string, Entry>;
 
 const GITLINK = 0o160000;
 
-function blobLoader(repo: Repo, e: FileEntry): () => Promise<Uint8Array> {
+export function blobLoader(repo: Repo, e: FileEntry): () => Promise<Uint8Array> {
   if (e.mode === GITLINK) return async () => Buffer.from(`Subproject commit ${e.oid}\n`);
   return () => readBlob(repo, e.oid);
 }
@@ -36,17 +35,6 @@ function fromObjects(repo: Repo, files: Map<string, FileEntry>): Snapshot {
 const WRAPPED_BYTES = 3 * OBJECT_OVERHEAD;
 /** A tree snapshot → its root tree oid (null: the empty tree), for comparePairs' folder-by-folder walk. */
 const treeOfSnapshot = new WeakMap<Snapshot, { repo: Repo; tree: string | null }>();
-
-/** The root tree of a commit or tree, memoized within the memory budget (objects never change). */
-async function rootTree(repo: Repo, oid: string): Promise<string> {
-  const roots = repo.held.part<string>('roots');
-  const hit = roots.get(oid);
-  if (hit) return hit;
-  const { type, object } = await readObjectParsed(repo, oid);
-  const tree = type === 'commit' ? (object as { tree: string }).tree : oid;
-  roots.set(oid, tree, 2 * OBJECT_OVERHEAD + 112);
-  return tree;
-}
 
 /** A commit's or tree's files. The snapshot is shared (memoized by tree): callers must not modify it. */
 export async function treeSnapshot(repo: Repo, oid: string | null): Promise<Snapshot> {
@@ -68,30 +56,12 @@ export async function treeSnapshot(repo: Repo, oid: string | null): Promise<Snap
   return snap;
 }
 
-export type TreeEntries = Map<string, { oid: string; mode: string; type: string }>;
-
-/** A tree object's entries by name, memoized by oid within the memory budget. */
-async function treeEntries(repo: Repo, oid: string): Promise<TreeEntries> {
-  const kept = repo.held.part<TreeEntries>('treeEntries');
-  const hit = kept.get(oid);
-  if (hit) return hit;
-  const { tree } = await readTree(repo, oid);
-  const entries: TreeEntries = new Map(tree.map((e) => [e.path, { oid: e.oid, mode: e.mode, type: e.type }]));
-  let bytes = OBJECT_OVERHEAD;
-  for (const name of entries.keys()) bytes += 2 * OBJECT_OVERHEAD + 56 + stringBytes(name);
-  kept.set(oid, entries, bytes);
-  return entries;
-}
-
 /** A path the walk below found differing: its file entry on each side (null: none there, or a folder). */
 interface ChangedPath {
   path: string;
   a: FileEntry | null;
   b: FileEntry | null;
 }
-
-const fileEntry = (path: string, e: { oid: string; mode: string; type: string } | undefined): FileEntry | null =>
-  e && e.type !== 'tree' ? { path, oid: e.oid, mode: Number.parseInt(e.mode, 8) } : null;
 
 /**
  * The paths that may differ between two trees, found folder by folder: a subtree whose oid is the
@@ -118,38 +88,10 @@ async function changedTreePaths(repo: Repo, a: string | null, b: string | null, 
   await Promise.all(subs);
 }
 
-/** The index (stage 0): a fresh map (callers may change it) of entries wrapped once per parsed index. */
-export async function indexSnapshot(repo: Repo): Promise<Snapshot> {
-  const files = await indexFiles(repo);
-  const kept = repo.held.part<{ files: Map<string, FileEntry>; snap: Snapshot }>('indexSnapshot');
-  const memo = kept.get('index');
-  if (memo?.files === files) return new Map(memo.snap);
-  const snap = fromObjects(repo, files);
-  kept.set('index', { files, snap }, OBJECT_OVERHEAD + files.size * WRAPPED_BYTES);
-  return new Map(snap);
-}
-
-/** The work tree as git diff sees it: the tracked files (index entries), with their work-tree content. */
-export async function worktreeSnapshot(repo: Repo): Promise<Snapshot> {
-  const index = await indexSnapshot(repo);
-  const { changed } = await worktreeState(repo, { untracked: false });
-  for (const [path, e] of changed) {
-    if (e === null) index.delete(path);
-    else index.set(path, { ...e, path, load: () => readWorktreeFile(repo, path) });
-  }
-  return index;
-}
-
 export interface LazyPair {
   old: Entry | null;
   new: Entry | null;
   score?: number;
-}
-
-const bytes = (s: string) => Buffer.from(s, 'utf8');
-/** git's path order (bytes). */
-export function comparePathBytes(a: string, b: string): number {
-  return Buffer.compare(bytes(a), bytes(b));
 }
 
 /** Does `path` fall under one of the pathspecs (a file, or a folder prefix; '' is everything)? */
@@ -177,6 +119,14 @@ export async function comparePairs(
     all = new Set<string>([...from.keys(), ...to.keys()]);
   }
   return pairsOf(all, from, to, options);
+}
+
+/** The paths whose file differs between two commits or trees (null: the empty tree), read folder by folder as compareTrees does. */
+export async function changedFiles(repo: Repo, from: string | null, to: string | null): Promise<string[]> {
+  const changed: ChangedPath[] = [];
+  const [ta, tb] = await Promise.all([from === null ? null : rootTree(repo, from), to === null ? null : rootTree(repo, to)]);
+  await changedTreePaths(repo, ta, tb, '', changed);
+  return changed.map((c) => c.path);
 }
 
 /**
@@ -232,8 +182,8 @@ async function pairsOf(
     else if (!b) deleted.push(pair);
   }
   if (options.renames !== false && added.length > 0 && deleted.length > 0) {
-    deleted.sort((x, y) => comparePathBytes(x.key, y.key));
-    added.sort((x, y) => comparePathBytes(x.key, y.key));
+    deleted.sort((x, y) => comparePaths(x.key, y.key));
+    added.sort((x, y) => comparePaths(x.key, y.key));
     const found = await detectRenames(
       deleted.map((p) => p.old!),
       added.map((p) => p.new!),
@@ -247,7 +197,7 @@ async function pairsOf(
     }
     for (let i = pairs.length - 1; i >= 0; i--) if (drop.has(pairs[i]!)) pairs.splice(i, 1);
   }
-  pairs.sort((x, y) => comparePathBytes(x.key, y.key) || x.order - y.order);
+  pairs.sort((x, y) => comparePaths(x.key, y.key) || x.order - y.order);
   return pairs.map(({ key: _key, order: _order, ...pair }) => pair);
 }
 

@@ -41,7 +41,10 @@ export interface DiffPage {
   page: Paged;
 }
 
-/** What the two sides hold (path, blob, mode of every file): equal only for the same repository state. */
+/**
+ * What the two sides hold (path, blob, mode of each file they have: ./sides.ts gives them the paths that
+ * differ only, which is all the patch depends on): equal only for the same patch input.
+ */
 function stateKey(from: Snapshot, to: Snapshot): string {
   const hash = createHash('sha1');
   for (const side of [from, to]) {
@@ -61,7 +64,7 @@ export async function diffPage(
   cache?: PatchCache,
 ): Promise<DiffPage> {
   const paths = await confinePaths(repo, args.paths);
-  // The key hashes both sides' every file: worked out only when the cache is asked (a cursor) or filled (a large patch).
+  // The key hashes both sides' files: worked out only when the cache is asked (a cursor) or filled (a large patch).
   let key: string | undefined;
   const keyOf = () =>
     (key ??= JSON.stringify(['diff', repo.gitdir, title, args.context_lines, paths ?? null, cache ? stateKey(from, to) : '']));

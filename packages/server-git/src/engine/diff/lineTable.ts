@@ -56,11 +56,37 @@ function sameLine(a: LineTable, i: number, b: LineTable, j: number): boolean {
   return true;
 }
 
+/** Up to this many bytes in both texts, lines are classified through a Map of line strings (V8 hashes them natively). */
+const SMALL_TEXTS = 256 * 1024;
+
+/** classifyLines for small texts: the same ids (in order of first appearance, `a` before `b`), a string per line. */
+function classifyByStrings(a: LineTable, b: LineTable): { ids1: Int32Array; ids2: Int32Array; classes: number } {
+  const seen = new Map<string, number>();
+  const classify = (t: LineTable) => {
+    const ids = new Int32Array(t.n);
+    const { text, starts } = t;
+    for (let i = 0; i < t.n; i++) {
+      const line = text.slice(starts[i], starts[i + 1]);
+      let id = seen.get(line);
+      if (id === undefined) {
+        id = seen.size;
+        seen.set(line, id);
+      }
+      ids[i] = id;
+    }
+    return ids;
+  };
+  const ids1 = classify(a);
+  const ids2 = classify(b);
+  return { ids1, ids2, classes: seen.size };
+}
+
 /**
  * Class ids for the lines of both tables (equal lines, terminator included, share an id; ids count up
  * from 0 in order of first appearance, `a` before `b`), from an open-addressing table of line hashes.
  */
 export function classifyLines(a: LineTable, b: LineTable): { ids1: Int32Array; ids2: Int32Array; classes: number } {
+  if (a.text.length + b.text.length <= SMALL_TEXTS) return classifyByStrings(a, b);
   const total = a.n + b.n;
   let size = 16;
   while (size < total * 2) size *= 2;

@@ -1,7 +1,7 @@
 /**
  * The git index (`.git/index`), read and written here rather than through isomorphic-git, which only
  * reads version 2 and is slow on large trees. Formats 2, 3 and 4 are read (header, entries with their
- * stat data, path-prefix compression of v4); extensions are skipped. Writing produces version 2 (3 when
+ * stat data, path-prefix compression of v4); of the extensions only the cache-tree is read (cacheTree.ts). Writing produces version 2 (3 when
  * an entry carries extended flags) without extensions: the cache-tree and untracked caches are
  * optional and git rebuilds them. A split or sparse index is refused rather than rewritten wrongly.
  * Writing goes through the index lock (indexLock.ts), never straight to the file.
@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitError } from '../errors.js';
+import { type CacheTree, parseCacheTree } from './cacheTree.js';
 
 export interface IndexEntry {
   path: string;
@@ -38,6 +39,8 @@ export interface ParsedIndex {
   entries: IndexEntry[];
   /** Extension signatures present (`TREE`, `REUC`, `link`, `sdir`, …). */
   extensions: string[];
+  /** The valid folders of the cache-tree extension (`TREE`), when the file has one. */
+  cacheTree?: CacheTree;
   /** The index file's mtime (ms), for the "racily clean" check; 0 when there is no index. */
   mtimeMs: number;
 }
@@ -109,11 +112,15 @@ export function parseIndex(buf: Buffer, mtimeMs = 0): ParsedIndex {
     };
   }
   const extensions: string[] = [];
+  let cacheTree: CacheTree | undefined;
   while (pos + 8 <= end) {
-    extensions.push(buf.toString('latin1', pos, pos + 4));
-    pos += 8 + buf.readUInt32BE(pos + 4);
+    const signature = buf.toString('latin1', pos, pos + 4);
+    const size = buf.readUInt32BE(pos + 4);
+    extensions.push(signature);
+    if (signature === 'TREE' && pos + 8 + size <= end) cacheTree = parseCacheTree(buf, pos + 8, pos + 8 + size);
+    pos += 8 + size;
   }
-  return { version, entries, extensions, mtimeMs };
+  return { version, entries, extensions, mtimeMs, ...(cacheTree ? { cacheTree } : {}) };
 }
 
 /** Git's index order: path bytes, then stage. */

@@ -2,10 +2,10 @@
 
 import git, { Errors } from 'isomorphic-git';
 import type { GitContext } from '../context.js';
+import { changedFiles } from '../diff/changes.js';
 import { GitError } from '../errors.js';
 import { allConfigs, configValue } from '../git/gitConfig.js';
 import { withIndexLock } from '../git/indexLock.js';
-import { treeFiles } from '../git/objects.js';
 import { identityFor } from '../refs/identity.js';
 import { updateRef } from '../refs/refLock.js';
 import { readHead } from '../refs/revision.js';
@@ -25,15 +25,7 @@ import { openRepo, type Repo } from '../repo.js';
 
 /** Paths whose content or mode differs between two commits (null: the empty tree of an unborn branch). */
 async function changedPaths(repo: Repo, from: string | null, to: string): Promise<string[]> {
-  const a = from ? await treeFiles(repo, from) : new Map();
-  const b = await treeFiles(repo, to);
-  const out: string[] = [];
-  for (const [path, entry] of b) {
-    const old = a.get(path);
-    if (!old || old.oid !== entry.oid || old.mode !== entry.mode) out.push(path);
-  }
-  for (const path of a.keys()) if (!b.has(path)) out.push(path);
-  return out.sort();
+  return (await changedFiles(repo, from, to)).sort();
 }
 
 /**

@@ -1,11 +1,13 @@
 /** `git_status` (its definition: ../../tools/gitStatus.ts). */
 
 import type { GitContext } from '../context.js';
+import { rootTree } from '../diff/treeEntries.js';
+import { treeIndexChanges } from '../diff/treeIndex.js';
 import { type ChangeKind, type StatusView, type UnmergedKind, unmergedKind } from '../format/status.js';
 import { branchState } from '../git/branchState.js';
 import { configBool, excludesFile, repoConfig } from '../git/gitConfig.js';
 import { loadIndex } from '../git/indexSnapshot.js';
-import { type FileEntry, treeFiles } from '../git/objects.js';
+import type { FileEntry } from '../git/objects.js';
 import { comparePaths } from '../git/paths.js';
 import { worktreeState } from '../git/worktreeState.js';
 import type { Repo } from '../repo.js';
@@ -42,17 +44,17 @@ export interface StatusData extends StatusView {
 
 export async function status(repo: Repo, ctx: GitContext): Promise<StatusData> {
   const state = await branchState(repo);
-  const head = state.head ? await treeFiles(repo, state.head) : new Map<string, FileEntry>();
   const index = loadIndex(repo);
+  // HEAD's tree against the index folder by folder (no tree flattened; unchanged folders skipped by the cache-tree).
+  const changes = await treeIndexChanges(repo, state.head ? await rootTree(repo, state.head) : null, index);
   const work = await worktreeState(repo, { excludesFile: excludesFile(repo, { env: ctx.env, home: ctx.home }) });
 
   const staged: { path: string; status: ChangeKind }[] = [];
-  for (const [path, i] of index.files) {
-    const h = head.get(path);
-    if (!h) staged.push({ path, status: 'added' });
-    else if (h.oid !== i.oid || h.mode !== i.mode) staged.push({ path, status: kindOf(h, i) });
+  for (const { path, a, b } of changes) {
+    if (!a) staged.push({ path, status: 'added' });
+    else if (b) staged.push({ path, status: kindOf(a, b) });
+    else if (!index.unmerged.has(path)) staged.push({ path, status: 'deleted' });
   }
-  for (const path of head.keys()) if (!index.files.has(path) && !index.unmerged.has(path)) staged.push({ path, status: 'deleted' });
   staged.sort((a, b) => comparePaths(a.path, b.path));
   const unmerged: { path: string; status: UnmergedKind }[] = [...index.unmerged]
     .sort((a, b) => comparePaths(a[0], b[0]))
