@@ -74,6 +74,11 @@ export async function connectInMemory(
   const client = newV2Client({ mode: 'legacy', name, capabilities });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return disposablePair(client, server);
+}
+
+/** `client` and `server` with one dispose that closes both, client first. */
+function disposablePair<C extends { close(): Promise<void> }>(client: C, server: McpServer) {
   return {
     client,
     server,
@@ -94,14 +99,7 @@ export async function connectV1InMemory(server: McpServer, options?: ClientOptio
   const client = newClient(options);
   const [clientTransport, serverTransport] = V1InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-  return {
-    client,
-    server,
-    async [Symbol.asyncDispose]() {
-      await client.close();
-      await server.close();
-    },
-  };
+  return disposablePair(client, server);
 }
 
 /** Sends `params` as they are, past the client's own typing: for requests whose shape is wrong on purpose. */

@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { git, gitEnv, gitRaw, prng, textOf } from '../gitCli.js';
 import {
   type BenchContext,
   type Cell,
@@ -36,46 +36,6 @@ import {
  */
 
 const SIZES = (process.env.BENCH_GIT_SCALE ?? '5000,20000,50000').split(',').map((s) => Number(s.trim()));
-
-function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/nonexistent-home',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'Bench User',
-    GIT_AUTHOR_EMAIL: 'bench@example.com',
-    GIT_COMMITTER_NAME: 'Bench User',
-    GIT_COMMITTER_EMAIL: 'bench@example.com',
-    GIT_AUTHOR_DATE: '2024-01-15T12:00:00+00:00',
-    GIT_COMMITTER_DATE: '2024-01-15T12:00:00+00:00',
-    LANG: 'C',
-    LC_ALL: 'C',
-    TZ: 'UTC',
-    ...extra,
-  };
-}
-
-function gitRaw(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<Buffer> {
-  return new Promise((done, fail) => {
-    execFile('git', args, { cwd, env: gitEnv(env), encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) fail(new Error(`git ${args.join(' ')} failed: ${error.message}; ${stderr.toString().slice(0, 300)}`));
-      else done(stdout);
-    });
-  });
-}
-const git = async (cwd: string, args: readonly string[], env?: Record<string, string>) => (await gitRaw(cwd, args, env)).toString('utf8');
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS =
   'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango const let return function async await import export default class value result error config server client request'.split(
@@ -201,11 +161,6 @@ const OPS: Op[] = [
   },
 ];
 
-function textOf(res: object): string {
-  const content = (res as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('');
-}
-
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 async function benchTree(ctx: BenchContext, repo: ScaleRepo, conns: { label: string; conn: StdioConnection }[]): Promise<void> {
@@ -223,7 +178,7 @@ async function benchTree(ctx: BenchContext, repo: ScaleRepo, conns: { label: str
     const same: string[] = [];
     for (const s of sides.slice(0, -1)) {
       const text = textOf((await s.fn()) as object);
-      if (op.prefix !== undefined) same.push((text.trimEnd() === (op.prefix + cliText).trimEnd() ? 'same' : 'DIFFERS') + ` (${s.label})`);
+      if (op.prefix !== undefined) same.push(`${text.trimEnd() === (op.prefix + cliText).trimEnd() ? 'same' : 'DIFFERS'} (${s.label})`);
     }
     const samples = sides.map(() => [] as number[]);
     for (let b = 0; b < rounds; b++) {

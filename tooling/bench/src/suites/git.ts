@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -15,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { git, gitEnv, gitRaw, prng, textOf } from '../gitCli.js';
 import {
   type BenchContext,
   binPath,
@@ -74,38 +74,6 @@ const HONO_BLAME_FILE = process.env.BENCH_GIT_BLAME_FILE ?? 'src/hono-base.ts';
 const GEN = { dirsA: 10, dirsB: 5, filesPerDir: 100, commits: 12, filesPerCommit: 25 };
 const GEN_BLAME_FILE = 'pkg-0/mod-0/file-000.txt';
 
-/** The environment of every git CLI command: no user/system config, fixed identity, C locale. */
-function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/nonexistent-home',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'Bench User',
-    GIT_AUTHOR_EMAIL: 'bench@example.com',
-    GIT_COMMITTER_NAME: 'Bench User',
-    GIT_COMMITTER_EMAIL: 'bench@example.com',
-    GIT_AUTHOR_DATE: '2024-01-15T12:00:00+00:00',
-    GIT_COMMITTER_DATE: '2024-01-15T12:00:00+00:00',
-    LANG: 'C',
-    LC_ALL: 'C',
-    TZ: 'UTC',
-    ...extra,
-  };
-}
-
-/** `git <args>` in `cwd`: stdout as a Buffer (so the figure is git's, not our decoding's). */
-function gitRaw(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<Buffer> {
-  return new Promise((done, fail) => {
-    execFile('git', args, { cwd, env: gitEnv(env), encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) fail(new Error(`git ${args.join(' ')} (in ${cwd}) failed: ${error.message}; ${stderr.toString().slice(0, 500)}`));
-      else done(stdout);
-    });
-  });
-}
-
-const git = async (cwd: string, args: readonly string[], env?: Record<string, string>) => (await gitRaw(cwd, args, env)).toString('utf8');
-
 // ---------------------------------------------------------------------------------------------
 // Repositories
 // ---------------------------------------------------------------------------------------------
@@ -119,18 +87,6 @@ interface BenchRepo {
   /** A recent non-merge commit for git_show. */
   showSha: string;
   blameFile: string;
-}
-
-/** mulberry32: a small seeded PRNG, so the generated tree is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = (
@@ -319,11 +275,6 @@ const OPERATIONS: Operation[] = [
     cli: (r) => [{ args: ['blame', r.blameFile] }],
   },
 ];
-
-function textOf(res: object): string {
-  const content = (res as { content?: unknown }).content as { type: string; text?: string }[] | undefined;
-  return (content ?? []).map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('');
-}
 
 /** `''` when equal, else where the first difference is (line number and both lines, shortened). */
 function firstDifference(ours: string, expected: string): string {
