@@ -13,7 +13,7 @@ import type { Abbreviator } from './abbrev.js';
 import { type DiffSide, type FilePatch, formatFilePatch } from './patch.js';
 import { detectRenames } from './renames.js';
 
-export interface Entry extends FileEntry {
+interface Entry extends FileEntry {
   load(): Promise<Uint8Array>;
 }
 
@@ -68,7 +68,7 @@ export async function treeSnapshot(repo: Repo, oid: string | null): Promise<Snap
   return snap;
 }
 
-export type TreeEntries = Map<string, { oid: string; mode: string; type: string }>;
+type TreeEntries = Map<string, { oid: string; mode: string; type: string }>;
 
 /** A tree object's entries by name, memoized by oid within the memory budget. */
 async function treeEntries(repo: Repo, oid: string): Promise<TreeEntries> {
@@ -148,12 +148,12 @@ export interface LazyPair {
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 /** git's path order (bytes). */
-export function comparePathBytes(a: string, b: string): number {
+function comparePathBytes(a: string, b: string): number {
   return Buffer.compare(bytes(a), bytes(b));
 }
 
 /** Does `path` fall under one of the pathspecs (a file, or a folder prefix; '' is everything)? */
-export function matchesPaths(path: string, specs: readonly string[] | undefined): boolean {
+function matchesPaths(path: string, specs: readonly string[] | undefined): boolean {
   if (!specs || specs.length === 0) return true;
   return specs.some((s) => s === '' || path === s || path.startsWith(`${s}/`));
 }
