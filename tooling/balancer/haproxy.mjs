@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { quietEnv, root, run, startProcess } from '../scripts/lib.mjs';
 
 /** The recipe every server's "Host it" section links to; the check runs this file. */
-export const CONFIG = join(root, 'docs', 'hosting', 'haproxy.cfg');
+const CONFIG = join(root, 'docs', 'hosting', 'haproxy.cfg');
 
 /**
  * The path of `haproxy`, installing it from Debian (`apt-get install -y haproxy`) when it is missing and we are
@@ -89,7 +89,7 @@ export async function startHaproxy(haproxyPath, { dir, name, configText, port, r
 }
 
 /** The request lines of HAProxy's log (the config's `log-format`, lines starting `mcp `). */
-export function parseLog(text) {
+function parseLog(text) {
   const out = [];
   for (const line of text.split('\n')) {
     const m = /^mcp (\S+)\/(\S+) (\S+) (\S+) (\S+) session=(\S*) minted=(\S*) method=(\S*)/.exec(line.trim());
@@ -114,7 +114,7 @@ export function documentedConfig() {
 }
 
 /** Resolves once 127.0.0.1:`port` accepts a connection; rejects after `timeoutMs`, or when `gone()` holds. */
-export async function waitForPort(port, timeoutMs, gone = () => false) {
+async function waitForPort(port, timeoutMs, gone = () => false) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = await new Promise((resolve) => {

@@ -36,7 +36,7 @@ export interface CommandIo {
   openUrl?: (url: string) => void | Promise<void>;
 }
 
-export const COMMANDS = ['login', 'logout', 'servers'] as const;
+const COMMANDS = ['login', 'logout', 'servers'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export function isCommand(word: string | undefined): word is CommandName {
@@ -72,7 +72,7 @@ interface CommandOptions {
   help: boolean;
 }
 
-export function commandHelp(command: CommandName): string {
+function commandHelp(command: CommandName): string {
   const common = `  -c, --config <file>     the mcpServers JSON file (required)
       --config-dir <dir>  where logins are kept (env MCP_AGENT_CONFIG_DIR; default
                           $XDG_CONFIG_HOME/mcp-agent or ~/.config/mcp-agent)

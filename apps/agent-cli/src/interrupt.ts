@@ -3,7 +3,7 @@
  * `notifications/cancelled` to its server); a second press while that is still winding down, or a
  * press with nothing running, exits (the caller shuts the servers down).
  */
-export interface InterruptTarget {
+interface InterruptTarget {
   /** Cancel the running step; false when nothing was running. */
   cancelCurrent(): boolean;
 }

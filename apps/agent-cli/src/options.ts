@@ -14,7 +14,7 @@ export class UsageError extends Error {
 }
 
 /** How tools are offered to the model: native function calling, or described in the prompt. */
-export type CliToolMode = 'native' | 'text';
+type CliToolMode = 'native' | 'text';
 
 /** The checked command line. */
 export interface CliOptions {

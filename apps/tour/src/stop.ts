@@ -4,7 +4,7 @@ import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { Transcript } from './transcript.js';
 
 /** What a stop sets up before its server starts; `state` is handed to `visit`. */
-export interface Prepared<State> {
+interface Prepared<State> {
   args?: string[];
   env?: Record<string, string>;
   cleanup?: () => Promise<void> | void;
@@ -46,7 +46,7 @@ export function binOf(pkg: string): string {
 }
 
 /** The text of a tool result, with `[isError]` in front when it failed. */
-export function textOf(result: unknown): string {
+function textOf(result: unknown): string {
   const r = result as CallToolResult;
   const text = r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
   return r.isError ? `[isError] ${text}` : text;

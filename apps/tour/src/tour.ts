@@ -12,7 +12,7 @@ export interface TourResult {
 }
 
 /** How the tour's client picks the protocol version: `auto` asks `server/discover` first, so each server speaks 2026-07-28. */
-export const VERSION_NEGOTIATION = { mode: 'auto' } as const;
+const VERSION_NEGOTIATION = { mode: 'auto' } as const;
 
 /** The version and era the client landed on, for people: `MCP 2026-07-28 (2026 era: server/discover, no initialize)`. */
 function eraOf(client: Client): string {

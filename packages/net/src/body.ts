@@ -4,7 +4,7 @@ import { decodeBody } from './decode.js';
 import { HttpError, raiseHint } from './errors.js';
 import { formatBytes } from './format.js';
 
-export interface BodyLimit {
+interface BodyLimit {
   /** The largest decoded body. */
   maxBytes: number;
   /** The flag that raises the limit, named in the error. */

@@ -4,7 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { HttpError } from './errors.js';
 
 /** Content codings applied on top of each other that are decoded at most (`gzip, gzip` is two). */
-export const MAX_CODINGS = 3;
+const MAX_CODINGS = 3;
 
 const DECODERS = new Map<string, () => Transform>([
   ['gzip', createGunzip],

@@ -3,7 +3,7 @@ import { defineOptions, parse } from '@mcpkit/protocol-core';
 import { PROFILES } from './context.js';
 
 /** `--gzip-max-fetch-time`: a duration (`30s`, `500ms`), where a bare number is milliseconds like the reference's `GZIP_MAX_FETCH_TIME_MILLIS`. */
-export function parseMillis(raw: string): number {
+function parseMillis(raw: string): number {
   const value = raw.trim();
   if (/^\d+$/.test(value)) {
     const ms = Number(value);
@@ -14,7 +14,7 @@ export function parseMillis(raw: string): number {
 }
 
 /** `--gzip-allowed-domains`: one or more comma-separated host names (each allows its subdomains too). */
-export function parseDomains(raw: string): string[] {
+function parseDomains(raw: string): string[] {
   const domains = raw
     .split(',')
     .map((d) => d.trim().toLowerCase().replace(/\.$/, ''))
@@ -27,7 +27,7 @@ export function parseDomains(raw: string): string[] {
 }
 
 /** `--request-state-key`: at least 32 bytes, the codec's minimum for an HMAC-SHA256 key. */
-export function parseStateKey(raw: string): string {
+function parseStateKey(raw: string): string {
   if (Buffer.byteLength(raw, 'utf8') < 32) throw new Error('must be at least 32 bytes long');
   return raw;
 }

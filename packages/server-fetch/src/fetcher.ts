@@ -67,14 +67,14 @@ export interface FetchedPage extends Converted {
   contentType: string;
 }
 
-export interface FetchPageOptions {
+interface FetchPageOptions {
   userAgent: string;
   raw?: boolean;
   progress?: Progress;
   signal?: AbortSignal;
 }
 
-export interface AutonomousFetchOptions {
+interface AutonomousFetchOptions {
   /** The page unconverted (`raw: true` of the tool); cached apart from its conversion. */
   raw?: boolean;
   /** Where the caller reads from. Above 0 (a continuation), the caller's cached download is reused. Default 0. */
@@ -106,7 +106,7 @@ export interface AutonomousPage extends FetchedPage {
   redownload?: 'unchanged' | 'changed';
 }
 
-export interface ManualFetchOptions {
+interface ManualFetchOptions {
   progress?: Progress;
   signal?: AbortSignal;
 }

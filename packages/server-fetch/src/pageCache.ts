@@ -14,7 +14,7 @@ export interface ContentCacheOptions {
 }
 
 /** Where a page cached for continuations belongs: its reader, the URL (normalised) and the mode. */
-export interface PageKey {
+interface PageKey {
   /** Whose download it is (`downloadOwner`): one reader never reads, nor replaces, another's. */
   owner: string;
   url: string;

@@ -12,7 +12,7 @@ export const MAX_BYTES_LIMIT = 4 * 1024 * 1024;
 export const ANSWER_CAP = 2 * 1024 * 1024;
 
 /** How many of `lines` fit in `budget` bytes joined with '\n' (at least one, if there is one). */
-export function fitLines(lines: readonly string[], budget: number): number {
+function fitLines(lines: readonly string[], budget: number): number {
   let used = 0;
   let n = 0;
   for (const line of lines) {

@@ -15,7 +15,7 @@ import { z } from 'zod';
 type Json = Record<string, unknown>;
 
 /** A copy of `schema` with every `type: [..., "null"]` written as `anyOf` of bare types (constraints stay beside it). */
-export function nullableAsAnyOf(schema: unknown): unknown {
+function nullableAsAnyOf(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(nullableAsAnyOf);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Json = {};

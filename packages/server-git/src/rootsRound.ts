@@ -18,7 +18,7 @@ import type { GitContext } from './engine/context.js';
 import { givenRoots, NO_ROOTS_MESSAGE, realRoots } from './engine/roots.js';
 
 /** The key of the embedded `roots/list` in `inputRequests` / `inputResponses`. */
-export const ROOTS_INPUT_KEY = 'roots';
+const ROOTS_INPUT_KEY = 'roots';
 
 /**
  * The request's 2026-07-28 envelope (the reserved `_meta` keys, which the SDK lifts into

@@ -11,7 +11,7 @@ import type { GraphStore } from './store/types.js';
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 /** Waits until `store` is loaded, reporting progress to the request's client and stopping when it cancels. */
-export async function awaitLoad(store: GraphStore, extra: RequestContext): Promise<void> {
+async function awaitLoad(store: GraphStore, extra: RequestContext): Promise<void> {
   if (!store.ready) return;
   const progress = createProgressReporter(extra, { intervalMs: 250 });
   try {

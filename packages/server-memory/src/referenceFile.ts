@@ -76,7 +76,7 @@ export function findReferenceFiles(where: PathEnvironment): ReferenceFile[] {
  * place (so a second server starting at the same moment, or an existing file, is never overwritten). Returns
  * false when `to` appeared meanwhile. Throws on any I/O error (a full disk included), leaving `to` absent.
  */
-export function copyIntoPlace(from: string, to: string): boolean {
+function copyIntoPlace(from: string, to: string): boolean {
   mkdirSync(dirname(to), { recursive: true });
   const tmp = `${to}.from-reference-${process.pid}.tmp`;
   copyFileSync(from, tmp, constants.COPYFILE_EXCL);

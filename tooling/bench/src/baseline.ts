@@ -17,8 +17,8 @@ import { join } from 'node:path';
 export const DEFAULT_BASELINE = 'b44c64b';
 
 /** The packages the bench starts from a baseline (their dependencies are built too). */
-export const BASELINE_PACKAGES = ['server-everything', 'server-memory', 'server-sequential-thinking'] as const;
-export type BaselinePackage = (typeof BASELINE_PACKAGES)[number];
+const BASELINE_PACKAGES = ['server-everything', 'server-memory', 'server-sequential-thinking'] as const;
+type BaselinePackage = (typeof BASELINE_PACKAGES)[number];
 
 const PNPM = ['-y', 'pnpm@10.34.8'];
 const STEP_TIMEOUT_MS = { archive: 2 * 60_000, install: 10 * 60_000, build: 10 * 60_000 };

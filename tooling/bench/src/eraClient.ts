@@ -16,7 +16,7 @@ import { connectHttp } from './httpServer.js';
 export type Target = { stdio: SpawnSpec } | { http: string };
 
 /** What a tool call returns, in the shape both SDKs share. */
-export interface ToolResult {
+interface ToolResult {
   content?: unknown;
   isError?: boolean;
 }

@@ -8,7 +8,7 @@ import type { Prompter } from './prompter.js';
 import { formatJsonPreview, oneLine } from './render.js';
 
 /** The tool asked about (structurally `ToolEntry` from `@mcpkit/agent`). */
-export interface ApprovalTool {
+interface ApprovalTool {
   /** The namespaced name (`server__tool`). */
   name: string;
   server: string;
@@ -36,11 +36,11 @@ export interface SamplingApprovalPrompt {
 export type ApprovalAnswer = 'allow' | 'deny' | 'always';
 
 /** Longest argument JSON shown in a tool approval. */
-export const APPROVAL_ARGS_CHARS = 500;
+const APPROVAL_ARGS_CHARS = 500;
 /** Longest message text shown in a sampling approval (per message). */
-export const SAMPLING_MESSAGE_CHARS = 300;
+const SAMPLING_MESSAGE_CHARS = 300;
 /** Conversation messages shown in a sampling approval (the last ones; the count of the others is given). System messages are always shown. */
-export const SAMPLING_MESSAGES_SHOWN = 6;
+const SAMPLING_MESSAGES_SHOWN = 6;
 
 /**
  * What the tool says about itself (`annotations`, which are the server's claims, not guarantees):

@@ -23,7 +23,7 @@ export interface ElicitFormParams {
 }
 
 /** One answered value, typed as the schema asks. */
-export type ElicitValue = string | number | boolean | string[];
+type ElicitValue = string | number | boolean | string[];
 
 interface Choice {
   value: string;

@@ -45,9 +45,9 @@ export interface RenderProgress {
 }
 
 /** Longest argument preview on a tool-start line. */
-export const ARGS_PREVIEW_CHARS = 160;
+const ARGS_PREVIEW_CHARS = 160;
 /** Longest message (error line, log data, notice) on one line. */
-export const LINE_TEXT_CHARS = 300;
+const LINE_TEXT_CHARS = 300;
 
 const ANSI = {
   dim: '\u001b[2m',
@@ -130,7 +130,7 @@ function previewArguments(raw: string, maxChars: number): string {
 }
 
 /** `server › tool`, sanitised (the namespaced name when the call was not routed to a tool). */
-export function toolLabel(call: { name: string }, tool?: RenderToolRef): string {
+function toolLabel(call: { name: string }, tool?: RenderToolRef): string {
   return tool ? `${oneLine(tool.server, 80)} › ${oneLine(tool.tool, 80)}` : oneLine(call.name, 80);
 }
 

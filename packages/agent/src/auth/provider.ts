@@ -27,7 +27,7 @@ import type { StoredServerAuth, TokenStore, TokenStoreKey } from './store.js';
 export type OpenUrl = (url: string) => void | Promise<void>;
 
 /** The redirect URI a provider names when no login is running (it is never listened on). */
-export const IDLE_REDIRECT_URL = 'http://127.0.0.1/callback';
+const IDLE_REDIRECT_URL = 'http://127.0.0.1/callback';
 
 export interface OAuthProviderOptions {
   /** The server's name in the config. */

@@ -10,7 +10,7 @@ import { sanitizeToolSchema } from './sanitizeSchema.js';
 import { createToolCallAssembler, type ToolCallDelta } from './toolCallAssembler.js';
 
 /** A chat message as `/chat/completions` takes it. */
-export type WireMessage =
+type WireMessage =
   | { role: 'system' | 'user'; content: string }
   | {
       role: 'assistant';
@@ -20,7 +20,7 @@ export type WireMessage =
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** A tool offered for native function calling. */
-export interface WireTool {
+interface WireTool {
   type: 'function';
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
@@ -36,7 +36,7 @@ export interface ChatCompletionBody {
 }
 
 /** One message in the wire format. Empty assistant text is `null`, as OpenAI sends it back. */
-export function toWireMessage(message: Message): WireMessage {
+function toWireMessage(message: Message): WireMessage {
   switch (message.role) {
     case 'system':
     case 'user':
@@ -84,7 +84,7 @@ const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
 };
 
 /** The wire `finish_reason` as a `FinishReason`; unknown or missing values are `unknown`. */
-export function mapFinishReason(reason: unknown): FinishReason {
+function mapFinishReason(reason: unknown): FinishReason {
   return (typeof reason === 'string' && Object.hasOwn(FINISH_REASONS, reason) ? FINISH_REASONS[reason] : undefined) ?? 'unknown';
 }
 

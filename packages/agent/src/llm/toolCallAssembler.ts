@@ -32,7 +32,7 @@ export interface ToolCallAssembler {
 }
 
 /** A generated call id, for servers that send none. */
-export function generateCallId(): string {
+function generateCallId(): string {
   return `call_${randomBytes(12).toString('hex')}`;
 }
 

@@ -56,7 +56,7 @@ export function clientCapabilities(services: ClientServices): ClientCapabilities
 }
 
 /** Directories as MCP roots: `file://` URIs (absolute), named by their last segment. */
-export function rootsFromDirectories(directories: readonly string[]): ListRootsResult['roots'] {
+function rootsFromDirectories(directories: readonly string[]): ListRootsResult['roots'] {
   return directories.map((directory) => {
     const absolute = resolve(directory);
     return { uri: pathToFileURL(absolute).href, name: basename(absolute) || absolute };

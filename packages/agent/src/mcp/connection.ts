@@ -92,7 +92,7 @@ export async function listAllTools(client: Client, options?: RequestOptions): Pr
 }
 
 /** A `Client` for the agent: its name and version, only the capabilities `services` can serve. */
-export function createClient(services: ClientServices, clientVersion: string, mode: ProtocolMode, remainingMs: number): Client {
+function createClient(services: ClientServices, clientVersion: string, mode: ProtocolMode, remainingMs: number): Client {
   const client = new Client(
     { name: 'mcpkit-agent', version: clientVersion },
     {

@@ -18,7 +18,7 @@ export interface ServerSkills {
 }
 
 /** Listed per server at most (a server could claim any number). */
-export const MAX_SKILLS_PER_SERVER = 200;
+const MAX_SKILLS_PER_SERVER = 200;
 
 /** The server's skills, or undefined when it does not offer the extension. Reads no skill file. */
 export async function listServerSkills(client: Client, options?: RequestOptions): Promise<ServerSkills | undefined> {

@@ -21,7 +21,7 @@ function pieces(value: string | string[] | undefined): string[] {
 }
 
 /** `text` cut into at most `count` non-empty pieces of near-equal length (one empty piece for empty text). */
-export function splitText(text: string, count: number): string[] {
+function splitText(text: string, count: number): string[] {
   const size = Math.max(1, Math.ceil(text.length / Math.max(1, Math.floor(count))));
   const out: string[] = [];
   for (let start = 0; start < text.length; start += size) out.push(text.slice(start, start + size));

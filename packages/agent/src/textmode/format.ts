@@ -10,23 +10,23 @@ export const CALL_OPEN = '<tool_call>';
 /** Closes a call in the model's reply. */
 export const CALL_CLOSE = '</tool_call>';
 /** Closes a result block; the opening tag carries attributes (`<tool_result id="…" name="…">`). */
-export const RESULT_CLOSE = '</tool_result>';
+const RESULT_CLOSE = '</tool_result>';
 
 /**
  * `</tool_call` written inside call JSON becomes `<\/tool_call`: still the same JSON (`\/` is the
  * escaped `/`), but no longer a closing tag.
  */
-export function neutraliseCallClose(text: string): string {
+function neutraliseCallClose(text: string): string {
   return text.replaceAll('</tool_call', '<\\/tool_call');
 }
 
 /** Result text is content: a closing tag in it is written `<\/tool_result` so the block cannot end early. */
-export function neutraliseResultClose(text: string): string {
+function neutraliseResultClose(text: string): string {
   return text.replaceAll('</tool_result', '<\\/tool_result');
 }
 
 /** An attribute value in double quotes: `&`, `"`, `<` and `>` become entities. */
-export function escapeAttribute(value: string): string {
+function escapeAttribute(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
@@ -43,7 +43,7 @@ function parseJson(text: string): { value: unknown } | undefined {
  * that are not JSON are embedded as a JSON string. A call without a name is one the parser could not
  * read: its `arguments` hold the raw text the model wrote, and that text is written back as it was.
  */
-export function renderCallJson(call: Pick<ToolCall, 'name' | 'arguments'>): string {
+function renderCallJson(call: Pick<ToolCall, 'name' | 'arguments'>): string {
   const raw = call.arguments.trim();
   if (call.name === '') return neutraliseCallClose(raw);
   const parsed = raw === '' ? { value: {} } : parseJson(raw);

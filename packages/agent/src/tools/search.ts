@@ -6,7 +6,7 @@
 import type { ToolEntry } from '../mcp/types.js';
 
 /** Lower-case words of `text`: split on anything not a letter or digit, and on camelCase humps. */
-export function searchTerms(text: string): string[] {
+function searchTerms(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()

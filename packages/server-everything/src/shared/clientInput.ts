@@ -40,7 +40,7 @@ import {
 import { createSpentStates, type SpentStates } from './spentStates.js';
 
 /** One question for the client, as the 2025-era request carries it. */
-export type ClientAsk =
+type ClientAsk =
   | { method: 'elicitation/create'; params: ElicitRequestFormParams | ElicitRequestURLParams }
   /** `tools`: the answer may hold tool use (an array of content blocks), as SEP-1577 allows. */
   | { method: 'sampling/createMessage'; params: CreateMessageRequestParams; tools?: true }
@@ -54,20 +54,20 @@ type AnswerOf<A extends ClientAsk> = A extends { method: 'elicitation/create' }
       ? CreateMessageResult
       : ListRootsResult;
 
-export type Answers<T extends Record<string, ClientAsk>> = { [K in keyof T]: AnswerOf<T[K]> };
+type Answers<T extends Record<string, ClientAsk>> = { [K in keyof T]: AnswerOf<T[K]> };
 
 /** The client's answers, or (2026-07-28) the `input_required` result the tool returns so that the client answers and retries. */
-export type ClientInput<T extends Record<string, ClientAsk>> = { answers: Answers<T> } | { inputRequired: InputRequiredResult };
+type ClientInput<T extends Record<string, ClientAsk>> = { answers: Answers<T> } | { inputRequired: InputRequiredResult };
 
 /** What the sealed `requestState` of an everything tool says: this call (tool and argument digest) asked these questions. */
-export interface AskedState {
+interface AskedState {
   tool: string;
   call: string;
   keys: string[];
 }
 
 /** The key of `requestState`'s HMAC: at least 32 bytes, shared by every process that may see a retry. */
-export type RequestStateKey = Uint8Array | string;
+type RequestStateKey = Uint8Array | string;
 
 /** A key, or how to get it when the first state is sealed or checked (the CLI's one key per process). */
 export type RequestStateKeySource = RequestStateKey | (() => RequestStateKey);
@@ -125,7 +125,7 @@ const STATE_TTL_SECONDS = 600;
  * Who a state belongs to: with OAuth on, the token's user (`extra.subject`, of `extra.issuer`) and its client;
  * without it, the 2025-era session (a 2026-07-28 request has none: over stdio one client owns the process).
  */
-export function statePrincipal(ctx: ServerContext): string {
+function statePrincipal(ctx: ServerContext): string {
   const auth = ctx.http?.authInfo;
   if (auth) {
     const extra = auth.extra ?? {};
@@ -177,7 +177,7 @@ function nonce(): string {
 }
 
 /** A random key for one process (or one server, when nothing else can see its retries). */
-export function randomStateKey(): Uint8Array {
+function randomStateKey(): Uint8Array {
   return new Uint8Array(process.getBuiltinModule('node:crypto').randomBytes(32));
 }
 

@@ -19,7 +19,7 @@ export interface SpentStatesOptions {
   now?: () => number;
 }
 
-export const DEFAULT_MAX_SPENT_STATES = 100_000;
+const DEFAULT_MAX_SPENT_STATES = 100_000;
 
 export function createSpentStates(options: SpentStatesOptions = {}): SpentStates {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_SPENT_STATES;

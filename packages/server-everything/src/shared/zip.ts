@@ -14,7 +14,7 @@ export interface ZipEntry {
 /** Without ZIP64, an archive holds at most 65 535 entries … */
 export const ZIP_MAX_ENTRIES = 0xffff;
 /** … and at most 4 GiB - 1 of sizes and offsets. */
-export const ZIP_MAX_BYTES = 0xffffffff;
+const ZIP_MAX_BYTES = 0xffffffff;
 
 const STORE = 0;
 const DEFLATE = 8;

@@ -8,7 +8,7 @@ import { type Converted, convertBody, UnconvertibleError } from './convert.js';
 import { createFairQueue, type FairLane } from './fairQueue.js';
 import { createHtmlConverter } from './html.js';
 
-export interface ConversionJob {
+interface ConversionJob {
   /** The body; its buffer is transferred to the worker (and detached here) when the view covers all of it. */
   body: Uint8Array;
   contentType: string;
@@ -26,7 +26,7 @@ export type ConversionReply =
   | { id: number; ok: true; result: Converted }
   | { id: number; ok: false; error: { name: string; message: string; stack: string } };
 
-export interface ConversionDeadline {
+interface ConversionDeadline {
   /** When the conversion must have finished, as a `performance.now()` time: the fetch's own deadline. */
   deadline: number;
   /** The configured limit (`--timeout`), for the error message. */

@@ -8,7 +8,7 @@ import type { FetchContext } from '../tools/fetch.js';
  * The user-initiated pipeline: the user-specified agent, no robots.txt check, no pagination, the
  * URL used as given; a failure is returned as a prompt whose text is the error ("Failed to fetch").
  */
-export const fetchPrompt = definePrompt({
+const fetchPrompt = definePrompt({
   name: 'fetch',
   title: 'Fetch',
   description: 'Fetch a URL and extract its contents as markdown',

@@ -17,7 +17,7 @@ import { createWorkTree, type WorkTree } from './git/workTree.js';
 import type { RepoHeld } from './repoCache.js';
 import type { RepoState } from './repoState.js';
 
-export { createRepoCache, type RepoCache } from './repoCache.js';
+export { createRepoCache } from './repoCache.js';
 
 export interface Repo extends RepoLocation {
   /** The repo_path the caller gave, for messages. */

@@ -15,7 +15,7 @@ import type { RepoState } from './repoState.js';
 /** One repository's entries of the budget, by kind (`trees`, `blobs`, …). */
 export type RepoHeld = CacheParts;
 
-export interface RepoCacheEntry {
+interface RepoCacheEntry {
   cache: object;
   state: RepoState;
   held: RepoHeld;

@@ -8,7 +8,7 @@ export const KNOWLEDGE_GRAPH_URI = 'memory://knowledge-graph';
  * answer would be over `MAX_RESULT_BYTES` (clients drop messages over 10 MiB) is an error pointing to the
  * paged read tools.
  */
-export const knowledgeGraphResource = defineResource<MemoryContext>({
+const knowledgeGraphResource = defineResource<MemoryContext>({
   name: 'knowledge-graph',
   title: 'Knowledge Graph',
   description: 'The full knowledge graph with all entities and relations',

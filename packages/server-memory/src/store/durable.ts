@@ -262,7 +262,7 @@ const APPEND_NO_FOLLOW =
  * in its place. Anything else that is not a regular file (a folder, a FIFO) is refused: it throws,
  * and the caller has written nothing.
  */
-export function openAppendNoFollow(path: string, onLinkMoved: (target: string, aside: string) => void): number {
+function openAppendNoFollow(path: string, onLinkMoved: (target: string, aside: string) => void): number {
   const notAFile = () => new Error(`${path} is not a regular file; refusing to set unreadable lines aside into it`);
   for (let attempt = 0; ; attempt++) {
     const st = lstatSync(path, { throwIfNoEntry: false });

@@ -20,7 +20,7 @@ import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileS
 import type { Graph, GraphRecord } from '../graph.js';
 import { appendDurably, appendDurablyTo, type FileId, type FileIdJson, idJson, replaceFile, sameIdJson } from './durable.js';
 
-export const JOURNAL_VERSION = 1;
+const JOURNAL_VERSION = 1;
 
 export interface JournalHeader {
   mcpkitMemoryJournal: 1;
@@ -42,7 +42,7 @@ export interface JournalPosition {
 /** Records in the journal, in bytes: what a compaction would fold in. */
 export const journalRecordBytes = (pos: JournalPosition | null): number => (pos ? pos.offset - pos.headerBytes : 0);
 
-export function parseHeader(line: string): JournalHeader | undefined {
+function parseHeader(line: string): JournalHeader | undefined {
   try {
     const header = JSON.parse(line) as JournalHeader;
     return header?.mcpkitMemoryJournal === JOURNAL_VERSION ? header : undefined;

@@ -71,7 +71,7 @@ const START_SLACK_MS = 2000;
 const PS_AFTER_MS = 1000;
 
 /** Reads a lock file's owner; throws when it is not JSON (half-written). */
-export function parseLockOwner(text: string): LockOwner {
+function parseLockOwner(text: string): LockOwner {
   const raw = JSON.parse(text) as unknown;
   if (typeof raw !== 'object' || raw === null) return {};
   const { pid, host, since, id } = raw as Record<string, unknown>;
@@ -85,7 +85,7 @@ export function parseLockOwner(text: string): LockOwner {
 }
 
 /** `process 123 (holding it since …)`, for messages. */
-export function describeOwner(owner: LockOwner): string {
+function describeOwner(owner: LockOwner): string {
   const who = owner.pid === undefined ? 'an unknown process' : `process ${owner.pid}`;
   const where = owner.host !== undefined && owner.host !== HOST ? ` on ${owner.host}` : '';
   const since = owner.since !== undefined ? ` since ${new Date(owner.since).toISOString()}` : '';

@@ -5,7 +5,7 @@ import { ForeignFileError } from './snapshot.js';
 export const closedError = (): Error => new Error('the memory store is closed');
 
 /** The memory file was replaced by something else: logged with its path, refused without it. */
-export function foreignError(error: ForeignFileError, logger: Logger): ToolError {
+function foreignError(error: ForeignFileError, logger: Logger): ToolError {
   logger.error(error.message);
   return new ToolError('The memory file was replaced by something that is not a knowledge graph; refusing to read or overwrite it.');
 }

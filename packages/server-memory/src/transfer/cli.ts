@@ -56,7 +56,7 @@ file is refused unless --force.`,
 };
 
 /** The subcommand's --help text. */
-export function transferHelp(command: TransferCommand): string {
+function transferHelp(command: TransferCommand): string {
   return formatHelp(`${BIN} ${command}`, DESCRIPTIONS[command], transferOptions as OptionSpecs).replace(
     /^Usage: .*\n/,
     `Usage: ${BIN} ${command} <file.jsonl> [options]\n`,

@@ -5,7 +5,7 @@ import type { ThinkingContext } from '../tools/sequentialThinking.js';
 export const HISTORY_URI = 'sequentialthinking://history';
 
 /** This session's thoughts and branches as JSON, so a client can read back what was recorded. */
-export const historyResource = defineResource<ThinkingContext>({
+const historyResource = defineResource<ThinkingContext>({
   name: 'thought-history',
   title: 'Thought history',
   description:

@@ -19,7 +19,7 @@ export interface ChainContext extends Omit<ThinkingContext, 'history'> {
 }
 
 /** The reference's description and one paragraph on the handle. */
-export const CHAINED_DESCRIPTION = `${DESCRIPTION}
+const CHAINED_DESCRIPTION = `${DESCRIPTION}
 
 Thought chains: every result carries thoughtChain, the handle of the chain this thought was recorded in. Pass it back as thoughtChain with each following thought of the same chain; leave it out only to start a new chain (the history then starts over).`;
 

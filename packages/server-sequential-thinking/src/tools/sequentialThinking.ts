@@ -109,7 +109,7 @@ export const THINKING_OUTPUT = {
   thoughtHistoryLength: z.number(),
 };
 
-export const sequentialThinking = defineTool({
+const sequentialThinking = defineTool({
   name: 'sequentialthinking',
   title: 'Sequential Thinking',
   description: DESCRIPTION,

@@ -22,7 +22,7 @@ import { CELLS, emptyGrid, type Grid, type Side } from './model.js';
 
 const PROFILE = ['--profile', 'current'];
 const MESSAGE = 'The quick brown fox jumps over the lazy dog.';
-export const CONCURRENCY = 8;
+const CONCURRENCY = 8;
 
 /** The built entries (`dist/index.js`) of server-everything: this checkout's and the baseline's. */
 export interface EverythingBins {

@@ -13,7 +13,7 @@ import { type BenchContext, type Era, interleavedLoad, type LoadFigures, withTim
 import { graphFile } from '../memoryGraph.js';
 import { CELLS, emptyGrid, type Grid, type Side } from './model.js';
 
-export const MEMORY_ENTITIES = 10_000;
+const MEMORY_ENTITIES = 10_000;
 
 export interface MemoryBins {
   ours: string;

@@ -6,10 +6,10 @@
 import { type BenchContext, type Cell, type Era, ratio } from '../harness.js';
 
 export type Side = 'ours' | 'baseline' | 'floor';
-export const SIDES: readonly Side[] = ['ours', 'baseline', 'floor'];
-export const ERAS: readonly Era[] = ['2025-11-25', '2026-07-28'];
+const SIDES: readonly Side[] = ['ours', 'baseline', 'floor'];
+const ERAS: readonly Era[] = ['2025-11-25', '2026-07-28'];
 /** The baseline (v1 SDK) speaks 2025-11-25 only: its 2026 cells are empty. */
-export const speaks = (side: Side, era: Era) => side !== 'baseline' || era === '2025-11-25';
+const speaks = (side: Side, era: Era) => side !== 'baseline' || era === '2025-11-25';
 export const CELLS: readonly { side: Side; era: Era }[] = ERAS.flatMap((era) =>
   SIDES.filter((side) => speaks(side, era)).map((side) => ({ side, era })),
 );
@@ -24,7 +24,7 @@ export const GOAL = {
   httpRpsVsFloor: 0.5,
 };
 
-export const DASH = '—';
+const DASH = '—';
 
 /** One figure per side and era (undefined = not measured: the baseline's 2026 cells). */
 export type Grid = Record<Era, Partial<Record<Side, number>>>;

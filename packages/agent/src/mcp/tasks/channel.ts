@@ -31,7 +31,7 @@ export class RawRequestTimeout extends Error {
   }
 }
 
-export interface RawRequestOptions {
+interface RawRequestOptions {
   signal?: AbortSignal;
   /** Default 60 s. */
   timeoutMs?: number;

@@ -30,7 +30,7 @@ export const MIN_POLL_INTERVAL_MS = 100;
 /** Nor slower than this (a task that says an hour still gets looked at). */
 export const MAX_POLL_INTERVAL_MS = 60_000;
 /** A task is given up after this long, or after its `ttlMs`, whichever comes first. */
-export const MAX_TASK_MS = 24 * 60 * 60_000;
+const MAX_TASK_MS = 24 * 60 * 60_000;
 /** MRTR rounds on the call before a task exists (the SDK's bound too). */
 const MAX_INPUT_ROUNDS = 10;
 /** Input requests one task may ask, over its life. */
@@ -84,7 +84,7 @@ export function taskEnvelope(client: Client, services: ClientServices, clientVer
 }
 
 /** The server's interval, made sane: an integer within [MIN, MAX], the default when absent or not a number. */
-export function pollInterval(value: unknown): number {
+function pollInterval(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return DEFAULT_POLL_INTERVAL_MS;
   return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, Math.round(value)));
 }

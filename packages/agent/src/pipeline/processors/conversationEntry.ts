@@ -7,7 +7,7 @@ import { toTextModeMessages } from '../../textmode/messages.js';
 import type { ChatRequest, Message, ToolSpec } from '../../types.js';
 import type { PipelineSettings } from '../context.js';
 
-export function finalCallNote(maxSteps: number): Message {
+function finalCallNote(maxSteps: number): Message {
   return {
     role: 'user',
     content: `[The tool-call limit of ${maxSteps} rounds is reached: no more tools can be called. Answer now with what you have.]`,

@@ -9,7 +9,7 @@ import { resources, watchedResourceUpdates } from './resources.js';
 import { createSession } from './session.js';
 import { tools } from './tools/index.js';
 
-export const INSTRUCTIONS = [
+const INSTRUCTIONS = [
   'The surface the official MCP conformance suite (@modelcontextprotocol/conformance) expects of a server:',
   'test_* tools for every content type, logging, progress, errors, sampling, elicitation and stream resumption,',
   'json_schema_2020_12_tool, the tasks extension fixtures (greet, slow_compute, failing_job, protocol_error_job,',

@@ -5,7 +5,7 @@ import { RED_PIXEL_PNG } from './media.js';
 import type { ConformanceSession } from './session.js';
 
 /** Scenario `prompts-get-simple`. */
-export const testSimplePrompt = definePrompt({
+const testSimplePrompt = definePrompt({
   name: 'test_simple_prompt',
   title: 'Simple Test Prompt',
   description: 'A simple prompt without arguments',
@@ -14,7 +14,7 @@ export const testSimplePrompt = definePrompt({
 });
 
 /** What `completion/complete` offers for the two arguments (those starting with what was typed, case-insensitively). */
-export const ARGUMENT_SUGGESTIONS = {
+const ARGUMENT_SUGGESTIONS = {
   arg1: ['hello', 'test', 'testValue1'],
   arg2: ['world', 'test', 'testValue2'],
 } as const;
@@ -22,7 +22,7 @@ export const ARGUMENT_SUGGESTIONS = {
 const suggest = (values: readonly string[]) => (typed: string) => values.filter((v) => v.toLowerCase().startsWith(typed.toLowerCase()));
 
 /** Scenarios `prompts-get-with-args` and `completion-complete` (both arguments complete). */
-export const testPromptWithArguments = definePrompt({
+const testPromptWithArguments = definePrompt({
   name: 'test_prompt_with_arguments',
   title: 'Prompt With Arguments',
   description: 'A prompt with two required arguments, both with completions',
@@ -36,7 +36,7 @@ export const testPromptWithArguments = definePrompt({
 });
 
 /** Scenario `prompts-get-embedded-resource`. */
-export const testPromptWithEmbeddedResource = definePrompt({
+const testPromptWithEmbeddedResource = definePrompt({
   name: 'test_prompt_with_embedded_resource',
   title: 'Prompt With Embedded Resource',
   description: 'A prompt that embeds a text resource under the given URI (with fixed test content), then asks to process it',
@@ -56,7 +56,7 @@ export const testPromptWithEmbeddedResource = definePrompt({
 });
 
 /** Scenario `prompts-get-with-image`. */
-export const testPromptWithImage = definePrompt({
+const testPromptWithImage = definePrompt({
   name: 'test_prompt_with_image',
   title: 'Prompt With Image',
   description: 'A prompt that includes image content (a 1×1 red PNG)',
@@ -75,7 +75,7 @@ export const testPromptWithImage = definePrompt({
  * prompt asks for its context first (a 2025-era client gets it through real `elicitation/create` requests, the
  * SDK's shim).
  */
-export const testInputRequiredPrompt = definePrompt({
+const testInputRequiredPrompt = definePrompt({
   name: 'test_input_required_result_prompt',
   title: 'MRTR Prompt',
   description: 'MRTR (SEP-2322): prompt that requires elicitation input before rendering',

@@ -3,14 +3,14 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { RED_PIXEL_PNG } from './media.js';
 import type { ConformanceSession } from './session.js';
 
-export const STATIC_TEXT_URI = 'test://static-text';
-export const STATIC_BINARY_URI = 'test://static-binary';
-export const TEMPLATE_URI = 'test://template/{id}/data';
-export const WATCHED_URI = 'test://watched-resource';
+const STATIC_TEXT_URI = 'test://static-text';
+const STATIC_BINARY_URI = 'test://static-binary';
+const TEMPLATE_URI = 'test://template/{id}/data';
+const WATCHED_URI = 'test://watched-resource';
 const TEMPLATE_MATCH = /^test:\/\/template\/[^/]+\/data$/;
 
 /** Scenario `resources-read-text`. */
-export const staticText = defineResource<ConformanceSession>({
+const staticText = defineResource<ConformanceSession>({
   name: 'static-text',
   title: 'Static Text Resource',
   description: 'A static text resource for testing',
@@ -20,7 +20,7 @@ export const staticText = defineResource<ConformanceSession>({
 });
 
 /** Scenario `resources-read-binary`. */
-export const staticBinary = defineResource<ConformanceSession>({
+const staticBinary = defineResource<ConformanceSession>({
   name: 'static-binary',
   title: 'Static Binary Resource',
   description: 'A static binary resource for testing: a 1×1 red PNG',
@@ -30,7 +30,7 @@ export const staticBinary = defineResource<ConformanceSession>({
 });
 
 /** Scenario `resources-templates-read`: `{id}` is substituted into the JSON document. */
-export const template = defineResource<ConformanceSession>({
+const template = defineResource<ConformanceSession>({
   name: 'template',
   title: 'Resource Template',
   description: 'A resource template with parameter substitution: test://template/{id}/data is a JSON document about {id}',
@@ -44,7 +44,7 @@ export const template = defineResource<ConformanceSession>({
 });
 
 /** Scenarios `resources-subscribe` and `resources-unsubscribe`: its text names how often it changed in this session. */
-export const watched = defineResource<ConformanceSession>({
+const watched = defineResource<ConformanceSession>({
   name: 'watched-resource',
   title: 'Watched Resource',
   description: 'A resource that changes every few seconds while the client is subscribed to it (notifications/resources/updated)',
@@ -59,7 +59,7 @@ export const watched = defineResource<ConformanceSession>({
 export const resources: ReadonlyArray<ResourceDefinition<ConformanceSession>> = [staticText, staticBinary, template, watched];
 
 /** Whether this server serves `uri` (so a subscription to it can ever be honoured). */
-export function isServedUri(uri: string): boolean {
+function isServedUri(uri: string): boolean {
   return uri === STATIC_TEXT_URI || uri === STATIC_BINARY_URI || uri === WATCHED_URI || TEMPLATE_MATCH.test(uri);
 }
 

@@ -6,10 +6,10 @@ import type { EverythingOptions } from '../../context.js';
 import type { ClientInputChannel } from '../../shared/clientInput.js';
 
 /** The `logger` field of this profile's `notifications/message`. */
-export const LOGGER_NAME = 'everything-conformance';
+const LOGGER_NAME = 'everything-conformance';
 
 /** Timings, with this profile's defaults (the suite's fixture's values). */
-export interface ConformanceConfig {
+interface ConformanceConfig {
   /** Between two steps of `test_tool_with_logging` and `test_tool_with_progress` (the suite's "~50ms"). */
   stepMs: number;
   /** Between two `notifications/resources/updated` for a subscribed `test://watched-resource`. */
@@ -18,7 +18,7 @@ export interface ConformanceConfig {
   reconnectionWorkMs: number;
 }
 
-export function resolveConfig({ intervals = {} }: EverythingOptions): ConformanceConfig {
+function resolveConfig({ intervals = {} }: EverythingOptions): ConformanceConfig {
   return { stepMs: 50, watchedUpdateMs: intervals.resourceUpdatesMs ?? 3000, reconnectionWorkMs: 100 };
 }
 

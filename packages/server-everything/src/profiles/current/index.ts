@@ -18,7 +18,7 @@ import { gatedTools, tools } from './tools/index.js';
 import type { TaskSession } from './tools/simulateResearchQuery.js';
 
 /** The reference's identity: clients that key on it see the server they expect. */
-export const CURRENT_SERVER_INFO = { name: 'mcp-servers/everything', title: 'Everything Reference Server', version: '2.0.0' } as const;
+const CURRENT_SERVER_INFO = { name: 'mcp-servers/everything', title: 'Everything Reference Server', version: '2.0.0' } as const;
 
 /**
  * The `current` profile: a drop-in for npm `@modelcontextprotocol/server-everything@2026.8.31` (kebab-case

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { dynamicResource, resourceIdForPromptCompleter, resourceTypeCompleter } from './resources/templates.js';
 import type { CurrentSession } from './session.js';
 
-export const simplePrompt = definePrompt({
+const simplePrompt = definePrompt({
   name: 'simple-prompt',
   title: 'Simple Prompt',
   description: 'A prompt with no arguments',
@@ -12,7 +12,7 @@ export const simplePrompt = definePrompt({
   handler: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt without arguments.' } }] }),
 });
 
-export const argsPrompt = definePrompt({
+const argsPrompt = definePrompt({
   name: 'args-prompt',
   title: 'Arguments Prompt',
   description: 'A prompt with two arguments, one required and one optional',
@@ -30,7 +30,7 @@ const TEAMS: Record<string, readonly string[]> = {
   Support: ['John', 'Kim', 'Lee'],
 };
 
-export const completablePrompt = definePrompt({
+const completablePrompt = definePrompt({
   name: 'completable-prompt',
   title: 'Team Management',
   description: 'First argument choice narrows values for second argument.',
@@ -49,7 +49,7 @@ export const completablePrompt = definePrompt({
   }),
 });
 
-export const resourcePrompt = definePrompt({
+const resourcePrompt = definePrompt({
   name: 'resource-prompt',
   title: 'Resource Prompt',
   description: 'A prompt that includes an embedded resource reference',

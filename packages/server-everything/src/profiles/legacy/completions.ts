@@ -3,7 +3,7 @@ import { CompleteRequestSchema } from '@modelcontextprotocol/core';
 import type { McpServer } from '@modelcontextprotocol/server';
 
 /** The reference's `EXAMPLE_COMPLETIONS`, by argument name. */
-export const EXAMPLE_COMPLETIONS: Readonly<Record<string, readonly string[]>> = {
+const EXAMPLE_COMPLETIONS: Readonly<Record<string, readonly string[]>> = {
   style: ['casual', 'formal', 'technical', 'friendly'],
   temperature: ['0', '0.5', '0.7', '1.0'],
   resourceId: ['1', '2', '3', '4', '5'],

@@ -12,10 +12,10 @@ import { startSimulations } from './simulations.js';
 import { tools as legacyTools } from './tools/index.js';
 
 /** The reference's `serverInfo`, version included: it is part of the contract clients see. */
-export const LEGACY_SERVER_INFO = { name: 'example-servers/everything', title: 'Everything Example Server', version: '1.0.0' };
+const LEGACY_SERVER_INFO = { name: 'example-servers/everything', title: 'Everything Example Server', version: '1.0.0' };
 
 /** The reference's capabilities (no `listChanged`: the lists never change). */
-export const LEGACY_CAPABILITIES = { prompts: {}, resources: { subscribe: true }, tools: {}, logging: {}, completions: {} };
+const LEGACY_CAPABILITIES = { prompts: {}, resources: { subscribe: true }, tools: {}, logging: {}, completions: {} };
 
 /**
  * The `legacy` profile: npm `@modelcontextprotocol/server-everything@2025.11.25` (a low-level `Server`

@@ -5,7 +5,7 @@ import { MCP_TINY_IMAGE } from '../../shared/mcpTinyImage.js';
 import { RESOURCE_COUNT, STATIC_RESOURCES } from './resources.js';
 
 /** `prompts/list`, exactly (no titles: the reference has none and clients show the name). */
-export const PROMPTS = [
+const PROMPTS = [
   { name: 'simple_prompt', description: 'A prompt without arguments' },
   {
     name: 'complex_prompt',

@@ -8,7 +8,7 @@ export type StaticResource =
   | { uri: string; name: string; mimeType: 'text/plain'; text: string }
   | { uri: string; name: string; mimeType: 'application/octet-stream'; blob: string };
 
-export const RESOURCE_URI_PREFIX = 'test://static/resource/';
+const RESOURCE_URI_PREFIX = 'test://static/resource/';
 export const RESOURCE_COUNT = 100;
 const PAGE_SIZE = 10;
 
@@ -22,14 +22,14 @@ export const STATIC_RESOURCES: readonly StaticResource[] = Array.from({ length: 
     : { uri, name, mimeType: 'application/octet-stream', blob: Buffer.from(`Resource ${id}: This is a base64 blob`).toString('base64') };
 });
 
-export const RESOURCE_TEMPLATE = {
+const RESOURCE_TEMPLATE = {
   uriTemplate: 'test://static/resource/{id}',
   name: 'Static Resource',
   description: 'A static resource with a numeric ID',
 };
 
 /** The resource `uri` names, as the reference finds it: `parseInt` of the last path segment. */
-export function findResource(uri: string): StaticResource | undefined {
+function findResource(uri: string): StaticResource | undefined {
   if (!uri.startsWith(RESOURCE_URI_PREFIX)) return undefined;
   const index = Number.parseInt(uri.split('/').pop() ?? '', 10) - 1;
   return index >= 0 && index < RESOURCE_COUNT ? STATIC_RESOURCES[index] : undefined;

@@ -15,7 +15,7 @@ import { type Change, diffTables } from './lineDiff.js';
 import { type LineTable, lineAt, lineTable } from './lineTable.js';
 import { bytesToByteString, commonTailCut } from './patch.js';
 
-export interface CommitMeta {
+interface CommitMeta {
   oid: string;
   tree: string;
   parents: string[];
@@ -87,7 +87,7 @@ function memoMap<K extends keyof BlameMemo>(repo: Repo, key: K): BlameMemo[K] {
   return m;
 }
 
-export async function commitMeta(repo: Repo, oid: string): Promise<CommitMeta> {
+async function commitMeta(repo: Repo, oid: string): Promise<CommitMeta> {
   const memo = memoMap(repo, 'commits');
   const hit = memo.get(oid);
   if (hit) return hit;
@@ -132,7 +132,7 @@ async function treeEntry(repo: Repo, tree: string, name: string) {
 }
 
 /** The blob at `path` in a tree (walking only the trees on the way), or null. */
-export async function blobAt(repo: Repo, tree: string, path: string): Promise<{ oid: string; mode: number } | null> {
+async function blobAt(repo: Repo, tree: string, path: string): Promise<{ oid: string; mode: number } | null> {
   let current = tree;
   const parts = path.split('/');
   for (let i = 0; i < parts.length; i++) {

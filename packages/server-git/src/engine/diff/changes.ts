@@ -12,7 +12,7 @@ import { type DiffSide, type FilePatch, formatFilePatch } from './patch.js';
 import { detectRenames } from './renames.js';
 import { fileEntry, rootTree, type TreeEntries, treeEntries } from './treeEntries.js';
 
-export interface Entry extends FileEntry {
+interface Entry extends FileEntry {
   load(): Promise<Uint8Array>;
 }
 
@@ -95,7 +95,7 @@ export interface LazyPair {
 }
 
 /** Does `path` fall under one of the pathspecs (a file, or a folder prefix; '' is everything)? */
-export function matchesPaths(path: string, specs: readonly string[] | undefined): boolean {
+function matchesPaths(path: string, specs: readonly string[] | undefined): boolean {
   if (!specs || specs.length === 0) return true;
   return specs.some((s) => s === '' || path === s || path.startsWith(`${s}/`));
 }

@@ -21,7 +21,7 @@ export function fileData(p: FilePatch): FileData {
 }
 
 /** Pathspecs confined to the work tree ('' = everything). */
-export async function confinePaths(repo: Repo, paths: readonly string[] | undefined): Promise<string[] | undefined> {
+async function confinePaths(repo: Repo, paths: readonly string[] | undefined): Promise<string[] | undefined> {
   if (!paths || paths.length === 0) return undefined;
   const out: string[] = [];
   for (const p of paths) out.push(await resolveWorkPath(repo, p));

@@ -21,7 +21,7 @@ export interface FilePair {
   score?: number;
 }
 
-export interface HunkInfo {
+interface HunkInfo {
   header: string;
   old_start: number;
   old_lines: number;
@@ -29,7 +29,7 @@ export interface HunkInfo {
   new_lines: number;
 }
 
-export type FileStatus = 'added' | 'modified' | 'deleted' | 'mode' | 'renamed';
+type FileStatus = 'added' | 'modified' | 'deleted' | 'mode' | 'renamed';
 
 export interface FilePatch {
   /** The patch text as a byte string (latin1). */
@@ -54,7 +54,7 @@ export interface PatchOptions {
   abbrev: (oid: string) => string;
 }
 
-export const NULL_OID = '0000000000000000000000000000000000000000';
+const NULL_OID = '0000000000000000000000000000000000000000';
 /** git's MAX_SCORE: similarity scores run from 0 to this. */
 export const MAX_SCORE = 60000;
 
@@ -103,7 +103,7 @@ function escapeBytes(bytes: string): string {
 }
 
 /** `prefix + path` (byte strings) C-quoted as git does (core.quotePath on) when it has to be. */
-export function quotePath(prefix: string, path: string): string {
+function quotePath(prefix: string, path: string): string {
   return needsQuote(prefix + path) ? `"${escapeBytes(prefix + path)}"` : prefix + path;
 }
 
@@ -198,7 +198,7 @@ export function commonTailCut(a: string, b: string): number {
 }
 
 /** Hunks of a text diff (git's grouping: changes at most 2*context lines apart share a hunk). */
-export function formatHunks(
+function formatHunks(
   a: LineTable,
   b: LineTable,
   changes: readonly Change[],

@@ -13,7 +13,7 @@ import { cachedCommit, readCommitInfo } from '../log/commits.js';
 import type { Repo } from '../repo.js';
 
 /** GitPython's BadName text. */
-export function badName(name: string): GitError {
+function badName(name: string): GitError {
   return new GitError('NOT_FOUND', `Ref '${name}' did not resolve to an object`);
 }
 

@@ -63,7 +63,7 @@ const C_ESCAPES: Record<number, string> = {
 };
 
 /** Git's quote_c_style for a path: returned as is unless it has a control char, `"`, `\` or (quotePath) a byte ≥ 0x80. */
-export function quotePath(path: string, quoteHigh = true): string {
+function quotePath(path: string, quoteHigh = true): string {
   const bytes = Buffer.from(path);
   let needs = false;
   for (const b of bytes) if (b < 0x20 || b === 0x22 || b === 0x5c || b === 0x7f || (quoteHigh && b >= 0x80)) needs = true;

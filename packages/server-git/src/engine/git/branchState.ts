@@ -10,7 +10,7 @@ import { abbreviate } from './abbrev.js';
 import { repoConfig } from './gitConfig.js';
 import { readCommit, readObjectParsed } from './objectRead.js';
 
-export interface Upstream {
+interface Upstream {
   /** As git shows it: `origin/main`, or a local branch name. */
   name: string;
   /** The upstream ref no longer exists. */
@@ -123,7 +123,7 @@ function shortRef(ref: string): string {
 }
 
 /** Commits reachable from `ours` but not `theirs` (ahead) and the reverse (behind): a date-ordered paint walk. */
-export async function aheadBehind(repo: Repo, ours: string, theirs: string): Promise<{ ahead: number; behind: number }> {
+async function aheadBehind(repo: Repo, ours: string, theirs: string): Promise<{ ahead: number; behind: number }> {
   if (ours === theirs) return { ahead: 0, behind: 0 };
   const key = `${ours}:${theirs}`;
   const memo = repo.state.aheadBehind?.get(key);

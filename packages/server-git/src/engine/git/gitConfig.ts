@@ -41,7 +41,7 @@ function unquote(raw: string): string {
 }
 
 /** Parses config text. A key given without `=` is `true`. */
-export function parseGitConfig(text: string): GitConfig {
+function parseGitConfig(text: string): GitConfig {
   const config: GitConfig = new Map();
   let section = '';
   const lines = text.split(/\r?\n/);
@@ -129,7 +129,7 @@ export interface UserEnv {
 }
 
 /** `~` at the start of a config path, as git expands it. */
-export function expandHome(path: string, home: string): string {
+function expandHome(path: string, home: string): string {
   if (path === '~' || path.startsWith('~/')) return join(home, path.slice(1));
   return path;
 }
@@ -154,7 +154,7 @@ export function allConfigs(repo: Repo, user: UserEnv): GitConfig[] {
 }
 
 /** Where git looks for the user's global ignore file when `core.excludesFile` is unset. */
-export function defaultExcludesFile({ env, home }: UserEnv): string {
+function defaultExcludesFile({ env, home }: UserEnv): string {
   return env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, 'git', 'ignore') : join(home || homedir(), '.config', 'git', 'ignore');
 }
 

@@ -19,7 +19,7 @@ export interface Person {
 }
 
 /** `+0100` for 60 minutes east. */
-export function tzString(offset: number): string {
+function tzString(offset: number): string {
   const abs = Math.abs(offset);
   return `${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
 }
@@ -61,7 +61,7 @@ function fromFields(
 }
 
 /** Parses a GIT_*_DATE value; null when the form is not recognized. */
-export function parseGitDate(value: string): { timestamp: number; offset: number } | null {
+function parseGitDate(value: string): { timestamp: number; offset: number } | null {
   const v = value.trim();
   let m = /^@?(\d+)(?:\s+([+-]\d{4}))?$/.exec(v);
   if (m) {

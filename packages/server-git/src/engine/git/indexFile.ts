@@ -124,7 +124,7 @@ export function parseIndex(buf: Buffer, mtimeMs = 0): ParsedIndex {
 }
 
 /** Git's index order: path bytes, then stage. */
-export function compareIndexPaths(a: string, b: string): number {
+function compareIndexPaths(a: string, b: string): number {
   if (a === b) return 0;
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

@@ -42,7 +42,7 @@ export function loadIndex(repo: Repo): IndexSnapshot {
  * What a loaded index weighs (an estimate): per entry, the parsed record with its stat fields and oid, its
  * FileEntry and the Map and Set slots (the path string is shared by all of them), plus the folders' names.
  */
-export function snapshotBytes(snapshot: IndexSnapshot): number {
+function snapshotBytes(snapshot: IndexSnapshot): number {
   let n = OBJECT_OVERHEAD * 4;
   for (const e of snapshot.parsed.entries) n += 8 * OBJECT_OVERHEAD + 2 * 56 + stringBytes(e.path);
   for (const dir of snapshot.dirs) n += OBJECT_OVERHEAD / 2 + stringBytes(dir);

@@ -29,7 +29,7 @@ export interface LockWait {
 }
 
 /** The lock file is held by someone else and was not released within the wait. */
-export class LockHeldError extends GitError {
+class LockHeldError extends GitError {
   constructor(readonly lockPath: string) {
     super(
       'LOCKED',

@@ -25,7 +25,7 @@ export const DEFAULT_OBJECT_LIMITS: ObjectLimits = {
 };
 
 /** `bytes` for a message: whole MiB or KiB when it is one, else bytes. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;

@@ -17,7 +17,7 @@ export interface TreeEntry {
   type: 'blob' | 'tree' | 'commit';
 }
 
-export interface Person {
+interface Person {
   name: string;
   email: string;
   timestamp: number;

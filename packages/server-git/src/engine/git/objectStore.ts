@@ -18,7 +18,7 @@ import { looseSize, readLoose } from './looseObject.js';
 import { createBudget, type ObjectLimits, ObjectStoreDamaged, type ReadBudget } from './objectLimits.js';
 import { openPack, type PackFile, type PackHost, type RawObject } from './packFile.js';
 
-export type { ObjectType, RawObject } from './packFile.js';
+export type { ObjectType } from './packFile.js';
 
 /** One call's view of the repository's objects (every read charged to the call's budget). */
 export interface ObjectStore {

@@ -18,8 +18,6 @@ export interface FileEntry {
   mode: number;
 }
 
-export const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
-
 /** HEAD's commit, or null on an unborn branch. */
 export async function headCommit(repo: Repo): Promise<string | null> {
   try {
@@ -34,7 +32,7 @@ export async function headCommit(repo: Repo): Promise<string | null> {
 const FLAT_ENTRY_BYTES = 3 * OBJECT_OVERHEAD + 56;
 
 /** The estimated heap weight of a flattened tree. */
-export function flatBytes(files: Map<string, FileEntry>): number {
+function flatBytes(files: Map<string, FileEntry>): number {
   let n = OBJECT_OVERHEAD;
   for (const path of files.keys()) n += FLAT_ENTRY_BYTES + stringBytes(path);
   return n;

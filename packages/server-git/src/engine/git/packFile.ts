@@ -114,7 +114,7 @@ function parseHeader(raw: Buffer, offset: number): Entry | null {
 }
 
 /** A delta's two leading varints (its base's size, its result's size) from `head`, its first bytes; null when cut short. */
-export function deltaSizes(head: Buffer): { base: number; result: number; at: number } | null {
+function deltaSizes(head: Buffer): { base: number; result: number; at: number } | null {
   let p = 0;
   const varint = (): number | null => {
     let value = 0;
@@ -133,7 +133,7 @@ export function deltaSizes(head: Buffer): { base: number; result: number; at: nu
 }
 
 /** The delta's result size from the first bytes of its zlib stream; null when they do not tell it. */
-export function deltaResultSize(zlibStart: Buffer): number | null {
+function deltaResultSize(zlibStart: Buffer): number | null {
   try {
     // At most 1,032 bytes out per byte in: DELTA_HEAD bytes of stream cannot make more than this.
     const head = inflateSync(zlibStart, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 1032 * DELTA_HEAD + 1024 });
@@ -144,7 +144,7 @@ export function deltaResultSize(zlibStart: Buffer): number | null {
 }
 
 /** Reads git's delta format: copy and insert instructions over `base`, sizes already checked (`sizes`). Throws on a malformed delta. */
-export function applyDelta(delta: Buffer, base: Buffer, sizes = deltaSizes(delta)): Buffer {
+function applyDelta(delta: Buffer, base: Buffer, sizes = deltaSizes(delta)): Buffer {
   if (!sizes) throw new Error('the delta is cut short');
   if (sizes.base !== base.length) throw new Error(`the delta is for a base of ${sizes.base} bytes, its base has ${base.length}`);
   const size = sizes.result;

@@ -24,7 +24,7 @@ interface DirListing {
   subdirs: string[];
 }
 
-export interface UntrackedCache {
+interface UntrackedCache {
   index: IndexSnapshot;
   global: string;
   dirs: Map<string, DirListing>;

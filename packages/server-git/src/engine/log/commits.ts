@@ -49,7 +49,7 @@ function parsePerson(line: string): Person {
  * A commit object's raw text parsed: headers, then the message exactly as stored (isomorphic-git's
  * readCommit adds a final newline when there is none, which GitPython's `commit.message` does not).
  */
-export function parseCommitText(oid: string, raw: string): CommitInfo {
+function parseCommitText(oid: string, raw: string): CommitInfo {
   const split = raw.indexOf('\n\n');
   const head = split < 0 ? raw : raw.slice(0, split);
   const info: CommitInfo = {

@@ -7,7 +7,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** git's default date format at the person's own offset: `Mon Jan 15 14:30:25 2024 +0100`. */
-export function gitDefaultDate(person: Pick<Person, 'timestamp' | 'timezoneOffset'>): string {
+function gitDefaultDate(person: Pick<Person, 'timestamp' | 'timezoneOffset'>): string {
   const east = eastOffset(person.timezoneOffset);
   const d = new Date((person.timestamp + east * 60) * 1000);
   const sign = east < 0 ? '-' : '+';

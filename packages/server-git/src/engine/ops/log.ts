@@ -17,14 +17,14 @@ function isoDate(p: Person): string {
   return `${local}${sign}${String(Math.trunc(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-export interface LogPerson {
+interface LogPerson {
   name: string;
   email: string;
   /** ISO 8601 with the offset. */
   date: string;
 }
 
-export interface LogCommit {
+interface LogCommit {
   oid: string;
   author: LogPerson;
   committer: LogPerson;

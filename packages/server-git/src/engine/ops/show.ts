@@ -45,7 +45,7 @@ export interface ShowOptions {
   cursor?: string | undefined;
 }
 
-export interface ShowPerson {
+interface ShowPerson {
   name: string;
   email: string;
   /** ISO 8601 with the offset. */

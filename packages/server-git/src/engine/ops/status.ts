@@ -18,7 +18,7 @@ function kindOf(from: FileEntry, to: FileEntry): ChangeKind {
 }
 
 /** -unormal: a folder holding no tracked file is listed once as `dir/` instead of its files. */
-export function collapseUntracked(untracked: readonly string[], trackedDirs: ReadonlySet<string>): string[] {
+function collapseUntracked(untracked: readonly string[], trackedDirs: ReadonlySet<string>): string[] {
   const out = new Set<string>();
   for (const path of untracked) {
     let shown = path;

@@ -12,7 +12,7 @@ import { abbrev, resolveRevision } from '../refs/revision.js';
 import type { Repo } from '../repo.js';
 
 /** git's wildmatch without WM_PATHNAME (as `git tag -l` uses it): `*` also matches `/`. */
-export function globToRegExp(pattern: string): RegExp {
+function globToRegExp(pattern: string): RegExp {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i]!;
@@ -34,7 +34,7 @@ export function globToRegExp(pattern: string): RegExp {
 }
 
 /** A tag: lightweight (its ref names the commit) or annotated (a tag object, with its message). */
-export interface TagInfo {
+interface TagInfo {
   name: string;
   oid: string;
   annotated: boolean;

@@ -37,7 +37,7 @@ export async function peelToCommit(repo: Repo, oid: string): Promise<string | nu
 }
 
 /** The oid and full name of a ref name (git's DWIM order), or null. */
-export async function resolveRefName(repo: Repo, name: string): Promise<{ oid: string; ref: string } | null> {
+async function resolveRefName(repo: Repo, name: string): Promise<{ oid: string; ref: string } | null> {
   if (name !== 'HEAD' && refNameProblem(name) !== null) return null;
   try {
     const ref = name === 'HEAD' ? 'HEAD' : await git.expandRef({ ...repo.git, ref: name });

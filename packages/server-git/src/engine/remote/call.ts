@@ -10,7 +10,7 @@ import { GitError } from '../errors.js';
 import type { EngineLogger as Logger } from '../logger.js';
 
 /** Where a network call reports its progress: protocol-core's ProgressReporter fits it (the tool makes one from the request). */
-export interface ProgressSink {
+interface ProgressSink {
   readonly active: boolean;
   update(progress: number, total?: number, message?: string | (() => string)): void;
   working(message: () => string): void;

@@ -15,7 +15,7 @@ const MIGRATION_LOCK = 0x6d63706b69746d65n;
  * btree (a btree entry holds at most about 2.7 kB of text). The search text of an entity joins its
  * fields with newlines for one trigram index; a match is confirmed field by field (`reads.ts`).
  */
-export const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly string[] = [
   `CREATE EXTENSION IF NOT EXISTS pg_trgm;
    CREATE FUNCTION memory_key(text) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
      AS $$ SELECT sha256(convert_to($1, 'UTF8')) $$;

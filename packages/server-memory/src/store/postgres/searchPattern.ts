@@ -18,7 +18,7 @@ import { containsPattern } from './text.js';
 /** A trigram in more than this share of the sampled rows is common: its posting list is costly to read. */
 const COMMON_SHARE = 0.02;
 /** Rows sampled per graph. */
-export const SAMPLE_ROWS = 1000;
+const SAMPLE_ROWS = 1000;
 
 /** Share of the sampled rows holding each common trigram (`pg_trgm`'s trigrams: lower case, padded words). */
 export type TrigramShares = ReadonlyMap<string, number>;

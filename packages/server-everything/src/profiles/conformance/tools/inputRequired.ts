@@ -42,7 +42,7 @@ function stateOf(ctx: ServerContext, tool: string): Record<string, unknown> | un
 const sealed = (session: ConformanceSession, ctx: ServerContext, payload: Record<string, unknown>) => session.input.mint(payload, ctx);
 
 /** Scenarios `basic-elicitation`, `result-type`, `missing-input-response`, `ignore-extra-params`, `validate-input`. */
-export const testInputRequiredElicitation = defineTool({
+const testInputRequiredElicitation = defineTool({
   name: 'test_input_required_result_elicitation',
   title: 'Input Required: Elicitation',
   description: 'MRTR (SEP-2322): asks for the caller name via an in-band elicitation request',
@@ -56,7 +56,7 @@ export const testInputRequiredElicitation = defineTool({
 });
 
 /** Scenario `basic-sampling`. */
-export const testInputRequiredSampling = defineTool({
+const testInputRequiredSampling = defineTool({
   name: 'test_input_required_result_sampling',
   title: 'Input Required: Sampling',
   description: 'MRTR (SEP-2322): asks for an LLM completion via an in-band sampling request',
@@ -81,7 +81,7 @@ export const testInputRequiredSampling = defineTool({
 });
 
 /** Scenario `basic-list-roots`. */
-export const testInputRequiredListRoots = defineTool({
+const testInputRequiredListRoots = defineTool({
   name: 'test_input_required_result_list_roots',
   title: 'Input Required: Roots',
   description: 'MRTR (SEP-2322): asks for the client roots via an in-band roots/list request',
@@ -95,7 +95,7 @@ export const testInputRequiredListRoots = defineTool({
 });
 
 /** Scenario `request-state`: the confirmation comes back with the sealed state minted alongside the question. */
-export const testInputRequiredRequestState = defineTool({
+const testInputRequiredRequestState = defineTool({
   name: 'test_input_required_result_request_state',
   title: 'Input Required: Request State',
   description: 'MRTR (SEP-2322): round-trips integrity-protected requestState alongside an elicitation request',
@@ -114,7 +114,7 @@ export const testInputRequiredRequestState = defineTool({
 });
 
 /** Scenario `multiple-input-requests`: an elicitation, a sampling and a roots request in one round. */
-export const testInputRequiredMultipleInputs = defineTool({
+const testInputRequiredMultipleInputs = defineTool({
   name: 'test_input_required_result_multiple_inputs',
   title: 'Input Required: Several Inputs',
   description: 'MRTR (SEP-2322): asks for elicitation, sampling and roots input in a single round',
@@ -145,7 +145,7 @@ export const testInputRequiredMultipleInputs = defineTool({
 });
 
 /** Scenario `multi-round`: two questions in sequence; the round and the first answer travel in the sealed state. */
-export const testInputRequiredMultiRound = defineTool({
+const testInputRequiredMultiRound = defineTool({
   name: 'test_input_required_result_multi_round',
   title: 'Input Required: Two Rounds',
   description: 'MRTR (SEP-2322): two elicitation rounds with evolving requestState before completing',
@@ -174,7 +174,7 @@ export const testInputRequiredMultiRound = defineTool({
 });
 
 /** Scenario `tampered-state`: a retry with a forged state is refused by the SDK (-32602) before this runs. */
-export const testInputRequiredTamperedState = defineTool({
+const testInputRequiredTamperedState = defineTool({
   name: 'test_input_required_result_tampered_state',
   title: 'Input Required: Tampered State',
   description: 'MRTR (SEP-2322): rejects retries whose requestState fails integrity verification',
@@ -190,7 +190,7 @@ export const testInputRequiredTamperedState = defineTool({
 });
 
 /** Scenario `capability-check`: asks only for the kinds of input the request's client capabilities cover. */
-export const testInputRequiredCapabilities = defineTool({
+const testInputRequiredCapabilities = defineTool({
   name: 'test_input_required_result_capabilities',
   title: 'Input Required: Declared Capabilities Only',
   description: 'MRTR (SEP-2322): only requests input kinds the declared client capabilities cover',

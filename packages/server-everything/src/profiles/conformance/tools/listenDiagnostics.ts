@@ -21,7 +21,7 @@ function announce(session: ConformanceSession, extra: RequestContext, list: 'too
 
 const ANNOUNCES = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-export const testTriggerToolChange = defineTool({
+const testTriggerToolChange = defineTool({
   name: 'test_trigger_tool_change',
   title: 'Trigger Tool List Change',
   description: 'Listen diagnostic (SEP-2575): announces notifications/tools/list_changed to the open subscriptions/listen streams',
@@ -33,7 +33,7 @@ export const testTriggerToolChange = defineTool({
   },
 });
 
-export const testTriggerPromptChange = defineTool({
+const testTriggerPromptChange = defineTool({
   name: 'test_trigger_prompt_change',
   title: 'Trigger Prompt List Change',
   description: 'Listen diagnostic (SEP-2575): announces notifications/prompts/list_changed to the open subscriptions/listen streams',

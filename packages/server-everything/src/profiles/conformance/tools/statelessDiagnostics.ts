@@ -11,7 +11,7 @@ import { ASKS_THE_USER } from './testElicitation.js';
  */
 
 /** Needs `sampling`: called without it, the SDK refuses the call with -32021 (HTTP 400) before anything is asked. */
-export const testMissingCapability = defineTool({
+const testMissingCapability = defineTool({
   name: 'test_missing_capability',
   title: 'Requires Sampling',
   description: 'SEP-2575: requires the `sampling` client capability (drives the -32021 undeclared-capability rejection)',
@@ -33,7 +33,7 @@ export const testMissingCapability = defineTool({
 });
 
 /** A plain answer: the scenario checks that the call's response stream carries no request of the server's own. */
-export const testStreamingElicitation = defineTool({
+const testStreamingElicitation = defineTool({
   name: 'test_streaming_elicitation',
   title: 'Result Frames Only',
   description: 'SEP-2575: yields a response stream carrying no independent top-level JSON-RPC requests',
@@ -43,7 +43,7 @@ export const testStreamingElicitation = defineTool({
 });
 
 /** Logs through the request's own channel, which sends nothing unless the request set `_meta` logLevel. */
-export const testLoggingTool = defineTool({
+const testLoggingTool = defineTool({
   name: 'test_logging_tool',
   title: 'Request-Scoped Log',
   description: 'SEP-2575: logs via the request-scoped channel so the no-log-without-logLevel rule is exercised',
@@ -56,7 +56,7 @@ export const testLoggingTool = defineTool({
 });
 
 /** `region` is mirrored into the `Mcp-Param-Region` header (SEP-2243); the SDK checks header and body agree. */
-export const testXMcpHeader = defineTool({
+const testXMcpHeader = defineTool({
   name: 'test_x_mcp_header',
   title: 'Mirrored Header',
   description: 'Tests SEP-2243 Mcp-Param-* server-side validation',

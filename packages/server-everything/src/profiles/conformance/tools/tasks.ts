@@ -17,7 +17,7 @@ import { ASKS_THE_USER } from './testElicitation.js';
 const MAX_SECONDS = 600;
 
 /** Resolves after `ms`, or rejects when `signal` aborts. The timer never holds the process open. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => {
@@ -49,7 +49,7 @@ async function ask(
   return { action: answer?.action, content: (answer?.content ?? undefined) as Record<string, unknown> | undefined };
 }
 
-export const greet = defineTool({
+const greet = defineTool({
   name: 'greet',
   title: 'Greet',
   description: 'Tasks fixture: a plain tool that never runs as a task; returns "Hello, {name}!"',
@@ -58,7 +58,7 @@ export const greet = defineTool({
   handler: ({ name }) => textResult(`Hello, ${name}!`),
 });
 
-export const slowCompute = defineTool({
+const slowCompute = defineTool({
   name: 'slow_compute',
   title: 'Slow Compute',
   description:
@@ -78,7 +78,7 @@ export const slowCompute = defineTool({
   },
 });
 
-export const failingJob = defineTool({
+const failingJob = defineTool({
   name: 'failing_job',
   title: 'Failing Job',
   description: 'Tasks fixture: runs only as a task and ends, after about a second, with a tool execution error (isError).',
@@ -91,7 +91,7 @@ export const failingJob = defineTool({
   },
 });
 
-export const protocolErrorJob = defineTool({
+const protocolErrorJob = defineTool({
   name: 'protocol_error_job',
   title: 'Protocol Error Job',
   description: 'Tasks fixture: fails with a JSON-RPC error (-32603), so its task ends `failed` with that error inlined.',
@@ -103,7 +103,7 @@ export const protocolErrorJob = defineTool({
   },
 });
 
-export const confirmDelete = defineTool({
+const confirmDelete = defineTool({
   name: 'confirm_delete',
   title: 'Confirm Delete',
   description:
@@ -118,7 +118,7 @@ export const confirmDelete = defineTool({
   },
 });
 
-export const multiInput = defineTool({
+const multiInput = defineTool({
   name: 'multi_input',
   title: 'Multi Input',
   description: 'Tasks fixture: runs only as a task; asks two questions at once (two input requests outstanding) and reports both answers.',
@@ -134,7 +134,7 @@ export const multiInput = defineTool({
 });
 
 /** Scenario `tasks-mrtr-composition`: the name through MRTR (round 1), then a task (round 2) whose result names it. */
-export const testToolWithTask = defineTool({
+const testToolWithTask = defineTool({
   name: 'test_tool_with_task',
   title: 'MRTR, then a Task',
   description:

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { DOCUMENTS } from '../documents.js';
 
-export const DOCUMENT_URI_BASE = 'demo://resource/static/document';
+const DOCUMENT_URI_BASE = 'demo://resource/static/document';
 
 function mimeTypeOf(fileName: string): string {
   const lower = fileName.toLowerCase();

@@ -17,7 +17,7 @@ export function getSessionResourceURI(name: string): string {
   return uri;
 }
 
-export interface SessionResource {
+interface SessionResource {
   uri: string;
   name: string;
   mimeType?: string;

@@ -10,7 +10,7 @@ import type { CurrentConfig, CurrentSession } from '../session.js';
  * `data` must be http(s) or data:, and an http(s) host must be allowed by `gzipAllowedDomains` (when
  * set); the reference's messages.
  */
-export function validateDataURI(data: string, allowedDomains: readonly string[]): URL {
+function validateDataURI(data: string, allowedDomains: readonly string[]): URL {
   const url = new URL(data);
   const refuse = (message: string) => new ToolError(`Error processing file ${data}: ${message}`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'data:') {
@@ -30,7 +30,7 @@ export function validateDataURI(data: string, allowedDomains: readonly string[])
  * injected downloader (the network policy), or to `refuseDownload` when there is none. The reference's
  * size and time limits and their messages; a downloader's own failure is prefixed like a URL error.
  */
-export async function fetchSafely(url: URL, config: CurrentConfig, signal: AbortSignal): Promise<Uint8Array> {
+async function fetchSafely(url: URL, config: CurrentConfig, signal: AbortSignal): Promise<Uint8Array> {
   const maxBytes = config.gzipMaxFetchSize;
   const tooLarge = () => new ToolError(`Response from ${url} exceeds ${maxBytes} bytes`);
   if (url.protocol === 'data:') {

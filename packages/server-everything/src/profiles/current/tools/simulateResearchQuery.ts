@@ -19,7 +19,7 @@ const input = {
     .describe('Simulate an ambiguous query that requires clarification (triggers input_required status)'),
 };
 
-export function interpretationsFor(topic: string): { const: string; title: string }[] {
+function interpretationsFor(topic: string): { const: string; title: string }[] {
   if (topic.toLowerCase().includes('python')) {
     return [
       { const: 'programming', title: 'Python programming language' },
@@ -160,7 +160,7 @@ async function research(topic: string, ambiguous: boolean, task: RunningTask, se
   return researchReport(topic, clarification);
 }
 
-export function simulateResearchQuery(session: CurrentSession): TaskToolDefinition<CurrentSession, typeof input> {
+function simulateResearchQuery(session: CurrentSession): TaskToolDefinition<CurrentSession, typeof input> {
   const title = 'Simulate Research Query';
   // Asked once, when the tool is registered (after `initialized`), as the reference.
   const clientSupportsElicitation = session.clientCapabilities().elicitation !== undefined;

@@ -5,7 +5,7 @@ import { type CurrentSession, clientInputOf } from '../session.js';
 import { ELICITATION_TIMEOUT_MS } from './triggerElicitationRequest.js';
 
 /** Error-path markers one session may leave behind (clients that never retry); the oldest go first. */
-export const MAX_PENDING_PREREQUISITES = 1000;
+const MAX_PENDING_PREREQUISITES = 1000;
 
 /** Registered only when the client declares `elicitation.url`. */
 export const triggerUrlElicitation = defineTool({

@@ -5,7 +5,7 @@ import type { LegacySession } from '../session.js';
 import { objectSchema } from './objectSchema.js';
 
 /** The sampling request, exactly as the reference sends it (`uri` is the tool's name). */
-export function samplingRequest(prompt: string, maxTokens: number): CreateMessageRequest {
+function samplingRequest(prompt: string, maxTokens: number): CreateMessageRequest {
   return {
     method: 'sampling/createMessage',
     params: {

@@ -5,7 +5,7 @@ import type { LegacySession } from '../session.js';
 import { objectSchema } from './objectSchema.js';
 
 /** The elicitation request, exactly as the reference sends it (with `petType`'s legacy `enumNames`). */
-export const ELICITATION_REQUEST = {
+const ELICITATION_REQUEST = {
   method: 'elicitation/create',
   params: {
     message: 'Please provide inputs for the following fields:',

@@ -6,9 +6,9 @@ import type { LegacySession } from '../session.js';
 import { objectSchema } from './objectSchema.js';
 
 /** The files of one `zip` call add up to at most this many bytes (the current profile's gzip limit, 10 MiB). */
-export const ZIP_MAX_INPUT_BYTES = 10 * 1024 * 1024;
+const ZIP_MAX_INPUT_BYTES = 10 * 1024 * 1024;
 /** And number at most this many. */
-export const ZIP_MAX_FILES = 1000;
+const ZIP_MAX_FILES = 1000;
 
 /**
  * Fetches each URL (in order, one at a time) and returns the zip as a `data:application/zip;base64,…`
