@@ -24,10 +24,8 @@ import { type Cell, type Stats, stats } from './stats.js';
 
 export {
   cpuTimeMs,
-  type InterleavedLoadOptions,
   interleavedLoad,
   type LoadFigures,
-  type LoadSide,
   latency,
   peakRss,
   type Rss,

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { onJsonLines, tail } from '../lib.mjs';
 
-export const REQUEST_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 20_000;
 
 /** A stdio JSON-RPC session with a spawned bundle: request(), notify(), close() → exit code, stderr(). */
 export function startSession(command, args, { env, cwd }) {

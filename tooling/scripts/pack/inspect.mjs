@@ -4,7 +4,7 @@ import { builtinModules } from 'node:module';
 import { join, posix, relative } from 'node:path';
 import { root } from '../lib.mjs';
 
-export const DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
+const DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
 const ALLOWED_TOP_LEVEL = /^(package\.json|server\.json|README(\.md)?|CHANGELOG(\.md)?|LICEN[CS]E(\.md|\.txt)?)$/i;
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 export function walk(dir, base = dir) {
@@ -15,7 +15,7 @@ export function walk(dir, base = dir) {
 }
 
 /** Every string target of an exports map (conditions nested at any depth). */
-export function exportTargets(exp) {
+function exportTargets(exp) {
   if (typeof exp === 'string') return [exp];
   if (exp && typeof exp === 'object') return Object.values(exp).flatMap(exportTargets);
   return [];
@@ -31,7 +31,7 @@ const REL_LITERAL_RE = /["'`](\.\/[\w.-]+\.(?:m?js|cjs))["'`]/g;
 /** What a bare module specifier can look like (`pkg`, `@scope/pkg/sub/path.js`). */
 const MODULE_SPECIFIER_RE = /^[\w@][\w@./+:-]*$/;
 
-export function packageNameOf(specifier) {
+function packageNameOf(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
@@ -161,7 +161,7 @@ export function inspect(pkgRoot, { isServer, sourceDir }) {
  * The bin's files: its entries and every file they reach through relative imports, `import()`, `require()`
  * or a `'./x.js'` string literal (a worker's or a lazy chunk's URL), transitively.
  */
-export function binClosure(pkgRoot, files, entries) {
+function binClosure(pkgRoot, files, entries) {
   const seen = new Set();
   const queue = entries.filter((f) => files.has(f));
   while (queue.length > 0) {

@@ -7,7 +7,7 @@
  */
 
 /** A valid folder's tree: its oid and the number of index entries under it. */
-export interface CachedTree {
+interface CachedTree {
   oid: string;
   count: number;
 }
