@@ -178,7 +178,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   });
 
   it('cancels: the work is aborted, the task stays cancelled, a second cancel is refused', async () => {
-    const seen = { aborted: false };
+    const seen: Seen = { aborted: false };
     await using pair = await connectInMemory(taskServer(seen).server);
     const { task } = await createTask(pair, { steps: 5, ms: 30 });
     const cancelled = await pair.client.experimental.tasks.cancelTask(task.taskId);
