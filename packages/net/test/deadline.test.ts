@@ -1,18 +1,24 @@
 /** deadline.ts: one deadline per request, the caller's abort, and what a failure under them becomes. */
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startDeadline } from '../src/deadline.js';
 import { HttpError } from '../src/errors.js';
 import { loopback } from './loopback.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('startDeadline', () => {
+  // The deadline is a pure timer: the tests that wait for it drive a fake clock.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('expires at timeoutMs: aborts the controller, rejects expired, and failures become timeouts naming the flag', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const deadline = startDeadline({ timeoutMs: 50, flag: '--timeout' });
-    const started = Date.now();
-    await expect(deadline.expired).rejects.toThrow('deadline');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    const expired = expect(deadline.expired).rejects.toThrow('deadline');
+    await vi.advanceTimersByTimeAsync(49);
+    expect(deadline.controller.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await expired;
     expect(deadline.controller.signal.aborted).toBe(true);
     expect(deadline.timedOut()).toBe(true);
     expect(deadline.ended()).toBe(true);
@@ -28,8 +34,11 @@ describe('startDeadline', () => {
   });
 
   it('names whole seconds in seconds and gives no hint without a flag', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const deadline = startDeadline({ timeoutMs: 1_000 });
-    await expect(deadline.expired).rejects.toThrow();
+    const expired = expect(deadline.expired).rejects.toThrow();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expired;
     expect(deadline.failure(new Error('x'))).toMatchObject({ kind: 'timeout', message: 'no complete response within 1 s' });
   });
 
@@ -52,11 +61,12 @@ describe('startDeadline', () => {
   });
 
   it('finish stops the timer and stops listening to the signal', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const caller = new AbortController();
     const deadline = startDeadline({ timeoutMs: 30, signal: caller.signal });
     deadline.finish();
     deadline.finish();
-    await sleep(60);
+    await vi.advanceTimersByTimeAsync(60);
     caller.abort();
     expect(deadline.timedOut()).toBe(false);
     expect(deadline.controller.signal.aborted).toBe(false);

@@ -51,8 +51,8 @@ describe('Streamable HTTP sessions', () => {
     const init = await raw(http.url, { body: INIT });
     const sid = String(init.headers['mcp-session-id']);
     expect(http.running.sessionCount()).toBe(1);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(http.running.sessionCount()).toBe(0);
+    // Wait for the state, not for a while: the idle timer closes the session (the poll bounds it at 5 s).
+    await expect.poll(() => http.running.sessionCount()).toBe(0);
     const after = await raw(http.url, { headers: { 'mcp-session-id': sid }, body: { jsonrpc: '2.0', id: 2, method: 'ping' } });
     expect(after.status).toBe(404);
   });

@@ -59,13 +59,21 @@ describe('reclaiming sessions when the table is full', () => {
   });
 
   it('never reclaims a session with a request in flight: a full table of them answers 503', async () => {
+    // The calls stay in flight until the test releases them: no guess at how long "in flight" lasts.
+    let started = 0;
+    let release = () => {};
+    const gate = { started: () => void started++, release: new Promise<void>((resolve) => (release = resolve)) };
     // Reclaiming idle sessions at once isolates the in-flight rule.
-    await using http = await startHttp(app(), { maxSessions: 2, reclaimIdleMs: 0 });
+    await using http = await startHttp(
+      { createServer: () => createDemoServer('reclaim', undefined, gate) },
+      { maxSessions: 2, reclaimIdleMs: 0 },
+    );
     const a = await openSession(http.url);
     const b = await openSession(http.url);
-    const calls = [slowCall(http.url, a, 800), slowCall(http.url, b, 800)];
-    await new Promise((r) => setTimeout(r, 150));
+    const calls = [slowCall(http.url, a, 0), slowCall(http.url, b, 0)];
+    await expect.poll(() => started).toBe(2);
     const refused = await raw(http.url, { body: INIT });
+    release(); // before the checks: a failed one must not leave the calls holding the runner's shutdown
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('5');
     const done = await Promise.all(calls);

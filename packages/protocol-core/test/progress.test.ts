@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Progress } from '@modelcontextprotocol/client';
 import type { Notification } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +6,22 @@ import { createMcpServer, defineTool, registerTools } from '../src/define.js';
 import { createProgressReporter, type ProgressOptions } from '../src/progress.js';
 import { textResult } from '../src/results.js';
 import { connectInMemory } from '../src/testing/index.js';
+
+/** The global timer (faked by `fakeClock`, unlike node:timers/promises): the test drives the handler's pauses. */
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Moves the fake clock in `stepMs` steps until `call` settles; returns the clock time that took. */
+async function drive(call: Promise<unknown>, stepMs: number): Promise<number> {
+  let settled = false;
+  void call.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const started = performance.now();
+  while (!settled) await vi.advanceTimersByTimeAsync(stepMs);
+  await call;
+  return performance.now() - started;
+}
 
 /** A server whose `work` tool reports `steps` measured steps, `gapMs` apart, then `beats` of unmeasured work. */
 function progressServer(options: ProgressOptions = {}) {
@@ -22,12 +37,12 @@ function progressServer(options: ProgressOptions = {}) {
       try {
         for (let i = 1; i <= steps; i++) {
           progress.update(i, steps, () => `step ${i} of ${steps}`);
-          if (gapMs > 0) await sleep(gapMs);
+          if (gapMs > 0) await pause(gapMs);
         }
         if (workingMs > 0) {
           const since = performance.now();
           progress.working(() => `working for ${Math.round(performance.now() - since)} ms`);
-          await sleep(workingMs);
+          await pause(workingMs);
         }
         return textResult(`did ${steps} steps`);
       } finally {
@@ -46,18 +61,24 @@ function expectIncreasing(seen: Progress[]): void {
 describe('createProgressReporter', () => {
   it('sends measured progress with its total and message, increasing, throttled to one per interval', async () => {
     await using pair = await connectInMemory(progressServer({ delayMs: 0, intervalMs: 100 }));
+    fakeClock();
     const seen: Progress[] = [];
-    const started = performance.now();
-    await pair.client.callTool({ name: 'work', arguments: { steps: 60, gapMs: 10 } }, { onprogress: (p) => seen.push(p) });
-    const elapsed = performance.now() - started;
+    const call = pair.client.callTool(
+      { name: 'work', arguments: { steps: 60, gapMs: 10 } },
+      {
+        onprogress: (p) => seen.push(p),
+      },
+    );
+    const elapsed = await drive(call, 10);
+    expect(elapsed).toBe(600); // the clock is the test's: 60 gaps of 10 ms
     expect(seen.length).toBeGreaterThan(0);
     expectIncreasing(seen);
     for (const p of seen) {
       expect(p.total).toBe(60);
       expect(p.message).toBe(`step ${p.progress} of 60`);
     }
-    // Never more than one per interval (however slow the machine): far fewer than the 60 updates.
-    expect(seen.length).toBeLessThanOrEqual(Math.floor(elapsed / 100) + 1);
+    // One per interval: at 0, 100, … 600 ms, far fewer than the 60 updates.
+    expect(seen.length).toBe(Math.floor(elapsed / 100) + 1);
   });
 
   it('sends nothing for a call that is over within the delay', async () => {
@@ -71,8 +92,15 @@ describe('createProgressReporter', () => {
 
   it('sends a heartbeat while unmeasured work runs, one above the last progress each time', async () => {
     await using pair = await connectInMemory(progressServer({ delayMs: 0, intervalMs: 50 }));
+    fakeClock();
     const seen: Progress[] = [];
-    await pair.client.callTool({ name: 'work', arguments: { steps: 5, gapMs: 0, workingMs: 400 } }, { onprogress: (p) => seen.push(p) });
+    const call = pair.client.callTool(
+      { name: 'work', arguments: { steps: 5, gapMs: 0, workingMs: 400 } },
+      {
+        onprogress: (p) => seen.push(p),
+      },
+    );
+    await drive(call, 10);
     const beats = seen.filter((p) => p.message?.startsWith('working for'));
     expect(beats.length).toBeGreaterThan(1);
     expectIncreasing(seen);
@@ -87,7 +115,8 @@ describe('createProgressReporter', () => {
     pair.client.setNotificationHandler('notifications/progress', (n) => {
       seen.push(n);
     });
-    await pair.client.callTool({ name: 'work', arguments: { steps: 10, gapMs: 20, workingMs: 100 } });
+    fakeClock();
+    await drive(pair.client.callTool({ name: 'work', arguments: { steps: 10, gapMs: 20, workingMs: 100 } }), 10);
     expect(seen).toEqual([]);
   });
 

@@ -23,8 +23,9 @@ function subscribableServer(events: string[]) {
   return { server, subs };
 }
 
-async function settle() {
-  await new Promise((r) => setTimeout(r, 20));
+/** One transport delivers in order: once a ping sent after them is answered, earlier notifications are in. */
+async function settle(client: { ping(): Promise<unknown> }) {
+  await client.ping();
 }
 
 describe('enableSubscriptions', () => {
@@ -37,19 +38,19 @@ describe('enableSubscriptions', () => {
     pair.client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
 
     subs.notifyUpdated('demo://thing');
-    await settle();
+    await settle(pair.client);
     expect(updates).toEqual([]);
 
     await pair.client.subscribeResource({ uri: 'demo://thing' });
     expect((subs as Subscriptions).isSubscribed('demo://thing')).toBe(true);
     subs.notifyUpdated('demo://thing');
     subs.notifyUpdated('demo://other');
-    await settle();
+    await settle(pair.client);
     expect(updates).toEqual(['demo://thing']);
 
     await pair.client.unsubscribeResource({ uri: 'demo://thing' });
     subs.notifyUpdated('demo://thing');
-    await settle();
+    await settle(pair.client);
     expect(updates).toEqual(['demo://thing']);
     expect(events).toEqual(['+demo://thing', '-demo://thing']);
   });
@@ -68,7 +69,7 @@ describe('enableSubscriptions', () => {
     await using pair = await connectInMemory(server);
     const answered = pair.client.subscribeResource({ uri: 'demo://thing' }).then(() => events.push('answered'));
     await expect.poll(() => events).toEqual(['start demo://thing']);
-    await settle();
+    await settle(pair.client);
     expect(events).toEqual(['start demo://thing']);
     ready();
     await answered;
@@ -107,12 +108,13 @@ describe('enableSubscriptions on a 2026 stdio connection', () => {
       expect(sub.honoredFilter).toEqual({ resourceSubscriptions: ['demo://thing'] });
       subs!.notifyUpdated('demo://other');
       subs!.notifyUpdated('demo://thing');
-      await settle();
-      expect(updates).toEqual(['demo://thing']);
+      // In order on the listen stream: a wrongly sent demo://other would arrive first.
+      await expect.poll(() => updates).toEqual(['demo://thing']);
       expect(subs!.uris()).toEqual([]);
       await sub.close();
       subs!.notifyUpdated('demo://thing');
-      await settle();
+      // Kept: an absence on a stream that has closed; nothing later on it to wait for.
+      await new Promise((r) => setTimeout(r, 20));
       expect(updates).toEqual(['demo://thing']);
     } finally {
       await client.close();

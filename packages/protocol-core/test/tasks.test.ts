@@ -24,9 +24,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
-/** What the `count` tool saw: the abort of its task, for the cancellation test. */
+/** What the `count` tool saw: the abort of its task, and that its run returned, for the cancellation test. */
 interface Seen {
   aborted: boolean;
+  ended?: boolean;
 }
 
 /** A server with one task tool, `count`: `steps` working updates `ms` apart, then optionally a question and a failure. */
@@ -53,9 +54,13 @@ function taskServer(seen: Seen = { aborted: false }, options: TaskLayerOptions =
         task.signal.addEventListener('abort', () => {
           seen.aborted = true;
         });
-        for (let i = 1; i <= steps; i++) {
-          await task.update('working', `step ${i}`);
-          await sleep(ms, task.signal);
+        try {
+          for (let i = 1; i <= steps; i++) {
+            await task.update('working', `step ${i}`);
+            await sleep(ms, task.signal);
+          }
+        } finally {
+          seen.ended = true;
         }
         let name = 'nobody';
         if (ask && task.canRequestInput) {
@@ -81,11 +86,9 @@ async function createTask(pair: V1InMemoryPair, args: Record<string, unknown>, t
 }
 
 async function untilStatus(pair: V1InMemoryPair, taskId: string, status: string) {
-  for (let i = 0; i < 200; i++) {
-    if ((await pair.client.experimental.tasks.getTask(taskId)).status === status) return;
-    await sleep(5);
-  }
-  throw new Error(`task ${taskId} never reached ${status}`);
+  await expect
+    .poll(async () => (await pair.client.experimental.tasks.getTask(taskId)).status, { message: `task ${taskId} never reached ${status}` })
+    .toBe(status);
 }
 
 describe('a task tool for a 2025-11-25 client', () => {
@@ -175,13 +178,14 @@ describe('a task tool for a 2025-11-25 client', () => {
   });
 
   it('cancels: the work is aborted, the task stays cancelled, a second cancel is refused', async () => {
-    const seen = { aborted: false };
+    const seen: Seen = { aborted: false };
     await using pair = await connectV1InMemory(taskServer(seen).server);
     const { task } = await createTask(pair, { steps: 5, ms: 30 });
     const cancelled = await pair.client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled', statusMessage: 'Client cancelled task execution.' });
     expect(seen.aborted).toBe(true);
-    await sleep(60);
+    // Once the aborted run has returned (not after a while), the task is still cancelled: the run's end did not overwrite it.
+    await expect.poll(() => seen.ended).toBe(true);
     expect((await pair.client.experimental.tasks.getTask(task.taskId)).status).toBe('cancelled');
     await expect(pair.client.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(
       'Cannot cancel task in terminal status: cancelled',

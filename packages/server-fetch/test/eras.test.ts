@@ -1,10 +1,9 @@
 // Both protocol eras from one server over Streamable HTTP: the v2 client in each negotiation mode
 // (legacy → 2025-11-25, auto and pinned → 2026-07-28), progress notifications in the 2026 era, cache
 // hints, and the per-unit share of the conversion workers being released after each 2026 request.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startHttp, V2_MODES } from '@mcpkit/protocol-core/testing';
 import type { Progress } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFetcher, createFetchServer, type Fetcher, type FetcherOptions } from '../src/server.js';
 import { CHUNK, CHUNKS, drip, endless, expectIncreasing, routes, send, startServer, text } from './helpers.js';
 
@@ -134,9 +133,11 @@ describe('one share of the conversion workers per serving unit', () => {
     const modern = await http.connectV2({ mode: '2026-07-28' });
     const url = `${web.origin}/article`;
     for (let i = 0; i < 3; i++) await modern.callTool({ name: 'fetch', arguments: { url } });
-    await sleep(50);
-    expect(served.units.opened).toBeGreaterThanOrEqual(3);
-    expect(served.units.closed).toBe(served.units.opened);
+    // Released once each answer is sent: wait for that state rather than for a while.
+    await vi.waitFor(() => {
+      expect(served.units.opened).toBeGreaterThanOrEqual(3);
+      expect(served.units.closed).toBe(served.units.opened);
+    });
 
     const before = served.units.opened;
     const legacy = await http.connectV2({ mode: 'legacy' });
@@ -146,8 +147,7 @@ describe('one share of the conversion workers per serving unit', () => {
     expect(served.units.closed).toBe(before);
     // The session ends with the runner (or its idle timeout): then its share is released too.
     await http.running.close();
-    await sleep(50);
-    expect(served.units.closed).toBe(before + 1);
+    await expect.poll(() => served.units.closed).toBe(before + 1);
   });
 });
 

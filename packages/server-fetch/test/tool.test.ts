@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { once } from 'node:events';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER_AGENT_AUTONOMOUS, DEFAULT_USER_AGENT_MANUAL } from '../src/constants.js';
@@ -156,10 +156,18 @@ describe('page cache', () => {
   });
   it('expires entries after the TTL', async () => {
     await using server = await startServer(routes({ '/doc': send(paragraphPage('y'.repeat(300)), 'text/html') }));
-    await using pair = await connect({ allowHosts: [`127.0.0.1:${server.port}`], ignoreRobotsTxt: true, cache: { ttlMs: 50 } });
+    let clock = 1000; // the cache's clock, in ms: the test moves it
+    await using pair = await connect({
+      allowHosts: [`127.0.0.1:${server.port}`],
+      ignoreRobotsTxt: true,
+      cache: { ttlMs: 50, now: () => clock },
+    });
     const url = `${server.origin}/doc`;
     await callFetch(pair, { url, max_length: 100 });
-    await sleep(80);
+    clock += 50;
+    await callFetch(pair, { url, max_length: 100, start_index: 100 });
+    expect(server.hits('/doc')).toBe(1); // 50 ms on: still cached
+    clock += 1;
     await callFetch(pair, { url, max_length: 100, start_index: 100 });
     expect(server.hits('/doc')).toBe(2);
   });
@@ -349,9 +357,8 @@ describe('limits and failures', () => {
   it('times out a slow response with a clear error', async () => {
     await using server = await startServer(async (_req, res) => {
       res.setHeader('content-type', 'text/html');
-      res.write('<html><body>');
-      await sleep(2000);
-      res.end('</body></html>');
+      res.write('<html><body>'); // and never the rest: the response stalls until the client gives up
+      await once(res, 'close');
     });
     await using pair = await connect({ allowHosts: [`127.0.0.1:${server.port}`], ignoreRobotsTxt: true, timeoutMs: 200 });
     const result = await callFetch(pair, { url: `${server.origin}/slow` });
@@ -414,8 +421,7 @@ describe('robots.txt per RFC 9309', () => {
     await using server = await startServer(
       routes({
         '/robots.txt': async (_req, res) => {
-          await sleep(3000);
-          res.end('');
+          await once(res, 'close'); // never answers: the fetcher gives up and drops the request
         },
         '/p': send(paragraphPage('p')),
       }),
