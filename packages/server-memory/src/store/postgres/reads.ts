@@ -6,6 +6,7 @@
  */
 import type { PoolClient } from 'pg';
 import type { Entity, EntitySummary, GraphPage, PageRequest, Relation } from '../../graph.js';
+import { seekGraph, seeks } from './seek.js';
 import { containsPattern, hasNul } from './text.js';
 
 interface EntityRow {
@@ -56,6 +57,7 @@ const sqlLimit = (r: { from: number; to: number }) => (Number.isFinite(r.to) ? S
 
 /** The whole graph (insertion order), or one page of it; only the page's rows are fetched. */
 export async function readGraph(db: PoolClient, graph: string, page?: PageRequest): Promise<GraphPage> {
+  if (seeks(page)) return seekGraph(db, graph, page, entityOf, relationOf);
   const { rows } = await db.query<{ e: string; r: string }>(
     'SELECT (SELECT count(*) FROM memory_entities WHERE graph = $1) AS e, (SELECT count(*) FROM memory_relations WHERE graph = $1) AS r',
     [graph],
