@@ -53,4 +53,26 @@ describe.skipIf(!url)('PostgreSQL read_graph pages seek by key', () => {
     expect(page.totalEntities).toBeGreaterThan(EXACT_UP_TO);
     expect(page.totalRelations).toBe(0);
   });
+
+  it('search_nodes walks by key to the same items as the whole search, totals from the first page', async () => {
+    await using f = await postgresFixture();
+    await f.store.createEntities(Array.from({ length: 5 }, (_, i) => ({ name: `E${i}`, entityType: i % 2 ? 'odd' : 'even', observations: [] })));
+    await f.store.createRelations([
+      { from: 'E0', to: 'E1', relationType: 'a' },
+      { from: 'E1', to: 'E3', relationType: 'b' },
+      { from: 'E2', to: 'E4', relationType: 'c' },
+    ]);
+    const whole = await f.store.searchNodes('odd');
+    const seen: string[] = [];
+    let page = await f.store.searchNodes('odd', { offset: 0, limit: 1 });
+    expect([page.totalEntities, page.totalRelations]).toEqual([2, 2]);
+    for (;;) {
+      seen.push(...names(page), ...page.relations.map((r) => r.relationType));
+      if (page.nextAfter === undefined) break;
+      const totals = { entities: page.totalEntities, relations: page.totalRelations };
+      page = await f.store.searchNodes('odd', { offset: page.nextOffset!, limit: 1, after: page.nextAfter, totals });
+    }
+    expect(seen).toEqual([...names(whole), ...whole.relations.map((r) => r.relationType)]);
+    expect(seen).toEqual(['E1', 'E3', 'a', 'b']);
+  });
 });

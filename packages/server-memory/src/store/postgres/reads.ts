@@ -7,6 +7,7 @@
 import type { PoolClient } from 'pg';
 import type { Entity, EntitySummary, GraphPage, PageRequest, Relation } from '../../graph.js';
 import { seekGraph, seeks } from './seek.js';
+import { seekSearch } from './searchSeek.js';
 import { containsPattern, hasNul } from './text.js';
 
 interface EntityRow {
@@ -126,6 +127,7 @@ export async function searchNodes(
 ): Promise<GraphPage> {
   // Stored text never holds NUL, so a query with one matches nothing (as in the file store, where no field holds one).
   if (hasNul(query)) return matchedPage(db, graph, [], page);
+  if (seeks(page)) return seekSearch(db, graph, { query: containsPattern(query), index: indexPattern }, page, entityOf, relationOf);
   const { rows } = await db.query<EntityRow>({
     name: page?.namesOnly ? 'memory_search_names' : 'memory_search',
     text: `SELECT ${entityColumns(page)} FROM memory_entities

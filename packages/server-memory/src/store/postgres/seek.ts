@@ -15,12 +15,16 @@ interface Seq {
 }
 
 /** Rows of `from` (a table and condition, `graph = $1`) counted up to the cap, then estimated. */
-async function boundedCount(db: PoolClient, from: string, values: unknown[]): Promise<number> {
+export async function boundedCount(db: PoolClient, from: string, values: unknown[]): Promise<number> {
   const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT ${EXACT_UP_TO + 1}) AS c`, values);
   const n = Number(rows[0]!.n);
-  if (n <= EXACT_UP_TO) return n;
+  return n <= EXACT_UP_TO ? n : Math.max(EXACT_UP_TO + 1, await plannedRows(db, from, values));
+}
+
+/** The planner's estimate of the rows of `from`: statistics only, nothing read. */
+export async function plannedRows(db: PoolClient, from: string, values: unknown[]): Promise<number> {
   const plan = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${from}`, values);
-  return Math.max(EXACT_UP_TO + 1, Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']));
+  return Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']);
 }
 
 export async function graphTotals(db: PoolClient, graph: string): Promise<{ entities: number; relations: number }> {
