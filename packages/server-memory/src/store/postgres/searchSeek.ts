@@ -6,19 +6,26 @@
  */
 import type { PoolClient } from 'pg';
 import type { Entity, EntitySummary, GraphPage, PageRequest, Relation } from '../../graph.js';
-import { boundedCount, EXACT_UP_TO, plannedRows } from './seek.js';
+import { boundedCount, EXACT_UP_TO } from './seek.js';
 
 /** The search's test on entity `e` ($1 graph, $2 the query's pattern, $3 the index pattern), as `reads.ts` runs it. */
 const MATCH = `e.graph = $1 AND memory_search_text(e.name, e.entity_type, e.observations) ILIKE $3
   AND (e.name ILIKE $2 OR e.entity_type ILIKE $2 OR EXISTS (SELECT 1 FROM unnest(e.observations) AS o WHERE o ILIKE $2))`;
-const TOUCHING = `memory_relations r WHERE r.graph = $1
-  AND (r.from_key = ANY (ARRAY(SELECT e.name_key FROM memory_entities e WHERE ${MATCH}))
-    OR r.to_key = ANY (ARRAY(SELECT e.name_key FROM memory_entities e WHERE ${MATCH})))`;
+const touching = (most = '') => `memory_relations r WHERE r.graph = $1
+  AND (r.from_key = ANY (ARRAY(SELECT e.name_key FROM memory_entities e WHERE ${MATCH}${most}))
+    OR r.to_key = ANY (ARRAY(SELECT e.name_key FROM memory_entities e WHERE ${MATCH}${most})))`;
+const TOUCHING = touching();
 
+/**
+ * Exact up to `EXACT_UP_TO` matches. Above: the planner's estimate of the matches, and the relations touching
+ * the first `EXACT_UP_TO` of them (seq order) scaled to that estimate.
+ */
 async function searchTotals(db: PoolClient, values: unknown[]): Promise<{ entities: number; relations: number }> {
   const entities = await boundedCount(db, `memory_entities e WHERE ${MATCH}`, values);
-  const relations = entities <= EXACT_UP_TO ? await boundedCount(db, TOUCHING, values) : await plannedRows(db, TOUCHING, values);
-  return { entities, relations };
+  if (entities <= EXACT_UP_TO) return { entities, relations: await boundedCount(db, TOUCHING, values) };
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${touching(` ORDER BY e.seq LIMIT ${EXACT_UP_TO}`)}`, values);
+  const sample = Number(rows[0]!.n);
+  return { entities, relations: Math.round((sample * entities) / EXACT_UP_TO) };
 }
 
 export async function seekSearch(

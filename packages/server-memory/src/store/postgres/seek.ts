@@ -8,7 +8,7 @@
 import type { PoolClient } from 'pg';
 import type { Entity, EntitySummary, GraphPage, PageRequest, Relation } from '../../graph.js';
 
-export const EXACT_UP_TO = 10_000;
+export const EXACT_UP_TO = 1000;
 
 interface Seq {
   seq: string;
@@ -22,7 +22,7 @@ export async function boundedCount(db: PoolClient, from: string, values: unknown
 }
 
 /** The planner's estimate of the rows of `from`: statistics only, nothing read. */
-export async function plannedRows(db: PoolClient, from: string, values: unknown[]): Promise<number> {
+async function plannedRows(db: PoolClient, from: string, values: unknown[]): Promise<number> {
   const plan = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${from}`, values);
   return Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']);
 }
