@@ -1,6 +1,7 @@
 // @module-tag slow
 import { describe, expect, it } from 'vitest';
 import { pageRequest, pageResult } from '../../src/tools/paging.js';
+import { SEARCH_EXACT_UP_TO } from '../../src/store/postgres/searchSeek.js';
 import { EXACT_UP_TO } from '../../src/store/postgres/seek.js';
 import { postgresFixture, postgresUrl } from './fixture.js';
 
@@ -74,5 +75,19 @@ describe.skipIf(!url)('PostgreSQL read_graph pages seek by key', () => {
     }
     expect(seen).toEqual([...names(whole), ...whole.relations.map((r) => r.relationType)]);
     expect(seen).toEqual(['E1', 'E3', 'a', 'b']);
+  });
+
+  it('search totals are exact up to the cap and estimated above it', async () => {
+    await using f = await postgresFixture();
+    const n = SEARCH_EXACT_UP_TO + 10;
+    await f.store.createEntities(Array.from({ length: n }, (_, i) => ({ name: `E${i}`, entityType: 'hit', observations: [] })));
+    await f.store.createRelations(Array.from({ length: n - 1 }, (_, i) => ({ from: `E${i}`, to: `E${i + 1}`, relationType: 'r' })));
+    const exact = await f.store.searchNodes('E1', { offset: 0, limit: 1 });
+    const whole = await f.store.searchNodes('E1');
+    expect([exact.totalEntities, exact.totalRelations]).toEqual([whole.entities.length, whole.relations.length]);
+    expect([exact.totalEntities, exact.totalRelations]).toEqual([21, 23]); // E1, E10-E19, E100-E109; 2 + 11 + 10 relations
+    const above = await f.store.searchNodes('hit', { offset: 0, limit: 1 });
+    expect(above.totalEntities).toBeGreaterThan(SEARCH_EXACT_UP_TO);
+    expect(above.totalRelations).toBeGreaterThan(SEARCH_EXACT_UP_TO);
   });
 });

@@ -15,22 +15,26 @@ interface Seq {
 }
 
 /** Rows of `from` (a table and condition, `graph = $1`) counted up to the cap, then estimated. */
-export async function boundedCount(db: PoolClient, from: string, values: unknown[]): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT ${EXACT_UP_TO + 1}) AS c`, values);
+export async function boundedCount(db: PoolClient, from: string, values: unknown[], order = ''): Promise<number> {
+  // `order` (the page's own ORDER BY) lets the planner stop a scan in that order after the cap, as the page does.
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${order} LIMIT ${EXACT_UP_TO + 1}) AS c`,
+    values,
+  );
   const n = Number(rows[0]!.n);
   return n <= EXACT_UP_TO ? n : Math.max(EXACT_UP_TO + 1, await plannedRows(db, from, values));
 }
 
 /** The planner's estimate of the rows of `from`: statistics only, nothing read. */
-async function plannedRows(db: PoolClient, from: string, values: unknown[]): Promise<number> {
+export async function plannedRows(db: PoolClient, from: string, values: unknown[]): Promise<number> {
   const plan = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${from}`, values);
   return Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']);
 }
 
 export async function graphTotals(db: PoolClient, graph: string): Promise<{ entities: number; relations: number }> {
   return {
-    entities: await boundedCount(db, 'memory_entities WHERE graph = $1', [graph]),
-    relations: await boundedCount(db, 'memory_relations WHERE graph = $1', [graph]),
+    entities: await boundedCount(db, 'memory_entities WHERE graph = $1', [graph], 'ORDER BY seq'),
+    relations: await boundedCount(db, 'memory_relations WHERE graph = $1', [graph], 'ORDER BY seq'),
   };
 }
 
