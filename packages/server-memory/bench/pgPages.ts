@@ -8,7 +8,7 @@
  * Graph: N entities (3 observations, type `type-<i % 5>`, so `type-3` matches N/5) and N relations, loaded with
  * one INSERT … generate_series each. Medians of 25 rounds. Not a test: figures vary with the machine's load.
  */
-import { startPostgres, systemBinaries, embeddedBinaries } from '@mcpkit/test-utils/postgres';
+import { embeddedBinaries, startPostgres, systemBinaries } from '@mcpkit/test-utils/postgres';
 import pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/postgresStore.js';
 
@@ -60,14 +60,25 @@ for (const n of sizes.length ? sizes : [10_000, 1_000_000]) {
       'SELECT (SELECT count(*) FROM memory_entities WHERE graph = $1) AS e, (SELECT count(*) FROM memory_relations WHERE graph = $1) AS r',
       [graph],
     );
-    await client.query('SELECT name, entity_type, observations FROM memory_entities WHERE graph = $1 ORDER BY seq OFFSET $2 LIMIT 100', [graph, offset]);
+    await client.query('SELECT name, entity_type, observations FROM memory_entities WHERE graph = $1 ORDER BY seq OFFSET $2 LIMIT 100', [
+      graph,
+      offset,
+    ]);
   };
   const first = await store.readGraph({ offset: 0, limit: 100 });
-  const deep = (await client.query<{ seq: string }>('SELECT seq FROM memory_entities WHERE graph = $1 ORDER BY seq OFFSET $2 LIMIT 1', [graph, Math.floor(n / 2)])).rows[0]!.seq;
+  const deep = (
+    await client.query<{ seq: string }>('SELECT seq FROM memory_entities WHERE graph = $1 ORDER BY seq OFFSET $2 LIMIT 1', [
+      graph,
+      Math.floor(n / 2),
+    ])
+  ).rows[0]!.seq;
   const totals = { entities: first.totalEntities, relations: first.totalRelations };
   const rows: [string, number][] = [
     ['read_graph limit 100, first page (totals counted, bounded)', await median(() => store.readGraph({ offset: 0, limit: 100 }))],
-    ['read_graph limit 100, cursor page at n/2 (key + carried totals)', await median(() => store.readGraph({ offset: n / 2, limit: 100, after: `e:${deep}`, totals }))],
+    [
+      'read_graph limit 100, cursor page at n/2 (key + carried totals)',
+      await median(() => store.readGraph({ offset: n / 2, limit: 100, after: `e:${deep}`, totals })),
+    ],
     ['before: count(*) + OFFSET 0 LIMIT 100', await median(oldRead(0))],
     ['before: count(*) + OFFSET n/2 LIMIT 100', await median(oldRead(n / 2))],
   ];
@@ -75,9 +86,16 @@ for (const n of sizes.length ? sizes : [10_000, 1_000_000]) {
   const sTotals = { entities: s1.totalEntities, relations: s1.totalRelations };
   rows.push(
     ['search_nodes "type-3" (n/5 match) limit 100, first page', await median(() => store.searchNodes('type-3', { offset: 0, limit: 100 }))],
-    ['search_nodes "type-3" limit 100, cursor page', await median(() => store.searchNodes('type-3', { offset: 100, limit: 100, after: s1.nextAfter!, totals: sTotals }))],
+    [
+      'search_nodes "type-3" limit 100, cursor page',
+      await median(() => store.searchNodes('type-3', { offset: 100, limit: 100, after: s1.nextAfter!, totals: sTotals })),
+    ],
   );
-  if (n <= 200_000) rows.push(['before: search_nodes "type-3" limit 100 (every match fetched)', await median(() => store.searchNodes('type-3', { offset: 100, limit: 100 }))]);
+  if (n <= 200_000)
+    rows.push([
+      'before: search_nodes "type-3" limit 100 (every match fetched)',
+      await median(() => store.searchNodes('type-3', { offset: 100, limit: 100 })),
+    ]);
   console.log(`totals reported: read_graph ${JSON.stringify(totals)}, search ${JSON.stringify(sTotals)}`);
   for (const [what, t] of rows) console.log(`  ${what}: ${ms(t)} (${(t / roundTrip).toFixed(1)}× SELECT 1)`);
   await store.close();

@@ -53,7 +53,11 @@ export function pageRequest(args: PageArgs, callKey: string): PageRequest | unde
 
 /** The offset (every store), the seek key (stores that give one) and the first page's totals, so later pages neither skip nor count. */
 function cursorOf(page: GraphPage, callKey: string): string {
-  const c: { o?: number; a?: string; t: number[]; k: string } = { o: page.nextOffset, t: [page.totalEntities, page.totalRelations], k: fingerprint(callKey) };
+  const c: { o?: number; a?: string; t: number[]; k: string } = {
+    o: page.nextOffset,
+    t: [page.totalEntities, page.totalRelations],
+    k: fingerprint(callKey),
+  };
   if (page.nextAfter !== undefined) c.a = page.nextAfter;
   return Buffer.from(JSON.stringify(c)).toString('base64url');
 }
@@ -65,9 +69,7 @@ export function pageResult(page: GraphPage, request: PageRequest | undefined, ca
     entities: page.entities,
     relations: page.relations,
     total: { entities: page.totalEntities, relations: page.totalRelations },
-    ...(page.nextOffset !== undefined
-      ? { nextCursor: cursorOf(page, callKey) }
-      : {}),
+    ...(page.nextOffset !== undefined ? { nextCursor: cursorOf(page, callKey) } : {}),
   };
 }
 

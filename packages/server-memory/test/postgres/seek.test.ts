@@ -1,8 +1,8 @@
 // @module-tag slow
 import { describe, expect, it } from 'vitest';
-import { pageRequest, pageResult } from '../../src/tools/paging.js';
 import { SEARCH_EXACT_UP_TO } from '../../src/store/postgres/searchSeek.js';
 import { EXACT_UP_TO } from '../../src/store/postgres/seek.js';
+import { pageRequest, pageResult } from '../../src/tools/paging.js';
 import { postgresFixture, postgresUrl } from './fixture.js';
 
 const url = postgresUrl();
@@ -12,7 +12,10 @@ describe.skipIf(!url)('PostgreSQL read_graph pages seek by key', () => {
   it('a page continues after the last key: deleting items before it neither repeats nor skips one', async () => {
     await using f = await postgresFixture();
     await f.store.createEntities(Array.from({ length: 6 }, (_, i) => ({ name: `E${i}`, entityType: 't', observations: [] })));
-    await f.store.createRelations([{ from: 'E4', to: 'E5', relationType: 'r1' }, { from: 'E5', to: 'E4', relationType: 'r2' }]);
+    await f.store.createRelations([
+      { from: 'E4', to: 'E5', relationType: 'r1' },
+      { from: 'E5', to: 'E4', relationType: 'r2' },
+    ]);
     const p1 = await f.store.readGraph({ offset: 0, limit: 3 });
     expect(names(p1)).toEqual(['E0', 'E1', 'E2']);
     expect(p1.nextAfter).toMatch(/^e:\d+$/);
@@ -32,7 +35,7 @@ describe.skipIf(!url)('PostgreSQL read_graph pages seek by key', () => {
     await using f = await postgresFixture();
     await f.store.createEntities(Array.from({ length: 4 }, (_, i) => ({ name: `E${i}`, entityType: 't', observations: [] })));
     const first = pageRequest({ limit: 2 }, 'read_graph')!;
-    const out = pageResult(await f.store.readGraph(first), first, 'read_graph');
+    const out = pageResult(await f.store.readGraph(first), first, 'read_graph') as { nextCursor?: string };
     const next = pageRequest({ limit: 2, cursor: out.nextCursor }, 'read_graph')!;
     expect(next).toMatchObject({ offset: 2, after: expect.stringMatching(/^e:/), totals: { entities: 4, relations: 0 } });
     expect(names(await f.store.readGraph(next))).toEqual(['E2', 'E3']);
@@ -57,7 +60,9 @@ describe.skipIf(!url)('PostgreSQL read_graph pages seek by key', () => {
 
   it('search_nodes walks by key to the same items as the whole search, totals from the first page', async () => {
     await using f = await postgresFixture();
-    await f.store.createEntities(Array.from({ length: 5 }, (_, i) => ({ name: `E${i}`, entityType: i % 2 ? 'odd' : 'even', observations: [] })));
+    await f.store.createEntities(
+      Array.from({ length: 5 }, (_, i) => ({ name: `E${i}`, entityType: i % 2 ? 'odd' : 'even', observations: [] })),
+    );
     await f.store.createRelations([
       { from: 'E0', to: 'E1', relationType: 'a' },
       { from: 'E1', to: 'E3', relationType: 'b' },

@@ -6,8 +6,8 @@
  */
 import type { PoolClient } from 'pg';
 import type { Entity, EntitySummary, GraphPage, PageRequest, Relation } from '../../graph.js';
-import { seekGraph, seeks } from './seek.js';
 import { seekSearch } from './searchSeek.js';
+import { seekGraph, seeks } from './seek.js';
 import { containsPattern, hasNul } from './text.js';
 
 interface EntityRow {
