@@ -47,6 +47,10 @@ export interface PageRequest {
   limit?: number;
   /** Entities as `{name, entityType}` only. */
   namesOnly?: boolean;
+  /** A store's key of the last item of the previous page (`GraphPage.nextAfter`): the store may seek past it instead of skipping `offset` items. */
+  after?: string;
+  /** The totals the first page of this walk gave: a store may repeat them instead of counting again. */
+  totals?: { entities: number; relations: number };
 }
 
 export interface GraphPage {
@@ -57,6 +61,8 @@ export interface GraphPage {
   totalRelations: number;
   /** Offset of the next page when this one was cut by `limit`. */
   nextOffset?: number;
+  /** With `nextOffset`, from stores that seek: the key to pass as `after` for the next page. */
+  nextAfter?: string;
 }
 
 /** One journal record: the effect of a mutation, replayable. */

@@ -22,8 +22,10 @@ function fingerprint(key: string): string {
 export function pageRequest(args: PageArgs, callKey: string): PageRequest | undefined {
   if (args.limit === undefined && args.cursor === undefined && args.namesOnly === undefined) return undefined;
   let offset = 0;
+  let after: string | undefined;
+  let totals: PageRequest['totals'];
   if (args.cursor !== undefined) {
-    let parsed: { o?: unknown; k?: unknown } | undefined;
+    let parsed: { o?: unknown; k?: unknown; a?: unknown; t?: unknown } | undefined;
     try {
       parsed = JSON.parse(Buffer.from(args.cursor, 'base64url').toString('utf8'));
     } catch {}
@@ -33,12 +35,31 @@ export function pageRequest(args: PageArgs, callKey: string): PageRequest | unde
       );
     }
     offset = parsed.o as number;
+    // Cursors without `a`/`t` (before keyset paging) still page by offset; `a` and `t` are optional hints.
+    if (typeof parsed.a === 'string' && /^[er]:\d{1,19}$/.test(parsed.a)) after = parsed.a;
+    const t = parsed.t;
+    if (Array.isArray(t) && t.length === 2 && t.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+      totals = { entities: t[0] as number, relations: t[1] as number };
+    }
   }
   return {
     offset,
     ...(args.limit !== undefined ? { limit: args.limit } : {}),
     ...(args.namesOnly ? { namesOnly: true } : {}),
+    ...(after !== undefined ? { after } : {}),
+    ...(totals !== undefined ? { totals } : {}),
   };
+}
+
+/** The offset (every store), the seek key (stores that give one) and the first page's totals, so later pages neither skip nor count. */
+function cursorOf(page: GraphPage, callKey: string): string {
+  const c: { o?: number; a?: string; t: number[]; k: string } = {
+    o: page.nextOffset,
+    t: [page.totalEntities, page.totalRelations],
+    k: fingerprint(callKey),
+  };
+  if (page.nextAfter !== undefined) c.a = page.nextAfter;
+  return Buffer.from(JSON.stringify(c)).toString('base64url');
 }
 
 /** The read result: exactly the reference's `{entities, relations}` without page arguments, plus totals and a cursor with them. */
@@ -48,9 +69,7 @@ export function pageResult(page: GraphPage, request: PageRequest | undefined, ca
     entities: page.entities,
     relations: page.relations,
     total: { entities: page.totalEntities, relations: page.totalRelations },
-    ...(page.nextOffset !== undefined
-      ? { nextCursor: Buffer.from(JSON.stringify({ o: page.nextOffset, k: fingerprint(callKey) })).toString('base64url') }
-      : {}),
+    ...(page.nextOffset !== undefined ? { nextCursor: cursorOf(page, callKey) } : {}),
   };
 }
 

@@ -38,6 +38,8 @@ export const graphOutput = {
   total: z
     .object({ entities: z.number().int(), relations: z.number().int() })
     .optional()
-    .describe('How many entities and relations the whole result has (present when limit, cursor or namesOnly was given)'),
+    .describe(
+      'How many entities and relations the whole result has (present when limit, cursor or namesOnly was given); as of the first page of a walk, and on PostgreSQL an estimate above 1000 (search_nodes: above 100 matches)',
+    ),
   nextCursor: z.string().optional().describe('Present when the result was cut by limit: pass it as cursor to continue'),
 };

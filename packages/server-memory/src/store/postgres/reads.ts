@@ -6,6 +6,8 @@
  */
 import type { PoolClient } from 'pg';
 import type { Entity, EntitySummary, GraphPage, PageRequest, Relation } from '../../graph.js';
+import { seekSearch } from './searchSeek.js';
+import { seekGraph, seeks } from './seek.js';
 import { containsPattern, hasNul } from './text.js';
 
 interface EntityRow {
@@ -56,6 +58,7 @@ const sqlLimit = (r: { from: number; to: number }) => (Number.isFinite(r.to) ? S
 
 /** The whole graph (insertion order), or one page of it; only the page's rows are fetched. */
 export async function readGraph(db: PoolClient, graph: string, page?: PageRequest): Promise<GraphPage> {
+  if (seeks(page)) return seekGraph(db, graph, page, entityOf, relationOf);
   const { rows } = await db.query<{ e: string; r: string }>(
     'SELECT (SELECT count(*) FROM memory_entities WHERE graph = $1) AS e, (SELECT count(*) FROM memory_relations WHERE graph = $1) AS r',
     [graph],
@@ -124,6 +127,7 @@ export async function searchNodes(
 ): Promise<GraphPage> {
   // Stored text never holds NUL, so a query with one matches nothing (as in the file store, where no field holds one).
   if (hasNul(query)) return matchedPage(db, graph, [], page);
+  if (seeks(page)) return seekSearch(db, graph, { query: containsPattern(query), index: indexPattern }, page, entityOf, relationOf);
   const { rows } = await db.query<EntityRow>({
     name: page?.namesOnly ? 'memory_search_names' : 'memory_search',
     text: `SELECT ${entityColumns(page)} FROM memory_entities
