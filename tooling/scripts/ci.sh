@@ -151,7 +151,9 @@ fi
 # 3. The checks on the built packages: they build, pack, install and drive the servers from the outside; most of
 # their time is spent waiting on npm, podman and child processes. Two at a time; the Node 22 tests (one package at a
 # time) hold one slot from the start. Then the outside checks that mostly wait (npm installs, child processes), and
-# last those that build (template, images, release, fresh clone), so that little of their CPU meets the Node 22 tests.
+# last the long ones that build (release, images, fresh clone, template), so that little of their CPU meets the
+# Node 22 tests; the longest first among those, so that no long one is left alone at the end.
+# MCPKIT_CI_SLOTS: jobs at a time (2).
 # The Node 22 pass runs with --only (no build tasks: the build above made dist/, which the other checks read meanwhile).
 if [ "${MCPKIT_FRESH_CLONE:-}" != 1 ] && [ "$node22_alone" = 0 ]; then
   job test-node22 "unit and stdio tests on Node 22 (npm's node@22), one package at a time" "MCPKIT_TEST_CONCURRENCY=1 bash tooling/scripts/test-node22.sh --only" count
@@ -162,16 +164,16 @@ job mcpb "Claude Desktop bundles (.mcpb): built, validated with the official mcp
 job interop "interop: official conformance suite and Inspector CLI" "bash tooling/scripts/interop.sh"
 job interop-client "interop: the agent as a client (conformance 0.2.0-alpha.12 client scenarios, 2026-07-28)" "node tooling/scripts/interop-client.mjs"
 job balancer "load balancer: every server through HAProxy in front of 3 replicas, both protocol versions" "node tooling/balancer/check-balancer.mjs"
-job template "scaffolded server builds and passes its tests" "bash tooling/scripts/check-template.sh"
-job images "OCI images (podman): built from the tarballs, driven over stdio and HTTP" "bash tooling/scripts/check-images.sh"
 if [ "${MCPKIT_FRESH_CLONE:-}" != 1 ]; then
   job release "first release: version-packages, publish to a loopback registry (verdaccio), npx -y every server from it" "node tooling/scripts/check-release.mjs"
 fi
+job images "OCI images (podman): built from the tarballs, driven over stdio and HTTP" "bash tooling/scripts/check-images.sh"
 if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ] || [ "${MCPKIT_SKIP_FRESH_CLONE:-}" = 1 ]; then
   printf '\n== fresh clone: skipped (%s)\n' "$([ "${MCPKIT_FRESH_CLONE:-}" = 1 ] && echo 'this run is the fresh clone' || echo 'MCPKIT_SKIP_FRESH_CLONE=1')"
 else
   job fresh-clone "fresh clone: install and the README's first command on a clone of HEAD outside the checkout, empty pnpm caches" "bash tooling/scripts/fresh-clone.sh"
 fi
+job template "scaffolded server builds and passes its tests" "bash tooling/scripts/check-template.sh"
 
 step checks "Node 22 tests, registry, packaging, images, bundles, template, interop, load balancer, release and fresh-clone checks (two at a time)"
-run_group checks 2
+run_group checks "${MCPKIT_CI_SLOTS:-2}"
