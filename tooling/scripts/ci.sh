@@ -47,8 +47,9 @@ step() {
   printf '\n== %s\n' "$*"
 }
 # One closing line with the number of vitest tests run by turbo, on success and on failure alike.
-# (awk alone: a grep that matches nothing would end the script under pipefail)
-count() { awk -v what="$1" '/Tests +[0-9]/ && match($0, "[0-9]+ " what) { s += substr($0, RSTART, RLENGTH) + 0 } END { print s + 0 }' "$log"; }
+# (awk alone: a grep that matches nothing would end the script under pipefail; colours dropped first, since turbo
+# replays a cached task's log as it was written, in colour when that run had a terminal)
+count() { awk -v what="$1" '{ gsub(/\033\[[0-9;]*m/, "") } /Tests +[0-9]/ && match($0, "[0-9]+ " what) { s += substr($0, RSTART, RLENGTH) + 0 } END { print s + 0 }' "$log"; }
 finish() {
   status=$?
   end_step "$([ "$status" = 0 ] && echo done || echo FAILED)"
