@@ -151,13 +151,17 @@ fi
 
 # 3. The checks on the built packages: they build, pack, install and drive the servers from the outside; most of
 # their time is spent waiting on npm, podman and child processes. Two at a time; the Node 22 tests (one package at a
-# time) hold one slot from the start. Then the outside checks that mostly wait (npm installs, child processes), and
-# last the long ones that build (release, images, fresh clone, template), so that little of their CPU meets the
-# Node 22 tests; the longest first among those, so that no long one is left alone at the end.
+# time) hold one slot from the start; the release check, by far the longest (a cold build of the versioned clone,
+# then verdaccio, publish and npx -y of every server: 652 s on a loaded machine), takes the other first, so that it
+# never runs alone at the end and its network waits meet the tests' CPU. Then the checks that mostly wait (npm
+# installs, child processes), and last the other ones that build (images, fresh clone, template).
 # MCPKIT_CI_SLOTS: jobs at a time (2).
 # The Node 22 pass runs with --only (no build tasks: the build above made dist/, which the other checks read meanwhile).
 if [ "${MCPKIT_FRESH_CLONE:-}" != 1 ] && [ "$node22_alone" = 0 ]; then
   job test-node22 "unit and stdio tests on Node 22 (npm's node@22), one package at a time" "MCPKIT_TEST_CONCURRENCY=1 bash tooling/scripts/test-node22.sh --only" count
+fi
+if [ "${MCPKIT_FRESH_CLONE:-}" != 1 ]; then
+  job release "first release: version-packages, publish to a loopback registry (verdaccio), npx -y every server from it" "node tooling/scripts/check-release.mjs"
 fi
 job registry "MCP Registry manifests (server.json: registry schema, package.json, each bin's --help)" "node tooling/scripts/check-registry.mjs"
 job pack "published tarballs start through npx (offline from the workspace)" "bash tooling/scripts/check-pack.sh"
@@ -165,9 +169,6 @@ job mcpb "Claude Desktop bundles (.mcpb): built, validated with the official mcp
 job interop "interop: official conformance suite and Inspector CLI" "bash tooling/scripts/interop.sh"
 job interop-client "interop: the agent as a client (conformance 0.2.0-alpha.12 client scenarios, 2026-07-28)" "node tooling/scripts/interop-client.mjs"
 job balancer "load balancer: every server through HAProxy in front of 3 replicas, both protocol versions" "node tooling/balancer/check-balancer.mjs"
-if [ "${MCPKIT_FRESH_CLONE:-}" != 1 ]; then
-  job release "first release: version-packages, publish to a loopback registry (verdaccio), npx -y every server from it" "node tooling/scripts/check-release.mjs"
-fi
 job images "OCI images (podman): built from the tarballs, driven over stdio and HTTP" "bash tooling/scripts/check-images.sh"
 if [ "${MCPKIT_FRESH_CLONE:-}" = 1 ] || [ "${MCPKIT_SKIP_FRESH_CLONE:-}" = 1 ]; then
   printf '\n== fresh clone: skipped (%s)\n' "$([ "${MCPKIT_FRESH_CLONE:-}" = 1 ] && echo 'this run is the fresh clone' || echo 'MCPKIT_SKIP_FRESH_CLONE=1')"
