@@ -12,14 +12,15 @@
 // 2. checks the template's build/test config files are the model server's (packages/server-sequential-thinking);
 // 3. installs from the pnpm store (--offline; falls back to --prefer-offline, which a new machine needs because
 //    the store lacks registry metadata), runs new-server there, installs again (same fallback) to link it;
-// 4. lints the new files with the repo's Biome config, typechecks, builds it with protocol-core, runs its
+// 4. lints the new files with the repo's Biome config, typechecks, builds it with protocol-core (turbo, reading
+//    this checkout's cache: protocol-core and net come from it when this checkout built them), runs its
 //    unit tests and its stdio smoke test against the built bin, and checks its server.json (check-registry.mjs);
 // 5. removes the temp dir (--keep leaves it for inspection). Exits 1 if any step failed.
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSteps, PNPM, removeTemp, root, run, workspaceClosure, workspacePackages } from './lib.mjs';
+import { createSteps, PNPM, quietEnv, removeTemp, root, run, workspaceClosure, workspacePackages } from './lib.mjs';
 
 const { values } = parseArgs({ options: { name: { type: 'string', default: 'template-probe' }, keep: { type: 'boolean' } } });
 const name = values.name;
@@ -27,6 +28,18 @@ const pkg = `@mcpkit/server-${name}`;
 const { step, conclude } = createSteps('template');
 const tmp = mkdtempSync(join(tmpdir(), 'mcpkit-template-'));
 const pnpm = (args, opts = {}) => run(PNPM[0], [...PNPM.slice(1), ...args], { cwd: tmp, ...opts });
+// The build goes through turbo reading this checkout's cache (read only): protocol-core and net have the same task
+// hashes in the copy (the same files), so a checkout that built them gives their dist/ and only the new server is
+// built; without such a build they are built here as before. (For a git worktree turbo's cache is the main one's.)
+const checkoutCache = join(
+  dirname(run('git', ['rev-parse', '--path-format=absolute', '--git-common-dir']).stdout.trim()),
+  '.turbo',
+  'cache',
+);
+const buildWithTurbo = () =>
+  pnpm(['exec', 'turbo', 'run', 'build', `--filter=${pkg}...`, '--cache=local:r', '--output-logs=errors-only'], {
+    env: { ...quietEnv, TURBO_CACHE_DIR: checkoutCache },
+  });
 /**
  * `pnpm install` from the store (--offline), falling back to --prefer-offline: on a new machine the store has the
  * packages that `--frozen-lockfile` installed but not their registry metadata, which a non-frozen install needs
@@ -122,7 +135,7 @@ try {
       );
       await step('typecheck', () => pnpm(['--filter', pkg, 'run', 'typecheck']));
       await step('unit tests (in-process, from source)', () => pnpm(['--filter', pkg, 'run', 'test']));
-      const built = await step('build (with protocol-core)', () => pnpm(['--filter', `${pkg}...`, 'run', 'build']));
+      const built = await step("build (with protocol-core; turbo, this checkout's cache read only)", buildWithTurbo);
       if (built) await step('stdio tests (spawn the built bin)', () => pnpm(['--filter', pkg, 'run', 'test:stdio']));
       if (built)
         await step('server.json: MCP Registry schema, package.json and the built --help agree (check-registry)', () =>

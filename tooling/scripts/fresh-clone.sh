@@ -7,6 +7,11 @@
 #   3. runs the first command there (install --frozen-lockfile, then the tour: every server built and driven
 #      over stdio) with an empty pnpm store and an empty pnpm metadata cache, so every package and every piece
 #      of registry metadata must come from the npm registry, as on a new machine.
+# The clone's build takes its outputs from this checkout's turbo cache (TURBO_CACHE_DIR; the same HEAD has the
+# same task hashes, so nothing is rebuilt when the checkout was built and is clean): a build of a clean clone of
+# HEAD with an empty cache is check-release.mjs's job (a build needing a file outside git fails there), and what
+# this check adds is the install from empty pnpm caches and the tour. `MCPKIT_FRESH_CLONE_COLD_BUILD=1` builds
+# with the clone's own empty cache instead; `MCPKIT_FRESH_CLONE_FULL=1` does too.
 # The test command is not run a second time here: CI runs it on a fresh clone already, and every suite it holds
 # ran in this checkout a moment ago. `MCPKIT_FRESH_CLONE_FULL=1` runs the test command in the clone instead
 # (inside it MCPKIT_FRESH_CLONE=1 is set, and ci.sh skips the Node 22 pass and this step there).
@@ -32,6 +37,9 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
   echo "[fresh-clone] note: uncommitted changes are not part of the clone; it checks HEAD $(git rev-parse --short HEAD)"
 fi
 
+# turbo's cache of this checkout: <root>/.turbo/cache, for a git worktree the main worktree's (turbo shares it).
+checkout_cache="$(cd "$(git rev-parse --git-common-dir)/.." && pwd)/.turbo/cache"
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpkit-fresh-XXXXXX")
 cleanup() { if [ "$keep" = 1 ]; then echo "[fresh-clone] kept $tmp"; else rm -rf "$tmp"; fi; }
 trap cleanup EXIT
@@ -49,6 +57,12 @@ cd "$tmp/mcpkit"
 while IFS= read -r var; do unset "$var"; done < <(env | awk -F= 'tolower($1) ~ /^(npm|pnpm)_config_/ { print $1 }')
 export XDG_DATA_HOME="$tmp/xdg-data" XDG_CACHE_HOME="$tmp/xdg-cache" MCPKIT_FRESH_CLONE=1
 mkdir -p "$XDG_DATA_HOME" "$XDG_CACHE_HOME"
+if [ "${MCPKIT_FRESH_CLONE_FULL:-}" != 1 ] && [ "${MCPKIT_FRESH_CLONE_COLD_BUILD:-}" != 1 ] && [ -d "$checkout_cache" ]; then
+  export TURBO_CACHE_DIR="${TURBO_CACHE_DIR:-$checkout_cache}"
+  echo "[fresh-clone] turbo cache: the checkout's ($TURBO_CACHE_DIR)"
+else
+  echo "[fresh-clone] turbo cache: the clone's own, empty"
+fi
 started=$SECONDS
 if bash -c "$run_cmd" </dev/null; then
   echo "[fresh-clone] OK: '$run_cmd' passed on a fresh clone in $((SECONDS - started)) s"
