@@ -15,7 +15,7 @@ interface Seq {
 }
 
 /** Rows of `from` (a table and condition, `graph = $1`) counted up to the cap, then estimated. */
-export async function boundedCount(db: PoolClient, from: string, values: unknown[], order = ''): Promise<number> {
+async function boundedCount(db: PoolClient, from: string, values: unknown[], order = ''): Promise<number> {
   // `order` (the page's own ORDER BY) lets the planner stop a scan in that order after the cap, as the page does.
   const { rows } = await db.query<{ n: string }>(
     `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${order} LIMIT ${EXACT_UP_TO + 1}) AS c`,
@@ -31,7 +31,7 @@ export async function plannedRows(db: PoolClient, from: string, values: unknown[
   return Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']);
 }
 
-export async function graphTotals(db: PoolClient, graph: string): Promise<{ entities: number; relations: number }> {
+async function graphTotals(db: PoolClient, graph: string): Promise<{ entities: number; relations: number }> {
   return {
     entities: await boundedCount(db, 'memory_entities WHERE graph = $1', [graph], 'ORDER BY seq'),
     relations: await boundedCount(db, 'memory_relations WHERE graph = $1', [graph], 'ORDER BY seq'),
