@@ -59,7 +59,7 @@ function toolAnswer(result: Record<string, unknown> | undefined): unknown {
 function sansDownloadId(result: Record<string, unknown> | undefined): unknown {
   const structured = { ...(result?.structuredContent as Record<string, unknown>) };
   delete structured.downloadId;
-  const content = (result?.content as Array<{ type: string; text?: string }>).map((c) => ({
+  const content = ((result?.content ?? []) as Array<{ type: string; text?: string }>).map((c) => ({
     ...c,
     ...(c.text !== undefined ? { text: c.text.replace(/downloadId[^\n]*/g, '') } : {}),
   }));
