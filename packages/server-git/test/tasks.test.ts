@@ -11,8 +11,8 @@ import { type HttpFixture, startHttp } from '@mcpkit/protocol-core/testing';
 import { rpc, TASKS, untilTerminal } from '@mcpkit/test-utils/tasks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGitApp } from '../src/app.js';
-import { createRemoteAccess } from '../src/engine/remote/http.js';
 import type { RemoteAccess } from '../src/engine/remote/access.js';
+import { createRemoteAccess } from '../src/engine/remote/http.js';
 import { createGitServer } from '../src/server.js';
 import { type GitHttpServer, serveGit } from './gitHttpServer.js';
 import { git, hasGit, type TempDir, tempDir, write } from './helpers.js';
@@ -100,14 +100,15 @@ describe.skipIf(!hasGit)('git tools as tasks', () => {
 
   it('shows a git_fetch transfer as the status message, and tasks/cancel aborts its HTTP request', async () => {
     // 256 KiB at 4 KiB per 50 ms: a minute, far longer than the test waits for the first progress.
-    http.throttle = { bytes: 4096, everyMs: 50, only: 'git-upload-pack' };
+    http.throttle = { bytes: 4096, everyMs: 50, only: 'POST /up.git/git-upload-pack' };
     http.aborted.length = 0;
     try {
       const { result: created } = await rpc(withTasks.endpoint, 'tools/call', { name: 'git_fetch', arguments: { repo_path: repo } });
       expect(created).toMatchObject({ resultType: 'task' });
       const taskId = created?.taskId as string;
       const working = await untilTerminal(withTasks.endpoint, taskId, {
-        until: (task) => /^Receiving: /.test(String(task.statusMessage ?? '')),
+        // The pack is arriving (KiB received, more than the ref advertisement).
+        until: (task) => /^Receiving: [\d.]+ KiB$/.test(String(task.statusMessage ?? '')),
         maxPolls: 20_000,
       });
       expect(working).toMatchObject({ status: 'working' });
