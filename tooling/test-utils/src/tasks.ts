@@ -58,22 +58,24 @@ export async function rpc(
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /**
- * `tasks/get` of `taskId` until its status is terminal (or `until` says so), waiting on the state, not on time:
- * each poll is one request; `maxPolls` bounds a task that never ends. Answers the last `tasks/get` result.
+ * `tasks/get` of `taskId` until its status is terminal (or `until` says so): a wait on the task's state, polled every
+ * `intervalMs` (short: it only keeps the polls from crowding out the work they wait for), bounded by `maxPolls`.
+ * Answers the last `tasks/get` result.
  */
 export async function untilTerminal(
   endpoint: string,
   taskId: string,
   {
     until = (task) => TERMINAL.has(String(task.status)),
-    maxPolls = 2000,
-  }: { until?: (task: Record<string, unknown>) => boolean; maxPolls?: number } = {},
+    intervalMs = 20,
+    maxPolls = 3000,
+  }: { until?: (task: Record<string, unknown>) => boolean; intervalMs?: number; maxPolls?: number } = {},
 ): Promise<Record<string, unknown>> {
   for (let poll = 0; poll < maxPolls; poll++) {
     const { result, error } = await rpc(endpoint, 'tasks/get', { taskId });
     if (error) throw new Error(`tasks/get ${taskId}: ${error.code} ${error.message}`);
     if (result && until(result)) return result;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setTimeout(resolve, intervalMs));
   }
   throw new Error(`task ${taskId} did not reach the awaited state in ${maxPolls} polls`);
 }
