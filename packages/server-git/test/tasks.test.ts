@@ -83,7 +83,7 @@ describe.skipIf(!hasGit)('git tools as tasks', { timeout: 60_000 }, () => {
     const done = await untilTerminal(withTasks.endpoint, created?.taskId as string);
     expect(done.status).toBe('completed');
     const inline = (await rpc(withTasks.endpoint, 'tools/call', args, { optIn: false })).result;
-    expect((inline?.structuredContent as { lines: unknown[] }).lines).toHaveLength(3);
+    expect(inline?.structuredContent).toMatchObject({ lines: [{ line: 1 }, { line: 2 }, { line: 3 }] });
     expect(toolAnswer(done.result as Record<string, unknown>)).toEqual(toolAnswer(inline));
   });
 
