@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import { runCli } from '@mcpkit/protocol-core';
+import { createFetchApp } from './app.js';
 import { options } from './config.js';
-import { FETCH_SCOPES } from './scopes.js';
-import { createFetcher, createFetchServer, VERSION } from './server.js';
+import { VERSION } from './server.js';
 
 await runCli({
   bin: 'mcp-server-fetch',
   version: VERSION,
   description: 'Fetch MCP server: web pages to clean Markdown, safe by default (a TypeScript drop-in for mcp-server-fetch).',
   options,
-  create: (config, logger) => {
-    const fetcher = createFetcher({
+  create: (config, logger) =>
+    createFetchApp({
       ...(config.userAgent !== undefined ? { userAgent: config.userAgent } : {}),
       ignoreRobotsTxt: config.ignoreRobotsTxt,
       ...(config.proxyUrl !== undefined ? { proxyUrl: config.proxyUrl } : {}),
@@ -20,13 +20,7 @@ await runCli({
       maxBytes: config.maxBytes,
       maxRedirects: config.maxRedirects,
       logger,
-    });
-    return {
-      createServer: (context) => createFetchServer({ fetcher, logger }, context),
-      close: () => fetcher.close(),
-      scopes: FETCH_SCOPES,
-    };
-  },
+    }),
   epilog: `Destinations on loopback, private, link-local, CGNAT and cloud metadata addresses are refused unless
 allowed with --allow-host or --allow-private-network.`,
 });

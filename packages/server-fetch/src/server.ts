@@ -1,5 +1,6 @@
 import { createMcpServer, type Logger, registerPrompts, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import { serverSkills } from '@mcpkit/protocol-core/skills';
+import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import { createFetcher, type Fetcher, type FetcherOptions } from './fetcher.js';
 import { prompts } from './prompts/fetch.js';
@@ -13,6 +14,11 @@ export interface FetchServerOptions extends FetcherOptions {
    */
   fetcher?: Fetcher;
   logger?: Logger;
+  /**
+   * The process's tasks extension (one per process: a task outlives the request that started it): `fetch` then
+   * runs as a task for a 2026-07-28 request that declares `io.modelcontextprotocol/tasks`. Without it, no tasks.
+   */
+  tasks?: TasksExtension;
 }
 
 /** The skills this package ships (`skills/`, next to `dist/` and `src/`), served to 2026-07-28 clients. */
@@ -33,8 +39,9 @@ export function createFetchServer(options: FetchServerOptions = {}, context?: Mc
   // The reference's serverInfo name; the version is ours. protocol-core's default cache hints are this
   // server's: the tool and prompt lists (and `server/discover`) never change while the process runs.
   const server = SKILLS.attach(createMcpServer({ name: 'mcp-fetch', version: VERSION, title: 'Fetch', logger }), context);
+  options.tasks?.attach(server);
   const ctx: FetchContext = { fetcher };
-  registerTools(server, ctx, tools, { logger });
+  registerTools(server, ctx, tools, { logger, ...(options.tasks ? { tasks: options.tasks } : {}) });
   registerPrompts(server, ctx, prompts, { logger });
   const previous = server.server.onclose;
   server.server.onclose = () => {

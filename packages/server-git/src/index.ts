@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { runCli } from '@mcpkit/protocol-core';
+import { createGitApp } from './app.js';
 import { options, verbosityToLogLevel } from './config.js';
 import { createCacheBudget } from './engine/cacheBudget.js';
 import { createEnginePreload } from './preload.js';
-import { GIT_SCOPES } from './scopes.js';
-import { createGitServer, createRepoCache, VERSION } from './server.js';
+import { createRepoCache, VERSION } from './server.js';
 import { resolveStartupRepositories } from './startup.js';
 
 await runCli(
@@ -35,14 +35,10 @@ await runCli(
       // The engine is imported right after the first session's opening is answered (./preload.ts), not on its first call.
       const preload = config.noWarmup ? undefined : createEnginePreload(logger);
       if (!preload) logger.debug('warm-up: off (--no-warmup)');
-      return {
-        createServer: (context) => {
-          preload?.sessionOpened();
-          return createGitServer(serverOptions, context);
-        },
+      return createGitApp(serverOptions, {
+        ...(preload ? { sessionOpened: () => preload.sessionOpened() } : {}),
         close: () => Promise.all([repoCache.close(), remote?.close()]).then(() => undefined),
-        scopes: GIT_SCOPES,
-      };
+      });
     },
   },
   { argv: verbosityToLogLevel(process.argv.slice(2)) },

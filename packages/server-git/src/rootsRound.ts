@@ -3,7 +3,8 @@
  * cannot be sent while serving a call) and no session to keep the roots in, so a tool call of a server
  * started without `--repository` asks for them with a multi-round-trip input request: the first answer is
  * `input_required` with an embedded `roots/list`, the client retries the call with the roots, and those hold
- * for that call only. 2025-era calls are unchanged: `roots/list` once per session, again after
+ * for that call only (so these tools offer no task execution: a task cannot answer with that round). 2025-era
+ * calls are unchanged: `roots/list` once per session, again after
  * `notifications/roots/list_changed` (./engine/roots.ts).
  */
 import { type AnyToolDefinition, type Logger, type RequestContext, ToolError } from '@mcpkit/protocol-core';
@@ -40,9 +41,10 @@ function urisOf(roots: unknown): { uri: string }[] {
  * takes its roots from the client; with `--repository`, or on a 2025-era request, it runs as it is.
  */
 export function withRootsRound(tool: AnyToolDefinition<GitContext>, logger: Logger): AnyToolDefinition<GitContext> {
-  const handler = tool.handler;
+  // Without task execution: a task's result cannot be this call's input_required round for the roots.
+  const { handler, task: _noTask, ...rest } = tool;
   return {
-    ...tool,
+    ...rest,
     handler: async (args, ctx: GitContext, extra: RequestContext) => {
       const envelope = ctx.roots.source === 'client' ? modernEnvelope(extra) : undefined;
       if (!envelope) return handler(args, ctx, extra);

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import { serverSkills } from '@mcpkit/protocol-core/skills';
+import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { GitContext } from './engine/context.js';
 import { createPatchCache } from './engine/diff/patchCache.js';
@@ -40,6 +41,12 @@ export interface GitServerOptions {
   objectLimits?: Partial<ObjectLimits>;
   /** A test seam: told of each work-tree path right before it is opened, after its checks (workFile.ts). Default: none. */
   workTreeHooks?: WorkFileHooks;
+  /**
+   * The process's tasks extension (one per process: a task outlives the request that started it): `git_blame` and
+   * the network tools then run as tasks for a 2026-07-28 request that declares `io.modelcontextprotocol/tasks`
+   * (with `repositories` only: see ./rootsRound.ts). Without it, no tasks.
+   */
+  tasks?: TasksExtension;
 }
 
 /** The skills this package ships (`skills/`, next to `dist/` and `src/`), served to 2026-07-28 clients. */
@@ -71,7 +78,8 @@ export function createGitServer(options: GitServerOptions = {}, context?: McpReq
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
   const served = repositories.length > 0 ? tools : tools.map((tool) => withRootsRound(tool, logger));
   const listed = withReferenceListing(served);
-  registerTools(server, ctx, listed, { logger });
+  options.tasks?.attach(server);
+  registerTools(server, ctx, listed, { logger, ...(options.tasks ? { tasks: options.tasks } : {}) });
   return server;
 }
 

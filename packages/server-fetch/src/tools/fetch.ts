@@ -59,6 +59,8 @@ export const fetchTool = defineTool({
   },
   // It only reads from the web; a repeat has no further effect; the web is an open world.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  // A large document or a PDF may take longer than a client waits: a client that opts in gets a task (2026-07-28).
+  task: 'optional',
   handler: async ({ url, max_length, start_index, raw, download_id }, { fetcher }: FetchContext, extra) => {
     if (download_id !== undefined && !DOWNLOAD_ID.test(download_id)) {
       throw new ToolError(

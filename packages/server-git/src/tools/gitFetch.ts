@@ -36,6 +36,8 @@ export const gitFetch = defineTool({
     updated: z.array(refUpdateSchema).describe('Refs that changed, in name order'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  // The network may take longer than a client waits: a client that opts in gets a task (2026-07-28).
+  task: 'optional',
   handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
     const data = await (await openRepository(ctx, repo_path)).fetch(options, remoteCall(extra));
     const { updated } = data;

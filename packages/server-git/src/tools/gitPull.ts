@@ -34,6 +34,8 @@ export const gitPull = defineTool({
     fetched: z.array(refUpdateSchema).describe('Remote-tracking refs the fetch changed'),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // The network may take longer than a client waits: a client that opts in gets a task (2026-07-28).
+  task: 'optional',
   handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
     const { theirs, ...data } = await (await openRepository(ctx, repo_path)).pull(options, remoteCall(extra));
     if (data.result === 'up-to-date') return structuredResult(data, 'Already up to date.');

@@ -30,6 +30,8 @@ export const gitPush = defineTool({
     result: z.enum(['up-to-date', 'new-branch', 'fast-forward', 'forced']),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  // The network may take longer than a client waits: a client that opts in gets a task (2026-07-28).
+  task: 'optional',
   handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
     const { branch: local, ...data } = await (await openRepository(ctx, repo_path)).push(options, remoteCall(extra));
     const { remote, old: before, new: oid, result } = data;
