@@ -28,7 +28,7 @@ let nextId = 1;
 export async function rpc(
   endpoint: string,
   method: string,
-  params: Record<string, unknown>,
+  params: Record<string, unknown> = {},
   { optIn = true, headers = {} }: { optIn?: boolean; headers?: Record<string, string> } = {},
 ): Promise<RpcAnswer> {
   const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
