@@ -14,37 +14,22 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
 import { markStatelessRequest } from '../../stateless.js';
 import type { ServerApp } from '../types.js';
 import { createListenSlots, isListenRequest, type ListenSlotOptions, type ListenSlots } from './listenSlots.js';
 import { withSdkWarningsTo } from './sdkConsole.js';
+import { serveWeb, webRequest } from './webBridge.js';
 
 export interface EraRouter {
   /** Whether this parsed POST body is 2026-era traffic (the SDK's own classification). */
-  isModern(req: IncomingMessage, body: unknown): Promise<boolean>;
+  isModern(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean>;
   /** Serves a POST whose body was already read (and size-checked) by the runner. */
   serve(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
   close(): Promise<void>;
   /** The open `subscriptions/listen` streams' slots (`listenSlots.ts`). */
   readonly listens: ListenSlots;
-}
-
-/** Headers that describe a body; the classification `Request` has none. */
-const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
-
-/** A body-less web `Request` with `req`'s method and headers, for `isLegacyRequest` with a parsed body. */
-function headersOnly(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  // The classification reads the method, headers and body only; a fixed URL cannot fail to parse.
-  return new Request('http://localhost/', { method: req.method ?? 'POST', headers });
 }
 
 /** The request being served: what the SDK said of the instance it built for it (set by the factory). */
@@ -105,12 +90,13 @@ export function createEraRouter(app: ServerApp, { stateless, listens: bounds, lo
       onerror,
     }),
   );
-  const node = toNodeHandler(handler, { onerror });
+  const node = (req: IncomingMessage, res: ServerResponse, body: unknown) => serveWeb(handler.fetch, req, res, body, onerror);
   return {
-    async isModern(req, body) {
+    async isModern(req, res, body) {
       // The body is already parsed: the SDK classifies from it (its documented fast path), so the `Request`
-      // carries the headers only (no JSON re-serialised, cloned and parsed again on every request).
-      return !(await isLegacyRequest(headersOnly(req), body));
+      // carries the headers only (no JSON re-serialised, cloned and parsed again on every request); the same
+      // `Request` then serves it (`webBridge.ts`).
+      return !(await isLegacyRequest(webRequest(req, res), body));
     },
     async serve(req, res, body) {
       if (refusedBeforeSdk(app, res, body)) return;

@@ -8,7 +8,7 @@
  *   closed or half-closed, not yet noticed), or else of the oldest stream of the principal holding the most,
  *   if that principal would still hold more than the newcomer; a listen stream carries no request of its
  *   client after it opens, so the oldest is also the longest idle. Only then is the new stream refused.
- * A slot is freed when its response closes, which is also when the SDK ends the stream (`toNodeHandler` aborts it).
+ * A slot is freed when its response closes, which is also when the SDK ends the stream (`webBridge.ts` aborts it).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../errors.js';

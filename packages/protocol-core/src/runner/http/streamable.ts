@@ -107,7 +107,7 @@ export function createStreamableHandler({ app, sessions, eras, stateless, eventS
       sendJsonRpcError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
       return;
     }
-    if (await eras.isModern(req, body)) {
+    if (await eras.isModern(req, res, body)) {
       await eras.serve(req, res, body);
       return;
     }
