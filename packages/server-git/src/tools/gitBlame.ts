@@ -42,7 +42,8 @@ export const gitBlame = defineTool({
   annotations: READ_ONLY,
   // A long file's history may take longer than a client waits: a client that opts in gets a task (2026-07-28).
   task: 'optional',
-  handler: async ({ repo_path, ...options }, ctx: GitContext) => blameAnswer(await (await openRepository(ctx, repo_path)).blame(options)),
+  handler: async ({ repo_path, ...options }, ctx: GitContext, extra) =>
+    blameAnswer(await (await openRepository(ctx, repo_path)).blame({ ...options, signal: extra.mcpReq.signal })),
 });
 
 const pad2 = (n: number) => String(n).padStart(2, '0');

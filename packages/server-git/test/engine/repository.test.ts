@@ -104,6 +104,18 @@ describe('openRepository', () => {
   });
 });
 
+describe('cancellation', () => {
+  it.skipIf(!hasGit)('a blame whose signal is aborted stops with its reason, and blames as usual otherwise', async () => {
+    using fx = gitRepo();
+    write(fx.repo, { 'test.txt': 'one\ntwo\n' });
+    fx.git('commit', '-qam', 'two lines');
+    const repo = await openRepository(contextFor([fx.path]), fx.repo);
+    const signal = AbortSignal.abort(new Error('the client cancelled'));
+    await expect(repo.blame({ file: 'test.txt', signal })).rejects.toThrow('the client cancelled');
+    expect((await repo.blame({ file: 'test.txt', signal: new AbortController().signal })).lines).toHaveLength(2);
+  });
+});
+
 describe('the engine is a library', () => {
   it('imports nothing from @mcpkit/protocol-core', () => {
     const root = fileURLToPath(new URL('../../src/engine', import.meta.url));

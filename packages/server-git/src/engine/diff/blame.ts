@@ -207,6 +207,7 @@ export async function blame(
   commitOid: string,
   path: string,
   range?: { from: number; to: number },
+  signal?: AbortSignal,
 ): Promise<{ total: number; blamed: BlameLine[] } | null> {
   const top = await commitMeta(repo, commitOid);
   const start = await blobAt(repo, top.tree, path);
@@ -241,6 +242,7 @@ export async function blame(
   };
 
   while (queue.size > 0) {
+    signal?.throwIfAborted();
     // Newest commit first (git's blame queue order).
     let key = '';
     let origin: Origin | null = null;

@@ -13,6 +13,8 @@ export interface BlameOptions {
   rev?: string | undefined;
   start_line?: number | undefined;
   end_line?: number | undefined;
+  /** Stops the walk (it throws the signal's reason) once aborted: a cancelled call or task. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -25,13 +27,13 @@ export interface BlameData {
   abbrevLength: number;
 }
 
-export async function blameFile(repo: Repo, { file, rev, start_line, end_line }: BlameOptions): Promise<BlameData> {
+export async function blameFile(repo: Repo, { file, rev, start_line, end_line, signal }: BlameOptions): Promise<BlameData> {
   const revision = rev ?? 'HEAD';
   guardDash(revision, 'revision');
   const path = await resolveWorkPath(repo, file);
   if (path === '') throw new GitError('INVALID_ARGUMENT', 'file is the top of the work tree; give a file');
   const commit = await resolveObject(repo, revision, { kind: 'commit' });
-  const whole = await blame(repo, commit, path, { from: 0, to: 0 });
+  const whole = await blame(repo, commit, path, { from: 0, to: 0 }, signal);
   if (!whole) throw new GitError('NOT_FOUND', `no such path '${path}' in ${revision}`);
   const total = whole.total;
   const from = (start_line ?? 1) - 1;
@@ -39,7 +41,7 @@ export async function blameFile(repo: Repo, { file, rev, start_line, end_line }:
   if (from >= Math.max(total, 1) && (start_line ?? 1) > 1)
     throw new GitError('INVALID_ARGUMENT', `file ${path} has only ${total} line${total === 1 ? '' : 's'}`);
   if (to < from + 1 && total > 0) throw new GitError('INVALID_ARGUMENT', `end_line ${to} is before start_line ${from + 1}`);
-  const { blamed } = (await blame(repo, commit, path, { from, to: Math.min(to, total) }))!;
+  const { blamed } = (await blame(repo, commit, path, { from, to: Math.min(to, total) }, signal))!;
   const abbrev = await createAbbreviator(repo);
   const commits = new Set(blamed.map((b) => b.commit.oid));
   await abbrev.prefetch(commits);
