@@ -12,7 +12,7 @@ export const pathsInput = z
   .meta({ title: 'Paths' })
   .describe('Only these files or folders (relative to the top of the work tree); default: everything');
 
-export const maxBytesInput = z
+const maxBytesInput = z
   .number()
   .int()
   .min(1024)
@@ -21,7 +21,7 @@ export const maxBytesInput = z
   .meta({ title: 'Max Bytes' })
   .describe('Largest patch text to return in one call, in bytes (default 1 MiB, at most 4 MiB); the rest comes with next_cursor');
 
-export const cursorInput = z
+const cursorInput = z
   .string()
   .optional()
   .meta({ title: 'Cursor' })
@@ -29,7 +29,7 @@ export const cursorInput = z
 
 export const pagingInputs = { max_bytes: maxBytesInput, cursor: cursorInput };
 
-export const hunkSchema = z.object({
+const hunkSchema = z.object({
   header: z.string().describe('The @@ line, with git’s function-name context'),
   old_start: z.number().int(),
   old_lines: z.number().int(),

@@ -10,7 +10,7 @@ import { gitToolError } from './gitErrors.js';
 type Handler = (args: never, ctx: never, extra: never) => unknown;
 
 /** The ToolError for a file-system refusal, or null when `error` is something else. */
-export function fsRefusal(error: unknown): ToolError | null {
+function fsRefusal(error: unknown): ToolError | null {
   const e = error as NodeJS.ErrnoException | null;
   if (typeof e !== 'object' || e === null || typeof e.code !== 'string') return null;
   const path = typeof e.path === 'string' ? e.path : undefined;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { openRepository, repoPath } from './common.js';
 
-export const gitAddInput = {
+const gitAddInput = {
   repo_path: repoPath,
   files: z
     .array(z.string())

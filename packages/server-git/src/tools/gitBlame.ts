@@ -7,7 +7,7 @@ import type { BlameData } from '../engine/ops/blame.js';
 import { ANSWER_CAP } from '../limits.js';
 import { openRepository, READ_ONLY, repoPath } from './common.js';
 
-export const gitBlameInput = {
+const gitBlameInput = {
   repo_path: repoPath,
   file: z.string().meta({ title: 'File' }).describe('The file, relative to the top of the work tree'),
   rev: z.string().optional().meta({ title: 'Rev' }).describe('Revision whose version of the file is blamed (default HEAD)'),

@@ -5,7 +5,7 @@ import type { BranchEntry } from '../engine/refs/branches.js';
 import { ANSWER_CAP, capText, fitItems } from '../limits.js';
 import { openRepository, READ_ONLY } from './common.js';
 
-export const gitBranchInput = {
+const gitBranchInput = {
   repo_path: z.string().meta({ title: 'Repo Path' }).describe('The path to the Git repository.'),
   branch_type: z
     .string()

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { openRepository, repoPath } from './common.js';
 
-export const gitCheckoutInput = {
+const gitCheckoutInput = {
   repo_path: repoPath,
   branch_name: z.string().meta({ title: 'Branch Name' }).describe('Branch to switch to; a tag or commit detaches HEAD there'),
 };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { openRepository, repoPath } from './common.js';
 
-export const gitCommitInput = {
+const gitCommitInput = {
   repo_path: repoPath,
   message: z.string().meta({ title: 'Message' }).describe('The commit message, stored verbatim'),
 };

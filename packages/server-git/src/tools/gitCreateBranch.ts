@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { openRepository, repoPath } from './common.js';
 
-export const gitCreateBranchInput = {
+const gitCreateBranchInput = {
   repo_path: repoPath,
   branch_name: z.string().meta({ title: 'Branch Name' }).describe('Name of the new branch'),
   base_branch: z

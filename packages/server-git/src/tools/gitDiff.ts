@@ -5,7 +5,7 @@ import { contextLines, openRepository, READ_ONLY, repoPath } from './common.js';
 import { diffOutput, pagingInputs, pathsInput } from './diffSchemas.js';
 import { diffAnswer } from './patchAnswer.js';
 
-export const gitDiffInput = {
+const gitDiffInput = {
   repo_path: repoPath,
   target: z
     .string()

@@ -4,7 +4,7 @@ import { contextLines, openRepository, READ_ONLY, repoPath } from './common.js';
 import { diffOutput, pagingInputs, pathsInput } from './diffSchemas.js';
 import { diffAnswer } from './patchAnswer.js';
 
-export const gitDiffStagedInput = { repo_path: repoPath, context_lines: contextLines, paths: pathsInput, ...pagingInputs };
+const gitDiffStagedInput = { repo_path: repoPath, context_lines: contextLines, paths: pathsInput, ...pagingInputs };
 
 export const gitDiffStaged = defineTool({
   name: 'git_diff_staged',

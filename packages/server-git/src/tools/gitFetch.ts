@@ -11,7 +11,7 @@ export const refUpdateSchema = z.object({
   new: z.string().nullable().describe('Commit after; null for a deleted (pruned) ref'),
 });
 
-export const gitFetchInput = {
+const gitFetchInput = {
   repo_path: repoPath,
   remote: z.string().default('origin').meta({ title: 'Remote' }).describe('Name of a remote configured in the repository (default origin)'),
   ref: z

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { loadEngine, repoPath } from './common.js';
 
-export const gitInitInput = {
+const gitInitInput = {
   repo_path: repoPath.describe('Folder to create the repository in (created when missing; must be inside an allowed root)'),
   initial_branch: z
     .string()

@@ -16,7 +16,7 @@ const timestamp = (which: 'Start' | 'End') =>
 
 const person = z.object({ name: z.string(), email: z.string(), date: z.string().describe('ISO 8601 with the offset') });
 
-export const gitLogInput = {
+const gitLogInput = {
   repo_path: repoPath,
   max_count: z.number().int().default(10).meta({ title: 'Max Count' }).describe('Most commits to list (default 10)'),
   start_timestamp: timestamp('Start'),

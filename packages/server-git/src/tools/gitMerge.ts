@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { openRepository, repoPath } from './common.js';
 
-export const gitMergeInput = {
+const gitMergeInput = {
   repo_path: repoPath,
   branch: z.string().meta({ title: 'Branch' }).describe('Branch, tag or commit to merge into the current branch'),
   message: z.string().optional().meta({ title: 'Message' }).describe("Merge commit message (default: git's \"Merge branch '<name>'\")"),

@@ -5,7 +5,7 @@ import { openRepository, repoPath } from './common.js';
 import { refUpdateSchema } from './gitFetch.js';
 import { describeUpdate, remoteCall, short } from './remoteText.js';
 
-export const gitPullInput = {
+const gitPullInput = {
   repo_path: repoPath,
   remote: z.string().default('origin').meta({ title: 'Remote' }).describe('Name of a remote configured in the repository (default origin)'),
   branch: z

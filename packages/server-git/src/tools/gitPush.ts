@@ -4,7 +4,7 @@ import type { GitContext } from '../engine/context.js';
 import { openRepository, repoPath } from './common.js';
 import { remoteCall, short } from './remoteText.js';
 
-export const gitPushInput = {
+const gitPushInput = {
   repo_path: repoPath,
   remote: z.string().default('origin').meta({ title: 'Remote' }).describe('Name of a remote configured in the repository (default origin)'),
   branch: z.string().nullable().default(null).meta({ title: 'Branch' }).describe('Local branch to push; default: the current branch'),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { openRepository, READ_ONLY, repoPath } from './common.js';
 
-export const gitRemoteInput = { repo_path: repoPath };
+const gitRemoteInput = { repo_path: repoPath };
 
 export const gitRemote = defineTool({
   name: 'git_remote',

@@ -7,7 +7,7 @@ import { openRepository, repoPath } from './common.js';
  * `repo.index.reset()` of the reference: the index becomes HEAD's tree (new files are unstaged, staged
  * changes dropped, conflicts cleared); the work tree is not touched. On an unborn branch the index is emptied.
  */
-export const gitResetInput = { repo_path: repoPath };
+const gitResetInput = { repo_path: repoPath };
 
 export const gitReset = defineTool({
   name: 'git_reset',

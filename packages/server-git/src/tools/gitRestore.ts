@@ -4,7 +4,7 @@ import type { GitContext } from '../engine/context.js';
 import type { RestoreData } from '../engine/ops/restore.js';
 import { openRepository, repoPath } from './common.js';
 
-export const gitRestoreInput = {
+const gitRestoreInput = {
   repo_path: repoPath,
   files: z.array(z.string()).min(1).meta({ title: 'Files' }).describe('Files or folders to restore, relative to the top of the work tree'),
   source: z

@@ -7,7 +7,7 @@ import { pageFields, pageText } from './patchAnswer.js';
 
 const person = z.object({ name: z.string(), email: z.string(), date: z.string().describe('ISO 8601 with the offset') });
 
-export const gitShowInput = {
+const gitShowInput = {
   repo_path: repoPath,
   revision: z.string().meta({ title: 'Revision' }).describe('Commit to show: a sha, branch, tag, HEAD, HEAD~1, …'),
   ...pagingInputs,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { openRepository, repoPath } from './common.js';
 
-export const gitStashInput = {
+const gitStashInput = {
   repo_path: repoPath,
   action: z.enum(['push', 'pop']).meta({ title: 'Action' }).describe("'push' saves changes, 'pop' restores the newest entry"),
   message: z.string().optional().meta({ title: 'Message' }).describe('Description of the entry (push only)'),

@@ -4,7 +4,7 @@ import type { GitContext } from '../engine/context.js';
 import { ANSWER_CAP, capText, fitItems } from '../limits.js';
 import { openRepository, READ_ONLY, repoPath } from './common.js';
 
-export const gitStashListInput = { repo_path: repoPath };
+const gitStashListInput = { repo_path: repoPath };
 
 export const gitStashList = defineTool({
   name: 'git_stash_list',

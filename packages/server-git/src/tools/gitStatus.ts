@@ -11,7 +11,7 @@ const change = z.object({
   status: z.enum(['added', 'modified', 'deleted', 'typechange']),
 });
 
-export const gitStatusInput = { repo_path: repoPath };
+const gitStatusInput = { repo_path: repoPath };
 
 export const gitStatus = defineTool({
   name: 'git_status',
@@ -36,7 +36,7 @@ export const gitStatus = defineTool({
 });
 
 /** git status's long format (the reference's text) and the lists, a huge change set capped with a notice. */
-export function statusAnswer(data: StatusData) {
+function statusAnswer(data: StatusData) {
   const text = formatStatus(data);
   const up = data.upstream;
   // A huge change set is capped (text and each list), with a notice: narrow it with git_diff paths or git_add.

@@ -4,7 +4,7 @@ import type { GitContext } from '../engine/context.js';
 import { ANSWER_CAP, capText, fitItems } from '../limits.js';
 import { openRepository, repoPath } from './common.js';
 
-export const gitTagInput = {
+const gitTagInput = {
   repo_path: repoPath,
   name: z.string().optional().meta({ title: 'Name' }).describe('Tag to create; omit to list tags'),
   target: z.string().optional().meta({ title: 'Target' }).describe('Commit, branch or tag the new tag points to (default HEAD)'),

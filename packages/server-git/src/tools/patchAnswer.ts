@@ -4,7 +4,7 @@ import type { DiffPage } from '../engine/diff/diffTool.js';
 import type { Paged } from '../engine/diff/paging.js';
 
 /** The notice appended to a truncated page. */
-export function truncationNotice(page: Paged): string {
+function truncationNotice(page: Paged): string {
   return `\n\n[Output truncated: bytes ${page.start}-${page.end} of ${page.total}. Call again with the same arguments and cursor "${page.next_cursor}" for the rest.]`;
 }
 
