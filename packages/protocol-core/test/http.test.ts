@@ -1,4 +1,3 @@
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { startHttp } from '../src/testing/index.js';
@@ -13,8 +12,8 @@ describe('Streamable HTTP sessions', () => {
     const a = await http.connect({ name: 'a' });
     const b = await http.connect({ name: 'b' });
     const logs: Record<string, string[]> = { a: [], b: [] };
-    a.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.a!.push(String(n.params.data)));
-    b.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.b!.push(String(n.params.data)));
+    a.setNotificationHandler('notifications/message', (n) => void logs.a!.push(String(n.params.data)));
+    b.setNotificationHandler('notifications/message', (n) => void logs.b!.push(String(n.params.data)));
     // Both clients number their requests from the same start, so ids collide on the wire.
     const calls = [];
     for (let i = 0; i < 5; i++) {

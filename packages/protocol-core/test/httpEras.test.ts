@@ -29,7 +29,7 @@ describe('2026-07-28 over Streamable HTTP', () => {
   it('is served without a session next to 2025 sessions, by the same process', async () => {
     await using http = await startHttp(app());
     await openSession(http.url);
-    const modern = await http.connectV2({ mode: '2026-07-28' });
+    const modern = await http.connect({ mode: '2026-07-28' });
     const legacy = await http.connect();
     expect((await modern.callTool({ name: 'count', arguments: { marker: 'm' } })).structuredContent).toEqual({ marker: 'm', calls: 1 });
     expect((await legacy.callTool({ name: 'count', arguments: { marker: 'l' } })).structuredContent).toEqual({ marker: 'l', calls: 1 });
@@ -60,8 +60,8 @@ describe('2026-07-28 over Streamable HTTP', () => {
 
   it('keeps the bearer token, Host check and body cap in front of 2026 requests', async () => {
     await using http = await startHttp(app(), { authToken: 'sekret', maxBodyBytes: 4096 });
-    await expect(http.connectV2({ mode: '2026-07-28' })).rejects.toThrow();
-    const client = await http.connectV2({ mode: '2026-07-28', headers: { Authorization: 'Bearer sekret' } });
+    await expect(http.connect({ mode: '2026-07-28' })).rejects.toThrow();
+    const client = await http.connect({ mode: '2026-07-28', headers: { Authorization: 'Bearer sekret' } });
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     const discover = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} };
     const auth = { Authorization: 'Bearer sekret', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' };
@@ -72,7 +72,7 @@ describe('2026-07-28 over Streamable HTTP', () => {
 
   it('answers malformed params with -32602 of one line naming the field, in both eras', async () => {
     await using http = await startHttp(app());
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     await expect(client.request({ method: 'resources/read', params: { uri: 5 } } as never)).rejects.toMatchObject({
       code: -32602,
       message: 'Invalid resources/read request: Invalid input: expected string, received number at params.uri',
@@ -94,7 +94,7 @@ describe('2026-07-28 over Streamable HTTP', () => {
 describe('--stateless serves both eras per request', () => {
   it('a 2025 and a 2026 client each call a tool; GET and DELETE get 405', async () => {
     await using http = await startHttp(app(), { stateless: true });
-    const modern = await http.connectV2({ mode: 'auto' });
+    const modern = await http.connect({ mode: 'auto' });
     expect(modern.getProtocolEra()).toBe('modern');
     const legacy = await http.connect();
     expect((await modern.callTool({ name: 'count', arguments: { marker: 'm' } })).structuredContent).toEqual({ marker: 'm', calls: 1 });

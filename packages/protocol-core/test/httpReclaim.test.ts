@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { startHttp } from '../src/testing/index.js';
 import { createDemoServer } from './fixtures/demoServer.js';

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, createSessionEventStore, defineTool, registerTools, textResult } from '../src/index.js';
 import { closeRequestStream } from '../src/lowLevel.js';

@@ -82,7 +82,7 @@ describe('--stateless, 2025 clients', () => {
 describe('--stateless, 2026 clients', () => {
   it.each([true, false])('streams progress on the response (stateless: %s)', async (stateless) => {
     await using http = await startHttp(statelessApp(), { stateless });
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     const seen: number[] = [];
     const result = await client.callTool({ name: 'work', arguments: { steps: 3 } }, { onprogress: (p) => void seen.push(p.progress) });
     expect(result.content).toEqual([{ type: 'text', text: 'did 3 steps; stateless request: false' }]);

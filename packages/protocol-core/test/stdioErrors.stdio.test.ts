@@ -129,7 +129,7 @@ describe('answers over the clients’ limit, over stdio', () => {
     ['over the SDK client’s 10 MiB read limit (12 MiB)', 12 * 1024 * 1024],
   ])('a tool answer %s is an isError result and the connection stays', async (_what, bytes) => {
     await using proc = await spawnStdio(bin);
-    const res = await proc.client.callTool({ name: 'big', arguments: { bytes } }, undefined, { timeout: 30_000 });
+    const res = await proc.client.callTool({ name: 'big', arguments: { bytes } }, { timeout: 30_000 });
     expect(res.isError).toBe(true);
     expect((res.content as { text: string }[])[0]!.text).toMatch(
       /^The answer to tool big is \d+\.\d MiB \(\d+ bytes\), over the limit of 8\.0 MiB/,

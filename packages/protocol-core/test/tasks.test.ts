@@ -227,7 +227,7 @@ describe('a task tool for a 2025-11-25 client', () => {
 describe('over Streamable HTTP', () => {
   it('a 2025 session creates a task, gets its input request on the tasks/result stream, and its result', async () => {
     await using http = await startHttp({ createServer: () => taskServer().server });
-    const client = await http.connect({ capabilities: { elicitation: {} } });
+    const client = await http.connectV1({ capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Grace' } }));
     const messages = [];
     for await (const message of client.experimental.tasks.callToolStream(
@@ -243,7 +243,7 @@ describe('over Streamable HTTP', () => {
 
   it('a 2026-07-28 client gets the tool run inline, and no tasks/* methods', async () => {
     await using http = await startHttp({ createServer: () => taskServer().server });
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     expect(client.getProtocolEra()).toBe('modern');
     const { tools } = await client.listTools();
     expect(tools[0]?.name).toBe('count');

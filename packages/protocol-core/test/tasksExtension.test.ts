@@ -152,7 +152,7 @@ describe('tasks extension: execution', () => {
   });
 
   it('serves the real v2 client (2026-07-28, no opt-in) the tools as before: an optional tool inline, a required one refused', async () => {
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     const pending = client.callTool({ name: 'echo_later', arguments: { text: 'v2' } });
     fixture.release();
     expect(await pending).toMatchObject({ content: [{ type: 'text', text: 'echo: v2' }] });

@@ -15,9 +15,9 @@ describe('v2 client helpers', () => {
       const result = await pair.client.callTool({ name: 'count', arguments: { marker: mode } });
       expect(result.structuredContent).toEqual({ marker: mode, calls: 1 });
     });
-    it(`startHttp().connectV2 in ${mode} mode lists and calls a tool in the ${ERA[mode]} era`, async () => {
+    it(`startHttp().connect in ${mode} mode lists and calls a tool in the ${ERA[mode]} era`, async () => {
       await using http = await startHttp({ createServer: () => createDemoServer() });
-      const client = await http.connectV2({ mode });
+      const client = await http.connect({ mode });
       expect(client.getProtocolEra()).toBe(ERA[mode]);
       expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'legacy' ? '2025-11-25' : '2026-07-28');
       const result = await client.callTool({ name: 'count', arguments: { marker: mode } });

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
+import { spawnStdioV1 } from '../src/testing/index.js';
 
 const bin = fileURLToPath(new URL('./fixtures/cliServer.mjs', import.meta.url));
 const MODES = [
@@ -71,14 +71,10 @@ describe('the v2 client, every negotiation mode', () => {
 });
 
 describe('the v1 SDK client still works', () => {
-  it('over stdio', async () => {
-    const client = new V1Client({ name: 'v1-test', version: '0.0.0' });
-    await client.connect(new V1StdioTransport(stdioParams()));
-    try {
-      await listAndCall(client);
-    } finally {
-      await client.close();
-    }
+  it('over stdio (spawnStdioV1, the helper the v1-client tests use)', async () => {
+    await using proc = await spawnStdioV1(bin, { name: 'v1-test' });
+    expect(proc.client).toBeInstanceOf(V1Client);
+    await listAndCall(proc.client);
   });
   it('over Streamable HTTP (a session)', async () => {
     await using server = await startHttpBin();

@@ -4,7 +4,7 @@
 // also runs end to end (2026-07-28: `input_required` rounds sealed with the process's key; 2025: a real request).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { connectHttpV2, spawnStdioV2, V2_MODES, type V2Mode } from '@mcpkit/protocol-core/testing';
+import { connectHttpV2, spawnStdio, V2_MODES, type V2Mode } from '@mcpkit/protocol-core/testing';
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 
@@ -85,7 +85,7 @@ describe('mcp-server-everything in both eras (built bin, v2 client)', () => {
   for (const mode of V2_MODES) {
     for (const profile of PROFILES) {
       it(`stdio, ${mode} mode, ${profile.profile} profile: lists and calls ${profile.tool}`, async () => {
-        await using proc = await spawnStdioV2(bin, { mode, args: ['--profile', profile.profile] });
+        await using proc = await spawnStdio(bin, { mode, args: ['--profile', profile.profile] });
         await checkProfile(proc.client, mode, profile);
       });
       it(`Streamable HTTP, ${mode} mode, ${profile.profile} profile: lists and calls ${profile.tool}`, async () => {
@@ -96,7 +96,7 @@ describe('mcp-server-everything in both eras (built bin, v2 client)', () => {
     }
     it(`stdio and Streamable HTTP, ${mode} mode: test_elicitation gets the user's answer`, async () => {
       const capabilities = { elicitation: {} };
-      await using proc = await spawnStdioV2(bin, { mode, capabilities, args: ['--profile', 'conformance'] });
+      await using proc = await spawnStdio(bin, { mode, capabilities, args: ['--profile', 'conformance'] });
       await checkElicitation(proc.client);
       await using server = await startHttpBin(['--profile', 'conformance']);
       await using http = await connectHttpV2(server.url, { mode, capabilities });
@@ -104,7 +104,7 @@ describe('mcp-server-everything in both eras (built bin, v2 client)', () => {
     });
     it(`stdio and Streamable HTTP, ${mode} mode: current's get-roots-list is listed and answers for a client with roots`, async () => {
       const capabilities = { roots: {} };
-      await using proc = await spawnStdioV2(bin, { mode, capabilities, args: ['--profile', 'current'] });
+      await using proc = await spawnStdio(bin, { mode, capabilities, args: ['--profile', 'current'] });
       await checkRootsTool(proc.client);
       await using server = await startHttpBin(['--profile', 'current']);
       await using http = await connectHttpV2(server.url, { mode, capabilities });
@@ -115,9 +115,9 @@ describe('mcp-server-everything in both eras (built bin, v2 client)', () => {
     it(`stdio, ${mode} mode: legacy's listRoots is listed to a client with roots only`, async () => {
       // Over stdio a 2026-07-28 connection keeps one server, which never sees an `initialize`: the listing reads
       // each request's `_meta`.
-      await using withRoots = await spawnStdioV2(bin, { mode, capabilities: { roots: {} }, args: ['--profile', 'legacy'] });
+      await using withRoots = await spawnStdio(bin, { mode, capabilities: { roots: {} }, args: ['--profile', 'legacy'] });
       expect((await withRoots.client.listTools()).tools.map((t) => t.name)).toContain('listRoots');
-      await using without = await spawnStdioV2(bin, { mode, args: ['--profile', 'legacy'] });
+      await using without = await spawnStdio(bin, { mode, args: ['--profile', 'legacy'] });
       expect((await without.client.listTools()).tools.map((t) => t.name)).not.toContain('listRoots');
     });
   }

@@ -52,8 +52,8 @@ describe('continuations read their own download', () => {
   it('two clients on one process: the second download does not replace the first one under its reader', async () => {
     await using site = await origin();
     await using http = await startHttp(app({ allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true }));
-    const a = await http.connectV2({ mode: 'legacy' });
-    const b = await http.connectV2({ mode: 'legacy' });
+    const a = await http.connect({ mode: 'legacy' });
+    const b = await http.connect({ mode: 'legacy' });
     const url = `${site.origin}/doc`;
     const first = await fetchText(a, { url });
     expect(body(first)).toBe(version(1).slice(0, 200));
@@ -70,7 +70,7 @@ describe('continuations read their own download', () => {
   it('a continuation whose download was evicted downloads again and says the page changed', async () => {
     await using site = await origin();
     await using http = await startHttp(app({ allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true, cache: { maxEntries: 1 } }));
-    const client = await http.connectV2({ mode: 'legacy' });
+    const client = await http.connect({ mode: 'legacy' });
     const url = `${site.origin}/doc`;
     await fetchText(client, { url });
     await fetchText(client, { url: `${site.origin}/fixed` }); // evicts /doc's download
@@ -89,7 +89,7 @@ describe('continuations read their own download', () => {
   it('the same, for a page that did not change: the note says so', async () => {
     await using site = await origin();
     await using http = await startHttp(app({ allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true, cache: { maxEntries: 1 } }));
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     const url = `${site.origin}/fixed`;
     await fetchText(client, { url });
     await fetchText(client, { url: `${site.origin}/doc` });
@@ -104,9 +104,9 @@ describe('continuations read their own download', () => {
     await using one = await startHttp(app(options));
     await using two = await startHttp(app(options));
     const url = `${site.origin}/doc`;
-    await fetchText(await one.connectV2({ mode: '2026-07-28' }), { url });
+    await fetchText(await one.connect({ mode: '2026-07-28' }), { url });
     // The same answer as a first call at start_index 200 (there may have been no earlier part at all).
-    expect(await fetchText(await two.connectV2({ mode: '2026-07-28' }), { url, start_index: 200 })).toBe(
+    expect(await fetchText(await two.connect({ mode: '2026-07-28' }), { url, start_index: 200 })).toBe(
       `${PREFIX}Contents of ${url}:\n${version(2).slice(200, 400)}\n\n<error>Content truncated. Call the fetch tool with a start_index of 400 to get more content.</error>`,
     );
   });
@@ -114,8 +114,8 @@ describe('continuations read their own download', () => {
   it('2026 clients without OAuth share the process: download_id keeps each on its own download', async () => {
     await using site = await origin();
     await using http = await startHttp(app({ allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true }));
-    const a = await http.connectV2({ mode: '2026-07-28' });
-    const b = await http.connectV2({ mode: '2026-07-28' });
+    const a = await http.connect({ mode: '2026-07-28' });
+    const b = await http.connect({ mode: '2026-07-28' });
     const url = `${site.origin}/doc`;
     const first = await a.callTool({ name: 'fetch', arguments: { url, max_length: 200 } });
     const id = (first.structuredContent as { downloadId: string }).downloadId;
@@ -135,13 +135,13 @@ describe('continuations read their own download', () => {
     const options = { allowHosts: [`127.0.0.1:${site.port}`], ignoreRobotsTxt: true };
     await using one = await startHttp(app(options));
     await using two = await startHttp(app(options));
-    const first = await one.connectV2({ mode: '2026-07-28' });
+    const first = await one.connect({ mode: '2026-07-28' });
     const idOf = async (url: string) =>
       ((await first.callTool({ name: 'fetch', arguments: { url, max_length: 200 } })).structuredContent as { downloadId: string })
         .downloadId;
     const fixed = await idOf(`${site.origin}/fixed`);
     const doc = await idOf(`${site.origin}/doc`);
-    const client = await two.connectV2({ mode: '2026-07-28' });
+    const client = await two.connect({ mode: '2026-07-28' });
     expect(await fetchText(client, { url: `${site.origin}/fixed`, start_index: 200, download_id: fixed })).toMatch(
       /^<note>[^<]*; it has not changed since\.<\/note>\n/,
     );

@@ -41,7 +41,7 @@ describe('the v2 client over Streamable HTTP, every negotiation mode', () => {
     it(`${mode}: lands on the ${ERA[mode]} era, lists the tool and prompt and calls both`, async () => {
       await using web = await site();
       await using http = await startHttp(app({ allowHosts: [`127.0.0.1:${web.port}`], ignoreRobotsTxt: true }));
-      const client = await http.connectV2({ mode });
+      const client = await http.connect({ mode });
       expect(client.getProtocolEra()).toBe(ERA[mode]);
       expect(client.getServerVersion()).toMatchObject({ name: 'mcp-fetch', title: 'Fetch' });
       const { tools } = await client.listTools();
@@ -72,7 +72,7 @@ describe('progress notifications in the 2026 era', () => {
     it(`${mode}: report the bytes of a slow download, for the tool and for the prompt`, async () => {
       await using web = await site();
       await using http = await startHttp(app({ allowHosts: [`127.0.0.1:${web.port}`], ignoreRobotsTxt: true }));
-      const client = await http.connectV2({ mode });
+      const client = await http.connect({ mode });
       expect(client.getProtocolEra()).toBe('modern');
       const url = `${web.origin}/slow`;
       const seen: Progress[] = [];
@@ -95,7 +95,7 @@ describe('progress notifications in the 2026 era', () => {
   it('are not sent when the 2026 request has no progressToken', async () => {
     await using web = await site();
     await using http = await startHttp(app({ allowHosts: [`127.0.0.1:${web.port}`], ignoreRobotsTxt: true }));
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     const seen: unknown[] = [];
     client.setNotificationHandler('notifications/progress', (n) => {
       seen.push(n);
@@ -113,7 +113,7 @@ describe('cancellation in the 2026 era', () => {
     await using http = await startHttp(
       app({ allowHosts: [`127.0.0.1:${web.port}`], ignoreRobotsTxt: true, maxBytes: 1e9, timeoutMs: 20_000 }),
     );
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     const abort = new AbortController();
     const call = client.callTool({ name: 'fetch', arguments: { url: `${web.origin}/endless` } }, { signal: abort.signal });
     await body.opened;
@@ -130,7 +130,7 @@ describe('one share of the conversion workers per serving unit', () => {
     await using web = await site();
     const served = app({ allowHosts: [`127.0.0.1:${web.port}`], ignoreRobotsTxt: true });
     await using http = await startHttp(served);
-    const modern = await http.connectV2({ mode: '2026-07-28' });
+    const modern = await http.connect({ mode: '2026-07-28' });
     const url = `${web.origin}/article`;
     for (let i = 0; i < 3; i++) await modern.callTool({ name: 'fetch', arguments: { url } });
     // Released once each answer is sent: wait for that state rather than for a while.
@@ -140,7 +140,7 @@ describe('one share of the conversion workers per serving unit', () => {
     });
 
     const before = served.units.opened;
-    const legacy = await http.connectV2({ mode: 'legacy' });
+    const legacy = await http.connect({ mode: 'legacy' });
     await legacy.callTool({ name: 'fetch', arguments: { url } });
     await legacy.callTool({ name: 'fetch', arguments: { url } });
     expect(served.units.opened).toBe(before + 1);
@@ -154,7 +154,7 @@ describe('one share of the conversion workers per serving unit', () => {
 describe('cache hints (2026-07-28)', () => {
   it('discover and the tool and prompt lists are cacheable for an hour by anyone', async () => {
     await using http = await startHttp(app({}));
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     expect(client.getDiscoverResult()).toMatchObject({ ttlMs: HOUR, cacheScope: 'public' });
     expect(await client.listTools()).toMatchObject({ ttlMs: HOUR, cacheScope: 'public' });
     expect(await client.listPrompts()).toMatchObject({ ttlMs: HOUR, cacheScope: 'public' });
@@ -162,7 +162,7 @@ describe('cache hints (2026-07-28)', () => {
 
   it('a 2025 client gets no cache fields', async () => {
     await using http = await startHttp(app({}));
-    const client = await http.connectV2({ mode: 'legacy' });
+    const client = await http.connect({ mode: 'legacy' });
     expect(await client.listTools()).not.toHaveProperty('ttlMs');
   });
 });

@@ -6,8 +6,7 @@
  * a test is about or far beyond anything a loaded runner takes.
  */
 import { startHttp } from '@mcpkit/protocol-core/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetcher, createFetchServer, type Fetcher } from '../src/server.js';
 import { connect, deepPage, type Handler, routes, send, sourceWorker, startServer, text } from './helpers.js';
@@ -32,7 +31,7 @@ async function until(condition: () => boolean): Promise<void> {
 function fetchWith(client: Client, url: string, onConverting?: () => void): Promise<CallToolResult> {
   // A progress heartbeat that says "Converting" means the call reached the conversion step.
   const onprogress = onConverting && ((p: { message?: string }) => p.message?.startsWith('Converting') && onConverting());
-  return client.callTool({ name: 'fetch', arguments: { url } }, undefined, onprogress ? { onprogress } : {}) as Promise<CallToolResult>;
+  return client.callTool({ name: 'fetch', arguments: { url } }, onprogress ? { onprogress } : {}) as Promise<CallToolResult>;
 }
 
 /** Serves each of `paths` the slow page, plus `extra` routes. */

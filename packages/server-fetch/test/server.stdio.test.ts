@@ -108,9 +108,12 @@ it('converts in the shipped worker: stays responsive during a pathological page,
     converting = resolve;
   });
   void proc.client
-    .callTool({ name: 'fetch', arguments: { url: `${site.origin}/deep` } }, undefined, {
-      onprogress: (p) => p.message?.startsWith('Converting') && converting(),
-    })
+    .callTool(
+      { name: 'fetch', arguments: { url: `${site.origin}/deep` } },
+      {
+        onprogress: (p) => p.message?.startsWith('Converting') && converting(),
+      },
+    )
     .catch(() => {});
   await conversionStarted;
   process.kill(proc.transport.pid as number, 'SIGTERM');

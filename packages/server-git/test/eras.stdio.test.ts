@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { connectHttpV2, spawnStdioV2, V2_MODES } from '@mcpkit/protocol-core/testing';
+import { connectHttpV2, spawnStdio, V2_MODES } from '@mcpkit/protocol-core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 describe('mcp-server-git (built bin over stdio), both eras', () => {
   it.each(V2_MODES)('the v2 client in %s mode lists the tools and calls git_status', async (mode) => {
     using fx = gitRepo();
-    await using proc = await spawnStdioV2(bin, { mode, args: ['-r', fx.repo], env: gitEnv() });
+    await using proc = await spawnStdio(bin, { mode, args: ['-r', fx.repo], env: gitEnv() });
     expect(proc.client.getProtocolEra()).toBe(mode === 'legacy' ? 'legacy' : 'modern');
     expect(proc.client.getServerVersion()).toMatchObject({ name: 'mcp-git' });
     const { tools } = await proc.client.listTools();
@@ -30,7 +30,7 @@ describe('mcp-server-git (built bin over stdio), both eras', () => {
 
   it('answers an unknown tool with JSON-RPC -32602 in the 2026 era', async () => {
     using fx = gitRepo();
-    await using proc = await spawnStdioV2(bin, { mode: '2026-07-28', args: ['-r', fx.repo], env: gitEnv() });
+    await using proc = await spawnStdio(bin, { mode: '2026-07-28', args: ['-r', fx.repo], env: gitEnv() });
     await expect(proc.client.callTool({ name: 'git_nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 });

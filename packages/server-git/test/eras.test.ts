@@ -18,7 +18,7 @@ describe('Streamable HTTP, both eras', () => {
   it.each(V2_MODES)('the v2 client in %s mode lists the tools and calls git_status', async (mode) => {
     using fx = gitRepo();
     await using http = await startHttp(app(fx.repo));
-    const client = await http.connectV2({ mode });
+    const client = await http.connect({ mode });
     expect(client.getProtocolEra()).toBe(mode === 'legacy' ? 'legacy' : 'modern');
     expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'legacy' ? '2025-11-25' : '2026-07-28');
     const { tools } = await client.listTools();

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runBin, spawnStdioV2 } from '@mcpkit/protocol-core/testing';
+import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { startAuthServer, type TestAuthServer } from '@mcpkit/test-utils/auth';
 import { BIN_RESOURCE, describeOAuthBin } from '@mcpkit/test-utils/auth-suite';
 import { type AnyClient, connectWithToken, type HttpBin, resultText, spawnHttpBin } from '@mcpkit/test-utils/http-bin';
@@ -108,7 +108,7 @@ function describePerUser(label: string, start: () => Promise<{ args: string[]; g
       }
       // Read back the way an operator would: the graph named after the hash of each subject.
       const aliceGraph = graphOf('alice');
-      await using direct = await spawnStdioV2(bin, { mode: 'legacy', args: aliceGraph });
+      await using direct = await spawnStdio(bin, { mode: 'legacy', args: aliceGraph });
       const stored = (await direct.client.callTool({ name: 'read_graph', arguments: {} })).structuredContent as {
         entities: { name: string }[];
       };

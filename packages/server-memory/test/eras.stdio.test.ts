@@ -5,7 +5,7 @@
  * write; the v1 SDK client (the 2025 client of today's hosts) still works over HTTP with a session.
  */
 import { fileURLToPath } from 'node:url';
-import { connectHttpV2, spawnStdioV2, V2_MODES, type V2Mode } from '@mcpkit/protocol-core/testing';
+import { connectHttpV2, spawnStdio, V2_MODES, type V2Mode } from '@mcpkit/protocol-core/testing';
 import type { Client as V2Client } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -46,7 +46,7 @@ describe('stdio (built bin), v2 client', () => {
   for (const mode of V2_MODES) {
     it(`${mode}: lists and calls tools (${era(mode)} era)`, async () => {
       using dir = tempDir();
-      await using proc = await spawnStdioV2(bin, { mode, args: ['--memory-path', 'memory.jsonl'], cwd: dir.path });
+      await using proc = await spawnStdio(bin, { mode, args: ['--memory-path', 'memory.jsonl'], cwd: dir.path });
       expect(proc.client.getProtocolEra()).toBe(era(mode));
       await listWriteRead(proc.client, `stdio-${mode}`);
     });
@@ -54,11 +54,11 @@ describe('stdio (built bin), v2 client', () => {
 
   it('2026-07-28: a listener hears a write of its own process and of another on the same file; a 2025 session keeps resources/subscribe', async () => {
     using dir = tempDir();
-    await using modern = await spawnStdioV2(bin, { mode: '2026-07-28', args: ['--memory-path', 'memory.jsonl'], cwd: dir.path });
+    await using modern = await spawnStdio(bin, { mode: '2026-07-28', args: ['--memory-path', 'memory.jsonl'], cwd: dir.path });
     await hearsWrite(modern.client, 'Listened');
 
     // A write by another process on the same file: the 2026 connection watches the file for its whole life.
-    await using other = await spawnStdioV2(bin, { mode: 'legacy', args: ['--memory-path', 'memory.jsonl'], cwd: dir.path });
+    await using other = await spawnStdio(bin, { mode: 'legacy', args: ['--memory-path', 'memory.jsonl'], cwd: dir.path });
     const heard: string[] = [];
     modern.client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
     const sub = await modern.client.listen({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI] });
@@ -71,7 +71,7 @@ describe('stdio (built bin), v2 client', () => {
     await expect.poll(() => heard, { timeout: 10_000 }).toEqual([KNOWLEDGE_GRAPH_URI]);
     await sub.close();
 
-    await using legacy = await spawnStdioV2(bin, { mode: 'legacy', args: ['--memory-path', 'other.jsonl'], cwd: dir.path });
+    await using legacy = await spawnStdio(bin, { mode: 'legacy', args: ['--memory-path', 'other.jsonl'], cwd: dir.path });
     const legacyHeard: string[] = [];
     legacy.client.setNotificationHandler('notifications/resources/updated', (n) => void legacyHeard.push(n.params.uri));
     await legacy.client.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI });

@@ -39,7 +39,7 @@ function countingWatches(store: GraphStore): { store: GraphStore; open(): number
 async function modern(store: GraphStore) {
   const listen = listenToGraph(store);
   const http = await startHttp({ createServer: () => createMemoryServer({ store }), bus: listen.bus });
-  const client = await http.connectV2({ mode: '2026-07-28' });
+  const client = await http.connect({ mode: '2026-07-28' });
   return {
     client,
     listen,
@@ -138,7 +138,7 @@ describe('subscriptions/listen with --graph-per-user (2026-07-28, OAuth)', () =>
 
   async function signIn(s: Awaited<ReturnType<typeof perUser>>, login: string) {
     const token = await as.authorizationCodeToken({ resource: RESOURCE, scope: 'memory:read memory:write', login });
-    const client = await s.http.connectV2({ mode: '2026-07-28', headers: { Authorization: `Bearer ${token}` } });
+    const client = await s.http.connect({ mode: '2026-07-28', headers: { Authorization: `Bearer ${token}` } });
     const heard: string[] = [];
     client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
     return { client, heard };
@@ -183,7 +183,7 @@ describe('subscriptions/listen with --graph-per-user (2026-07-28, OAuth)', () =>
   it('a listener whose token names no user (client credentials) hears no graph', async () => {
     await using s = await perUser();
     const token = await as.clientCredentialsToken({ resource: RESOURCE, scope: 'memory:read memory:write' });
-    const service = await s.http.connectV2({ mode: '2026-07-28', headers: { Authorization: `Bearer ${token}` } });
+    const service = await s.http.connect({ mode: '2026-07-28', headers: { Authorization: `Bearer ${token}` } });
     const heard: string[] = [];
     service.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
     const sub = await service.listen({ resourceSubscriptions: [KNOWLEDGE_GRAPH_URI] });

@@ -236,11 +236,14 @@ describe.runIf(process.platform !== 'win32')('the graph loads in the background'
       await using proc = await spawnStdio(bin, { args: ['--memory-path', path], env: { MEMORY_LOCK_TIMEOUT: '30s' } });
       expect((await proc.client.listTools()).tools).toHaveLength(9);
       const progress: { progress: number; total?: number; message?: string }[] = [];
-      const call = proc.client.callTool({ name: 'open_nodes', arguments: { names: ['Big7'] } }, undefined, {
-        onprogress: (p) => progress.push(p),
-      });
+      const call = proc.client.callTool(
+        { name: 'open_nodes', arguments: { names: ['Big7'] } },
+        {
+          onprogress: (p) => progress.push(p),
+        },
+      );
       const stop = new AbortController();
-      const cancelled = proc.client.callTool({ name: 'read_graph', arguments: { limit: 1 } }, undefined, { signal: stop.signal });
+      const cancelled = proc.client.callTool({ name: 'read_graph', arguments: { limit: 1 } }, { signal: stop.signal });
       await new Promise((r) => setTimeout(r, 700));
       stop.abort();
       await expect(cancelled).rejects.toThrow();

@@ -27,7 +27,7 @@ describe('2026-07-28 over HTTP: the thoughtChain handle', () => {
   for (const mode of ['auto', '2026-07-28'] as const) {
     it(`${mode}: one process keeps a chain across stateless requests, 1…10, by its handle`, async () => {
       await using http = await serve();
-      const client = await http.connectV2({ mode });
+      const client = await http.connect({ mode });
       let chain: string | undefined;
       const lengths: number[] = [];
       for (let n = 1; n <= 10; n++) {
@@ -41,15 +41,15 @@ describe('2026-07-28 over HTTP: the thoughtChain handle', () => {
       }
       expect(lengths).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       // Another client of the same deployment starts its own chain.
-      const other = await http.connectV2({ mode });
+      const other = await http.connect({ mode });
       expect((await call(other, {})).structuredContent).toMatchObject({ thoughtHistoryLength: 1 });
     });
   }
 
   it('lists thoughtChain (optional) and one more paragraph of description to 2026 clients only', async () => {
     await using http = await serve();
-    const modern = (await (await http.connectV2({ mode: '2026-07-28' })).listTools()).tools[0]!;
-    const legacy = (await (await http.connectV2({ mode: 'legacy' })).listTools()).tools[0]!;
+    const modern = (await (await http.connect({ mode: '2026-07-28' })).listTools()).tools[0]!;
+    const legacy = (await (await http.connect({ mode: 'legacy' })).listTools()).tools[0]!;
     expect(legacy.description).toHaveLength(2781);
     expect(modern.description?.startsWith(`${legacy.description}\n\nThought chains: every result carries thoughtChain`)).toBe(true);
     expect(modern.inputSchema.properties).toMatchObject({ ...legacy.inputSchema.properties, thoughtChain: { type: 'string' } });
@@ -61,7 +61,7 @@ describe('2026-07-28 over HTTP: the thoughtChain handle', () => {
   it('an unknown or malformed handle is an isError naming thoughtChain, and nothing is recorded', async () => {
     const boxes: string[] = [];
     await using http = await serve(boxes);
-    const client = await http.connectV2({ mode: '2026-07-28' });
+    const client = await http.connect({ mode: '2026-07-28' });
     for (const thoughtChain of ['A'.repeat(32), 'not a handle', '']) {
       expect(await call(client, { thoughtChain })).toMatchObject({ isError: true, content: [{ type: 'text', text: UNKNOWN }] });
     }

@@ -2,7 +2,7 @@
 // client (the 2025-era client). Over stdio the history belongs to the connection, i.e. the process, in
 // either era: a 2026 client's thoughts are kept across its calls as a 2025 client's are.
 import { fileURLToPath } from 'node:url';
-import { spawnStdio, spawnStdioV2, V2_MODES } from '@mcpkit/protocol-core/testing';
+import { spawnStdio, V2_MODES } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -16,7 +16,7 @@ const args = (n: number, extra: Record<string, unknown> = {}) => ({
 describe('the v2 client over stdio, every negotiation mode', () => {
   for (const mode of V2_MODES) {
     it(`${mode}: lands on the ${ERA[mode]} era, lists and calls the tool, and keeps the connection's history`, async () => {
-      await using proc = await spawnStdioV2(bin, { mode, env });
+      await using proc = await spawnStdio(bin, { mode, env });
       expect(proc.client.getProtocolEra()).toBe(ERA[mode]);
       expect(proc.client.getServerVersion()).toMatchObject({ name: 'sequential-thinking-server' });
       const { tools } = await proc.client.listTools();
@@ -36,14 +36,14 @@ describe('the v2 client over stdio, every negotiation mode', () => {
   }
 
   it('2026-07-28: tool and resource lists carry the cache hints, the history read does not', async () => {
-    await using proc = await spawnStdioV2(bin, { mode: '2026-07-28', env });
+    await using proc = await spawnStdio(bin, { mode: '2026-07-28', env });
     expect(proc.client.getDiscoverResult()).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
     expect(await proc.client.listTools()).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
     expect(await proc.client.readResource({ uri: 'sequentialthinking://history' })).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
   });
 
   it('2026-07-28: invalid arguments get the v2 validation text', async () => {
-    await using proc = await spawnStdioV2(bin, { mode: '2026-07-28', env });
+    await using proc = await spawnStdio(bin, { mode: '2026-07-28', env });
     const res = await proc.client.callTool({ name: 'sequentialthinking', arguments: { ...args(1).arguments, thoughtNumber: 0 } });
     expect(res).toMatchObject({
       isError: true,

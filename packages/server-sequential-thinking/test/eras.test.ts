@@ -20,7 +20,7 @@ const history = async (client: Client) =>
   JSON.parse(((await client.readResource({ uri: HISTORY_URI })).contents[0] as { text: string }).text) as HistorySnapshot;
 
 const serve = () => startHttp({ createServer: () => createSequentialThinkingServer() });
-const connect = (http: HttpFixture, mode: V2Mode) => http.connectV2({ mode });
+const connect = (http: HttpFixture, mode: V2Mode) => http.connect({ mode });
 
 describe('the v2 client over Streamable HTTP, every negotiation mode', () => {
   for (const mode of V2_MODES) {

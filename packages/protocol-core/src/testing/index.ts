@@ -3,7 +3,13 @@
  * (a spawned built bin) or over HTTP on 127.0.0.1:0. Use with `await using`.
  */
 import { spawn } from 'node:child_process';
-import { InMemoryTransport, type Client as V2Client } from '@modelcontextprotocol/client';
+import {
+  InMemoryTransport,
+  type Client as V2Client,
+  SSEClientTransport as V2SSEClientTransport,
+  StreamableHTTPClientTransport as V2StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,7 +21,7 @@ import { z } from 'zod';
 import { type HttpOptions, type RunningHttpServer, serveHttp } from '../runner/http/serve.js';
 import type { ServerApp } from '../runner/types.js';
 import { binTransportParams, keepStderr } from './binProcess.js';
-import { connectHttpV2, newV2Client, type V2ClientOptions, type V2HttpClient } from './v2.js';
+import { newV2Client, type V2ClientOptions } from './v2.js';
 
 export { type CheckSkillsOptions, checkSkills, connectWithContext, type SkillsPair, type SkillsReport } from '../skills/check.js';
 export { type AuthGuardForOptions, authGuardFor } from './auth.js';
@@ -34,14 +40,11 @@ export {
   connectV2InMemory,
   newV2Client,
   type ServerFactoryLike,
-  spawnStdioV2,
   V2_MODES,
   type V2ClientOptions,
   type V2HttpClient,
   type V2InMemoryPair,
   type V2Mode,
-  type V2SpawnOptions,
-  type V2StdioProcess,
 } from './v2.js';
 export { connectWs, spawnWs, type WsProcess } from './ws.js';
 
@@ -120,20 +123,59 @@ export function invalidArgumentsResult(tool: string, problem: string): CallToolR
 }
 
 export interface StdioProcess extends AsyncDisposable {
+  client: V2Client;
+  transport: V2StdioClientTransport;
+  /** Everything the process wrote to stderr so far. */
+  stderr(): string;
+}
+
+export interface SpawnOptions extends V2ClientOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/**
+ * Spawns a built bin (`node <bin> …args`) and connects a v2 client (`@modelcontextprotocol/client`) to it
+ * over stdio. `mode` defaults to `legacy` (one process, a 2025-11-25 session); in `auto` / `2026-07-28`
+ * the SDK probes on a short-lived sibling process first, so the bin runs twice.
+ */
+export async function spawnStdio(
+  bin: string,
+  { args = [], env = {}, cwd, mode = 'legacy', ...clientOptions }: SpawnOptions = {},
+): Promise<StdioProcess> {
+  const transport = new V2StdioClientTransport(binTransportParams(bin, { args, env, ...(cwd ? { cwd } : {}) }));
+  const stderr = keepStderr(transport);
+  const client = newV2Client({ mode, ...clientOptions });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    stderr,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+    },
+  };
+}
+
+export interface V1StdioProcess extends AsyncDisposable {
   client: Client;
   transport: StdioClientTransport;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
 }
 
-export interface SpawnOptions extends ClientOptions {
+export interface V1SpawnOptions extends ClientOptions {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
 }
 
-/** Spawns a built bin (`node <bin> …args`) and connects a `Client` to it over stdio. */
-export async function spawnStdio(bin: string, { args = [], env = {}, cwd, ...clientOptions }: SpawnOptions = {}): Promise<StdioProcess> {
+/** Like `spawnStdio`, with a v1 SDK `Client` (`@modelcontextprotocol/sdk`): the v1 client path over stdio. */
+export async function spawnStdioV1(
+  bin: string,
+  { args = [], env = {}, cwd, ...clientOptions }: V1SpawnOptions = {},
+): Promise<V1StdioProcess> {
   const transport = new StdioClientTransport(binTransportParams(bin, { args, env, ...(cwd ? { cwd } : {}) }));
   const stderr = keepStderr(transport);
   const client = newClient(clientOptions);
@@ -191,43 +233,51 @@ export interface HttpFixture extends AsyncDisposable {
   running: RunningHttpServer;
   url: string;
   endpoint: string;
-  /** A new `Client` connected to the endpoint (Streamable HTTP, or SSE in `sse` mode); closed on dispose. */
-  connect(options?: ClientOptions & { headers?: Record<string, string> }): Promise<Client>;
-  /** A new v2 client (`mode` default `auto`) connected over Streamable HTTP; closed on dispose. */
-  connectV2(options?: V2ClientOptions & { headers?: Record<string, string> }): Promise<V2HttpClient['client']>;
+  /**
+   * A new v2 client (`@modelcontextprotocol/client`) connected to the endpoint (Streamable HTTP, or SSE
+   * in `sse` mode); `mode` defaults to `legacy` (a 2025-11-25 session). Closed on dispose.
+   */
+  connect(options?: V2ClientOptions & { headers?: Record<string, string> }): Promise<V2Client>;
+  /** A new v1 SDK `Client` (`@modelcontextprotocol/sdk`) connected the same way: the v1 client path. */
+  connectV1(options?: ClientOptions & { headers?: Record<string, string> }): Promise<Client>;
 }
 
 /** Serves `app` on 127.0.0.1 with a free port. */
 export async function startHttp(app: ServerApp, options: Partial<HttpOptions> = {}): Promise<HttpFixture> {
   const running = await serveHttp(app, { mode: 'http', host: '127.0.0.1', port: 0, ...options });
-  const clients: Client[] = [];
-  const v2Clients: V2HttpClient[] = [];
+  const clients: { close(): Promise<void> }[] = [];
+  const sse = running.endpoint.endsWith('/sse');
+  const eventSourceInit = (headers: Record<string, string>) => ({
+    fetch: (u: string | URL, init?: RequestInit) => fetch(u, { ...init, headers: { ...init?.headers, ...headers } }),
+  });
   return {
     running,
     url: running.url,
     endpoint: running.endpoint,
-    async connect({ headers, ...clientOptions } = {}) {
-      const client = newClient(clientOptions);
-      const requestInit = headers ? { headers } : undefined;
-      const transport = running.endpoint.endsWith('/sse')
-        ? new SSEClientTransport(new URL(running.endpoint), {
-            ...(requestInit ? { requestInit } : {}),
-            ...(headers
-              ? { eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...init?.headers, ...headers } }) } }
-              : {}),
-          })
-        : new StreamableHTTPClientTransport(new URL(running.endpoint), requestInit ? { requestInit } : {});
+    async connect({ headers, mode = 'legacy', ...clientOptions } = {}) {
+      const client = newV2Client({ mode, ...clientOptions });
+      const url = new URL(running.endpoint);
+      const requestInit = headers ? { requestInit: { headers } } : {};
+      const transport = sse
+        ? new V2SSEClientTransport(url, { ...requestInit, ...(headers ? { eventSourceInit: eventSourceInit(headers) } : {}) })
+        : new V2StreamableHTTPClientTransport(url, requestInit);
       await client.connect(transport);
       clients.push(client);
       return client;
     },
-    async connectV2(options = {}) {
-      const connected = await connectHttpV2(running.endpoint, options);
-      v2Clients.push(connected);
-      return connected.client;
+    async connectV1({ headers, ...clientOptions } = {}) {
+      const client = newClient(clientOptions);
+      const url = new URL(running.endpoint);
+      const requestInit = headers ? { requestInit: { headers } } : {};
+      const transport = sse
+        ? new SSEClientTransport(url, { ...requestInit, ...(headers ? { eventSourceInit: eventSourceInit(headers) } : {}) })
+        : new StreamableHTTPClientTransport(url, requestInit);
+      await client.connect(transport);
+      clients.push(client);
+      return client;
     },
     async [Symbol.asyncDispose]() {
-      await Promise.allSettled([...clients.map((c) => c.close()), ...v2Clients.map((c) => c[Symbol.asyncDispose]())]);
+      await Promise.allSettled(clients.map((c) => c.close()));
       await running.close();
     },
   };

@@ -7,10 +7,8 @@
 
 import type { ClientCapabilities, VersionNegotiationMode } from '@modelcontextprotocol/client';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, type McpServer, type Server } from '@modelcontextprotocol/server';
 import type { ServerApp } from '../runner/types.js';
-import { binTransportParams, keepStderr } from './binProcess.js';
 
 /** How the v2 client picks its era: `legacy` → 2025-11-25, `auto` and `2026-07-28` → 2026-07-28 on our servers. */
 export type V2Mode = 'legacy' | 'auto' | '2026-07-28';
@@ -81,44 +79,11 @@ export async function connectV2InMemory(app: ServerFactoryLike, options: V2Clien
   };
 }
 
-export interface V2StdioProcess extends AsyncDisposable {
-  client: Client;
-  /** Everything the process wrote to stderr so far. */
-  stderr(): string;
-}
-
-export interface V2SpawnOptions extends V2ClientOptions {
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-}
-
-/**
- * Spawns a built bin (`node <bin> …args`) and connects a v2 client to it over stdio. In `auto` mode the
- * SDK probes on a short-lived sibling process first, so the bin runs twice.
- */
-export async function spawnStdioV2(
-  bin: string,
-  { args = [], env = {}, cwd, ...clientOptions }: V2SpawnOptions = {},
-): Promise<V2StdioProcess> {
-  const transport = new StdioClientTransport(binTransportParams(bin, { args, env, ...(cwd ? { cwd } : {}) }));
-  const stderr = keepStderr(transport);
-  const client = newV2Client(clientOptions);
-  await client.connect(transport);
-  return {
-    client,
-    stderr,
-    async [Symbol.asyncDispose]() {
-      await client.close();
-    },
-  };
-}
-
 export interface V2HttpClient extends AsyncDisposable {
   client: Client;
 }
 
-/** Connects a v2 client to a Streamable HTTP endpoint (e.g. `startHttp(app).endpoint`). */
+/** Connects a v2 client (`mode` default `auto`) to a Streamable HTTP endpoint (e.g. `startHttp(app).endpoint`). */
 export async function connectHttpV2(
   endpoint: string | URL,
   { headers, ...clientOptions }: V2ClientOptions & { headers?: Record<string, string> } = {},

@@ -4,14 +4,7 @@
  * another. The reference keeps all of this in process-wide maps.
  */
 import { startHttp } from '@mcpkit/protocol-core/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client, LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentServer, dataUri, delay, text, until } from './helpers.js';
 
@@ -27,7 +20,7 @@ function sessionIdOf(client: Client): string {
 
 function collectLogs(client: Client) {
   const logs: LoggingMessageNotification['params'][] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+  client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
   return logs;
 }
 
@@ -84,8 +77,8 @@ describe('session isolation over HTTP', () => {
     const b = await http.connect();
     const updatesA: string[] = [];
     const updatesB: string[] = [];
-    a.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updatesA.push(n.params.uri));
-    b.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updatesB.push(n.params.uri));
+    a.setNotificationHandler('notifications/resources/updated', (n) => void updatesA.push(n.params.uri));
+    b.setNotificationHandler('notifications/resources/updated', (n) => void updatesB.push(n.params.uri));
     await a.subscribeResource({ uri: 'demo://only-a' });
     await b.subscribeResource({ uri: 'demo://only-b' });
     await a.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
@@ -99,16 +92,17 @@ describe('session isolation over HTTP', () => {
     const a = await http.connect();
     const b = await http.connect();
     let bListChanged = 0;
-    b.setNotificationHandler(ResourceListChangedNotificationSchema, () => void bListChanged++);
+    b.setNotificationHandler('notifications/resources/list_changed', () => void bListChanged++);
     const link = await a.callTool({ name: 'gzip-file-as-resource', arguments: { name: 'secret.gz', data: dataUri('only for A') } });
     const uri = 'demo://resource/session/secret.gz';
     expect(link.content).toEqual([{ type: 'resource_link', uri, name: 'secret.gz', mimeType: 'application/gzip' }]);
     expect((await a.listResources()).resources.map((r) => r.uri)).toContain(uri);
     expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(uri);
-    // SDK v2's text for an unknown resource (SDK 1.x, and so the reference, said "Resource <uri> not found", prefixed twice).
+    // SDK v2's text for an unknown resource (SDK 1.x, and so the reference, said "Resource <uri> not found"); the v2
+    // client's error carries the server's text as it is (the v1 client prefixed "MCP error -32602: ").
     await expect(b.readResource({ uri })).rejects.toMatchObject({
       code: -32602,
-      message: `MCP error -32602: Resource not found: ${uri}`,
+      message: `Resource not found: ${uri}`,
     });
     expect((await a.readResource({ uri })).contents[0]).toMatchObject({ uri, mimeType: 'application/gzip' });
     expect(bListChanged).toBe(0);

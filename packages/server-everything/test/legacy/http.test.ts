@@ -1,7 +1,5 @@
 import { startHttp } from '@mcpkit/protocol-core/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEverythingServer } from '../../src/server.js';
@@ -13,8 +11,8 @@ const below = (level: string, threshold: string) => LEVELS.indexOf(level) < LEVE
 function listen(client: Client) {
   const logs: LogLine[] = [];
   const updates: string[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params as LogLine));
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+  client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as LogLine));
+  client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
   const transport = client.transport as StreamableHTTPClientTransport;
   return { client, transport, logs, updates, sessionId: transport.sessionId };
 }

@@ -1,5 +1,5 @@
 import { createLogger } from '@mcpkit/protocol-core';
-import { connectInMemory, connectV2InMemory, startHttp } from '@mcpkit/protocol-core/testing';
+import { connectInMemory, connectV2InMemory, sendRaw, startHttp } from '@mcpkit/protocol-core/testing';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -230,7 +230,7 @@ describe('legacy tools: happy paths and error paths', () => {
     await using http = await startHttp({ createServer: () => createLegacyServer(quiet) });
     const client = await http.connect();
     for (const name of ['getTinyImage', 'listRoots', 'printEnv']) {
-      expect(await failure(raw(client, 'tools/call', { name, arguments: 'x' }))).toEqual({
+      expect(await failure(sendRaw(client, 'tools/call', { name, arguments: 'x' }))).toEqual({
         code: -32602,
         message: 'Invalid tools/call request: Invalid input: expected record, received string at params.arguments',
       });

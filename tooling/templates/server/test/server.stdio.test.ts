@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { runBin, spawnStdio, spawnStdioV2, V2_MODES } from '@mcpkit/protocol-core/testing';
+import { runBin, spawnStdio, V2_MODES } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -20,7 +20,7 @@ describe('mcp-server-$NAME$ (built bin over stdio)', () => {
   // The v2 client in each negotiation mode: one binary speaks both eras (auto probes on a short-lived extra process).
   for (const mode of V2_MODES) {
     it(`the v2 client in ${mode} mode speaks ${VERSION[mode]}, lists and calls echo`, async () => {
-      await using proc = await spawnStdioV2(bin, { mode, env: { $ENV$_MAX_MESSAGE_LENGTH: '20' } });
+      await using proc = await spawnStdio(bin, { mode, env: { $ENV$_MAX_MESSAGE_LENGTH: '20' } });
       expect(proc.client.getNegotiatedProtocolVersion()).toBe(VERSION[mode]);
       expect(proc.client.getServerVersion()).toMatchObject({ name: '$NAME$-server' });
       const { tools } = await proc.client.listTools();
