@@ -131,34 +131,38 @@ function sideOf(repo: string, git: (...a: string[]) => string, path: string, spe
 }
 
 describe('patch engine vs git diff', () => {
-  it.skipIf(!hasGit)('prints what git diff --cached prints, at -U0, -U1, -U3 and -U10', () => {
-    using fx = gitRepo();
-    for (const [name, [old]] of Object.entries(cases)) if (old !== null) write(fx.repo, { [name]: old });
-    write(fx.repo, { 'mode.sh': 'echo hi\n', 'mode-and-content.sh': 'echo a\n' });
-    fx.git('add', '-A');
-    fx.git('commit', '-q', '-m', 'old');
-    for (const [name, [, next]] of Object.entries(cases)) {
-      if (next === null) unlinkSync(join(fx.repo, name));
-      else writeFileSync(join(fx.repo, name), next);
-    }
-    chmodSync(join(fx.repo, 'mode.sh'), 0o755);
-    chmodSync(join(fx.repo, 'mode-and-content.sh'), 0o755);
-    writeFileSync(join(fx.repo, 'mode-and-content.sh'), 'echo b\n');
-    fx.git('add', '-A');
-    const paths = fx.git('diff', '--cached', '--name-only', '--no-renames', '-z').split('\0').filter(Boolean);
-    expect(paths.length).toBeGreaterThan(100);
-    const sides = paths.map((path) => ({ old: sideOf(fx.repo, fx.git, path, 'HEAD'), new: sideOf(fx.repo, fx.git, path, 'index') }));
-    for (const context of [0, 1, 3, 10]) {
-      const expected = fx.git('diff', '--cached', '--no-renames', '--full-index', `-U${context}`);
-      let ours = '';
-      for (const pair of sides) ours += formatFilePatch(pair, { context, abbrev: (o) => o }).bytes;
-      // Compare file by file first for a readable failure.
-      const split = (s: string) => s.split(/^(?=diff --git )/m);
-      const want = split(expected);
-      const got = split(Buffer.from(ours, 'latin1').toString('utf8'));
-      for (let i = 0; i < Math.max(want.length, got.length); i++) expect({ context, patch: got[i] }).toEqual({ context, patch: want[i] });
-    }
-  }, 120_000); // a hundred git CLI runs: minutes on a loaded 2-core machine, seconds on a quiet one
+  it.skipIf(!hasGit)(
+    'prints what git diff --cached prints, at -U0, -U1, -U3 and -U10',
+    () => {
+      using fx = gitRepo();
+      for (const [name, [old]] of Object.entries(cases)) if (old !== null) write(fx.repo, { [name]: old });
+      write(fx.repo, { 'mode.sh': 'echo hi\n', 'mode-and-content.sh': 'echo a\n' });
+      fx.git('add', '-A');
+      fx.git('commit', '-q', '-m', 'old');
+      for (const [name, [, next]] of Object.entries(cases)) {
+        if (next === null) unlinkSync(join(fx.repo, name));
+        else writeFileSync(join(fx.repo, name), next);
+      }
+      chmodSync(join(fx.repo, 'mode.sh'), 0o755);
+      chmodSync(join(fx.repo, 'mode-and-content.sh'), 0o755);
+      writeFileSync(join(fx.repo, 'mode-and-content.sh'), 'echo b\n');
+      fx.git('add', '-A');
+      const paths = fx.git('diff', '--cached', '--name-only', '--no-renames', '-z').split('\0').filter(Boolean);
+      expect(paths.length).toBeGreaterThan(100);
+      const sides = paths.map((path) => ({ old: sideOf(fx.repo, fx.git, path, 'HEAD'), new: sideOf(fx.repo, fx.git, path, 'index') }));
+      for (const context of [0, 1, 3, 10]) {
+        const expected = fx.git('diff', '--cached', '--no-renames', '--full-index', `-U${context}`);
+        let ours = '';
+        for (const pair of sides) ours += formatFilePatch(pair, { context, abbrev: (o) => o }).bytes;
+        // Compare file by file first for a readable failure.
+        const split = (s: string) => s.split(/^(?=diff --git )/m);
+        const want = split(expected);
+        const got = split(Buffer.from(ours, 'latin1').toString('utf8'));
+        for (let i = 0; i < Math.max(want.length, got.length); i++) expect({ context, patch: got[i] }).toEqual({ context, patch: want[i] });
+      }
+    },
+    120_000,
+  ); // a hundred git CLI runs: minutes on a loaded 2-core machine, seconds on a quiet one
 
   it('splits lines keeping terminators, and trims a common tail only in whole blocks', () => {
     expect(splitLines('a\nb')).toEqual(['a\n', 'b']);

@@ -110,36 +110,40 @@ function uniquePrefix(oid: string, all: readonly string[]): string {
 }
 
 describe('abbreviated object ids', () => {
-  it.skipIf(!hasGit)('expand as isomorphic-git expands them: loose, one pack, several packs, packed and loose at once', async () => {
-    using fx = gitRepo();
-    for (let k = 0; k < 40; k++) {
-      write(fx.repo, { [`f${k % 7}.txt`]: `content ${k}\n`, [`dir/g${k}.txt`]: `g ${k}\n` });
+  it.skipIf(!hasGit)(
+    'expand as isomorphic-git expands them: loose, one pack, several packs, packed and loose at once',
+    async () => {
+      using fx = gitRepo();
+      for (let k = 0; k < 40; k++) {
+        write(fx.repo, { [`f${k % 7}.txt`]: `content ${k}\n`, [`dir/g${k}.txt`]: `g ${k}\n` });
+        fx.git('add', '-A');
+        fx.git('commit', '-q', '-m', `commit ${k}`);
+      }
+      // Loose objects only.
+      const loose = await expectSameAsIsomorphicGit(fx);
+      expect(loose.unique).toBeGreaterThan(300);
+      // One pack, the loose files kept too (each object in both places counts once).
+      fx.git('repack', '-a', '-q');
+      expect(fx.git('count-objects', '-v')).toMatch(/^in-pack: [1-9]/m);
+      expect(fx.git('count-objects', '-v')).toMatch(/^count: [1-9]/m);
+      await expectSameAsIsomorphicGit(fx);
+      // Packed only, then a second pack and new loose objects beside it.
+      fx.git('prune-packed');
+      await expectSameAsIsomorphicGit(fx);
+      for (let k = 0; k < 10; k++) {
+        write(fx.repo, { [`h${k}.txt`]: `h ${k}\n` });
+        fx.git('add', '-A');
+        fx.git('commit', '-q', '-m', `more ${k}`);
+      }
+      fx.git('repack', '-q');
+      write(fx.repo, { 'last.txt': 'last\n' });
       fx.git('add', '-A');
-      fx.git('commit', '-q', '-m', `commit ${k}`);
-    }
-    // Loose objects only.
-    const loose = await expectSameAsIsomorphicGit(fx);
-    expect(loose.unique).toBeGreaterThan(300);
-    // One pack, the loose files kept too (each object in both places counts once).
-    fx.git('repack', '-a', '-q');
-    expect(fx.git('count-objects', '-v')).toMatch(/^in-pack: [1-9]/m);
-    expect(fx.git('count-objects', '-v')).toMatch(/^count: [1-9]/m);
-    await expectSameAsIsomorphicGit(fx);
-    // Packed only, then a second pack and new loose objects beside it.
-    fx.git('prune-packed');
-    await expectSameAsIsomorphicGit(fx);
-    for (let k = 0; k < 10; k++) {
-      write(fx.repo, { [`h${k}.txt`]: `h ${k}\n` });
-      fx.git('add', '-A');
-      fx.git('commit', '-q', '-m', `more ${k}`);
-    }
-    fx.git('repack', '-q');
-    write(fx.repo, { 'last.txt': 'last\n' });
-    fx.git('add', '-A');
-    fx.git('commit', '-q', '-m', 'last');
-    expect(fs.readdirSync(join(fx.repo, '.git/objects/pack')).filter((n) => n.endsWith('.idx'))).toHaveLength(2);
-    await expectSameAsIsomorphicGit(fx);
-  }, 120_000); // a hundred git CLI runs: minutes on a loaded 2-core machine, seconds on a quiet one
+      fx.git('commit', '-q', '-m', 'last');
+      expect(fs.readdirSync(join(fx.repo, '.git/objects/pack')).filter((n) => n.endsWith('.idx'))).toHaveLength(2);
+      await expectSameAsIsomorphicGit(fx);
+    },
+    120_000,
+  ); // a hundred git CLI runs: minutes on a loaded 2-core machine, seconds on a quiet one
 
   it.skipIf(!hasGit)('a prefix two objects share is ambiguous, loose or packed; a longer one is unique', async () => {
     const { fx, head, blob, looseBlob } = ambiguousRepo();
