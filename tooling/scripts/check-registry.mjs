@@ -55,9 +55,9 @@ addFormats(ajv);
 const validate = ajv.compile(schema);
 
 // --- what the shared runner declares (not required in server.json) ----------------------------------------
-const runnerFile = join(root, 'packages', 'protocol-core', 'src', 'runner', 'cli.ts');
+const runnerFile = join(root, 'packages', 'protocol-core', 'src', 'runner', 'runnerOptions.ts');
 const RUNNER_ENV = runnerEnv(runnerFile);
-if (RUNNER_ENV.size === 0) problems.push('packages/protocol-core/src/runner/cli.ts: found no runner options (did runnerOptions move?)');
+if (RUNNER_ENV.size === 0) problems.push('packages/protocol-core/src/runner/runnerOptions.ts: found no runner options (did runnerOptions move?)');
 
 const netOptions = join(root, 'packages', 'net', 'src', 'options.ts');
 const NET_FLAGS = existsSync(netOptions)
@@ -70,7 +70,7 @@ function envLiterals(source) {
 }
 
 /**
- * The environment variables of the runner's options (`runnerOptions` in runner/cli.ts), including those of the
+ * The environment variables of the runner's options (`runnerOptions` in runner/runnerOptions.ts), including those of the
  * option sets spread into it (`...authOptions`: read from the file it is imported from, with the variables that
  * file reads from the environment directly, such as MCP_OAUTH_CLIENT_SECRET).
  */
