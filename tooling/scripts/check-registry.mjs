@@ -57,7 +57,8 @@ const validate = ajv.compile(schema);
 // --- what the shared runner declares (not required in server.json) ----------------------------------------
 const runnerFile = join(root, 'packages', 'protocol-core', 'src', 'runner', 'runnerOptions.ts');
 const RUNNER_ENV = runnerEnv(runnerFile);
-if (RUNNER_ENV.size === 0) problems.push('packages/protocol-core/src/runner/runnerOptions.ts: found no runner options (did runnerOptions move?)');
+if (RUNNER_ENV.size === 0)
+  problems.push('packages/protocol-core/src/runner/runnerOptions.ts: found no runner options (did runnerOptions move?)');
 
 const netOptions = join(root, 'packages', 'net', 'src', 'options.ts');
 const NET_FLAGS = existsSync(netOptions)
