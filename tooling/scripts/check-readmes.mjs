@@ -19,11 +19,13 @@
 //
 // It also checks, for the same READMEs plus the root README, CONTRIBUTING.md, apps/*/README.md and docs/**/*.md,
 // that every relative link names a file that exists (and, for a `#anchor` into a Markdown file, a heading there),
+// that every code path the package READMEs and their docs/<package>/ pages name exists (readmes/paths.mjs),
 // and runs `bench-table.mjs --check`: each README's bench table is what its docs/<package>/bench.json gives.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run as benchTables } from './bench-table.mjs';
+import { mappedFiles, pathProblems } from './readmes/paths.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -319,18 +321,23 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const map = mapProblems(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8'));
   for (const p of map) console.error(`CONTRIBUTING.md ("Where things live"): ${p}`);
   broken += map.length;
+  for (const { file, dir } of mappedFiles()) {
+    const problems = pathProblems(file, dir);
+    broken += problems.length;
+    for (const p of problems) console.error(`${relative(process.cwd(), file)}: ${p}`);
+  }
   const staleTables = benchTables({ check: true, log: () => {} });
   if (failed > 0 || broken > 0 || staleTables > 0) {
     if (failed > 0)
       console.error(`[readmes] ${failed} of ${list.length} READMEs lack the sections CONTRIBUTING.md lists ("README sections")`);
     if (broken > 0)
       console.error(
-        `[readmes] ${broken} relative links (or CONTRIBUTING.md's map entries) in ${linked.length} Markdown files do not resolve`,
+        `[readmes] ${broken} relative links (or CONTRIBUTING.md's map entries, or code paths the READMEs and docs name) in ${linked.length} Markdown files do not resolve`,
       );
     if (staleTables > 0) console.error(`[readmes] ${staleTables} bench tables are not current (node tooling/scripts/bench-table.mjs)`);
     process.exit(1);
   }
   console.log(
-    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.filter((s) => !s.optional).length} required, ${SERVER_SECTIONS.filter((s) => s.optional).length} optional; Use it: ${USE_IT.length} subsections); every relative link of ${linked.length} Markdown files and CONTRIBUTING.md's map resolves; the bench tables are current`,
+    `[readmes] OK: ${list.length} READMEs have their sections in order (servers and template: ${SERVER_SECTIONS.filter((s) => !s.optional).length} required, ${SERVER_SECTIONS.filter((s) => s.optional).length} optional; Use it: ${USE_IT.length} subsections); every relative link of ${linked.length} Markdown files and CONTRIBUTING.md's map resolves, and every code path the package READMEs and docs name exists; the bench tables are current`,
   );
 }

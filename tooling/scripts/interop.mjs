@@ -29,20 +29,19 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { calls } from '../interop/calls.mjs';
 import {
   CONFORMANCE,
   promoteUnscored,
   REQUIRED_EXTENSION_SCENARIOS,
-  REVISIONS,
   runRequirements,
   runScenario,
   TASKS_SCENARIOS,
 } from '../interop/conformance.mjs';
+import { INSPECTOR, inspectorChecks } from '../interop/inspector.mjs';
 import { oauthChecks } from '../interop/oauth.mjs';
-import { binOf, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess, tail } from './lib.mjs';
+import { ICON, renderReport, UNSCORED } from '../interop/report.mjs';
+import { binOf, NODE22, quietEnv, resolveNode22Tool, root, run, selectServersOrExit, startProcess } from './lib.mjs';
 
-const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 /** Protocol-level scenarios that apply to any server, per revision (each is in that revision's requirement set). */
 const PROTOCOL_SCENARIOS = {
   '2025-11-25': ['server-initialize', 'ping', 'dns-rebinding-protection', 'tools-list', 'server-sse-multiple-streams', 'logging-set-level'],
@@ -179,39 +178,6 @@ async function probe(url) {
   return json.result;
 }
 
-/** Runs the Inspector CLI against the stdio bin (with `env` set for it); returns { exitCode, json, stderr }. */
-function inspector(tool, binPath, args, env = {}) {
-  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const res = run(tool.node, [tool.bin, '--cli', '--format', 'json', ...envArgs, process.execPath, binPath, ...args], {
-    cwd: tmp,
-    env: sandboxEnv,
-    timeoutMs: 60_000,
-  });
-  let json;
-  try {
-    json = JSON.parse(res.stdout);
-  } catch {}
-  return { exitCode: res.status, json, stderr: res.stderr, output: res.output };
-}
-
-function toolProblems(tools) {
-  const problems = [];
-  if (!Array.isArray(tools) || tools.length === 0) return ['no tools listed'];
-  for (const t of tools) {
-    if (!(t.title || t.annotations?.title)) problems.push(`${t.name}: no title`);
-    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
-      if (typeof t.annotations?.[hint] !== 'boolean') problems.push(`${t.name}: annotations.${hint} missing`);
-    }
-    if (t.inputSchema?.type !== 'object') problems.push(`${t.name}: inputSchema is not an object schema`);
-    if (t.outputSchema && t.outputSchema.type !== 'object') problems.push(`${t.name}: outputSchema is not an object schema`);
-  }
-  return problems;
-}
-
-const ICON = { pass: '✅ pass', warn: '⚠️ warning', fail: '❌ FAIL', 'n/a': '— n/a', skip: '— not run' };
-/** Scenarios the suite does not score: reported, never failing the run. */
-const UNSCORED = { pass: '✅ passes', warn: '⚠️ no passed check', fail: '✗ does not pass' };
-
 /**
  * One run of `server` (its bin with `args`): every scenario it applies, as { results: Map<name, result>,
  * unscored: Map<name, result & { reason }> }. The server process lives for this run only.
@@ -315,30 +281,7 @@ try {
       console.log(`[interop]   not scored, passing: ${passing.join(', ') || 'none'}`);
     }
 
-    const checks = []; // [label, ok, detail]
-    const list = inspector(inspectorTool, binPath, ['--method', 'tools/list'], settings.env);
-    const tools = list.json?.result?.tools;
-    const listProblems = list.exitCode === 0 ? toolProblems(tools) : [`exit ${list.exitCode}: ${tail(list.output, 10)}`];
-    checks.push([
-      `\`tools/list\`: ${Array.isArray(tools) ? tools.map((t) => `\`${t.name}\``).join(', ') : 'no tools'}, each with a title, all four annotation hints and object schemas`,
-      listProblems.length === 0,
-      listProblems.join('; '),
-    ]);
-    const strict = inspector(inspectorTool, binPath, ['--method', 'tools/list', '--strict'], settings.env);
-    checks.push([
-      '`tools/list --strict`: no error-severity tool-schema portability problem',
-      strict.exitCode === 0,
-      strict.exitCode === 0 ? '' : `exit ${strict.exitCode}: ${tail(strict.stderr, 15)}`,
-    ]);
-    for (const call of calls[server.name] ?? []) {
-      const args = ['--method', 'tools/call', '--tool-name', call.tool];
-      const callArgs = typeof call.args === 'function' ? call.args(settings.vars ?? {}) : call.args;
-      const pairs = Object.entries(callArgs).map(([k, v]) => `${k}=${v}`);
-      if (pairs.length > 0) args.push('--tool-arg', ...pairs);
-      const res = inspector(inspectorTool, binPath, args, settings.env);
-      const problem = call.expect(res.json?.result, res.exitCode);
-      checks.push([call.label, problem === undefined, problem ?? '']);
-    }
+    const checks = inspectorChecks(inspectorTool, binPath, server.name, settings, { cwd: tmp, env: sandboxEnv });
     const oauth = await oauthChecks(server.name, binPath, inspectorTool, {
       dir: mkdtempSync(join(tmp, `${server.dir}-oauth-`)),
       cwd: tmp,
@@ -354,47 +297,7 @@ try {
       }
     }
 
-    const cell = (r) => (r === undefined ? ICON.skip : `${ICON[r.status]} (${r.summary})`);
-    const scoredByUs = (name) => RUNS.some((r) => byRun[r.id].get(name)?.scoredBy === 'mcpkit');
-    const md = [
-      `<!-- Generated by tooling/scripts/interop.mjs; re-run it rather than editing. -->`,
-      `Checked in CI with clients nobody here wrote, both on Node ${conformance.nodeVersion.slice(1)} (npm's \`${NODE22}\`), the server on Node ${process.version.slice(1)}:`,
-      `the official conformance suite (\`${CONFORMANCE}\`, requirement sets ${REVISIONS.join(' and ')}) over Streamable HTTP on 127.0.0.1, and the official`,
-      `Inspector in CLI mode (\`${INSPECTOR}\`) over stdio${settings.label ? `, both against ${settings.label}` : ''}.`,
-      '',
-      `| conformance scenario | ${RUNS.map((r) => r.label).join(' | ')} |`,
-      `|---|${RUNS.map(() => '---').join('|')}|`,
-      ...names.map(
-        (name) => `| \`${name}\`${scoredByUs(name) ? ' ¹' : ''} | ${RUNS.map((r) => cell(byRun[r.id].get(name))).join(' | ')} |`,
-      ),
-      ...(names.some(scoredByUs)
-        ? ['', '¹ an extension scenario the suite runs without scoring; scored here as required (`tooling/interop/conformance.mjs`).']
-        : []),
-      '',
-      ...(notes.length > 0 ? [...notes.map((n) => `- ${n}`), ''] : []),
-      ...(unscoredRows.length > 0
-        ? [
-            '| run alongside, not scored by the suite | revision | why not scored | result |',
-            '|---|---|---|---|',
-            ...unscoredRows.map(([rev, name, r]) => `| \`${name}\` | ${rev} | ${r.reason} | ${UNSCORED[r.status]} (${r.summary}) |`),
-            '',
-          ]
-        : []),
-      '| Inspector CLI over stdio | result |',
-      '|---|---|',
-      ...checks.map(([label, ok]) => `| ${label} | ${ok ? ICON.pass : ICON.fail} |`),
-      '',
-      ...(oauth
-        ? [
-            `The same Inspector over Streamable HTTP against the bin protected by OAuth: ${oauth.flow}.`,
-            '',
-            '| Inspector CLI over Streamable HTTP, OAuth bearer token | result |',
-            '|---|---|',
-            ...oauth.checks.map(([label, ok]) => `| ${label} | ${ok ? ICON.pass : ICON.fail} |`),
-            '',
-          ]
-        : []),
-    ].join('\n');
+    const md = renderReport({ runs: RUNS, conformance, settings, names, byRun, notes, unscoredRows, checks, oauth });
     const file = join(outDir, `${server.dir}.md`);
     writeFileSync(file, md);
     // The repo's Biome formats Markdown (it pads tables): format the file so `biome ci` accepts it as written.
