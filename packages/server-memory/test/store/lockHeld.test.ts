@@ -46,7 +46,8 @@ describe('a lock held by another process', () => {
     const write = store.createEntities([sample.entities[1]!]).finally(() => {
       done = true;
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // The store says the call has been waiting for the lock (its own 1 s notice): the gate this test opens next.
+    await expect.poll(() => lines.join('')).toContain(`waiting for ${path}.lock, held by process ${owner.pid}`);
     expect(done).toBe(false);
     unlinkSync(`${path}.lock`); // the owner finishes
     await write;

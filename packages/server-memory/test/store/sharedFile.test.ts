@@ -93,8 +93,7 @@ describe('several stores (processes) on one file', () => {
     const b = await f.open({ compactDelayMs: 20 });
     await f.store.createEntities([sample.entities[0]!]);
     await b.createEntities([sample.entities[1]!]);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(f.text()).toBe(referenceSave({ entities: sample.entities, relations: [] }));
+    await expect.poll(f.text).toBe(referenceSave({ entities: sample.entities, relations: [] }));
     await f.store.createRelations(sample.relations);
     expect(await b.readGraph()).toMatchObject(sample);
     expect(await f.store.readGraph()).toMatchObject(sample);
@@ -110,8 +109,9 @@ describe('several stores (processes) on one file', () => {
     expect(seen).toEqual(['external']);
     const stop = b.watch();
     await f.store.createEntities([sample.entities[1]!]);
-    await new Promise((r) => setTimeout(r, 200));
+    await expect.poll(() => seen).toEqual(['external', 'external']); // heard by the watch, with no call of b's
     stop();
+    await b.readGraph(); // told once: the next call does not report the same change again
     expect(seen).toEqual(['external', 'external']);
   });
 });
