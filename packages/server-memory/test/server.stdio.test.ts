@@ -169,7 +169,8 @@ describe.runIf(process.platform !== 'win32')('a lock held by another process at 
       const call = proc.client.callTool({ name: 'create_entities', arguments: { entities: [entity('Alice')] } }).finally(() => {
         done = true;
       });
-      await new Promise((r) => setTimeout(r, 500));
+      // The server says the call has been waiting for the lock (its own 1 s notice): the gate this test opens next.
+      await expect.poll(() => proc.stderr()).toContain(`waiting for ${path}.lock, held by process ${process.pid}`);
       expect(done).toBe(false);
       lock.release();
       const res = await call;
@@ -244,7 +245,7 @@ describe.runIf(process.platform !== 'win32')('the graph loads in the background'
       );
       const stop = new AbortController();
       const cancelled = proc.client.callTool({ name: 'read_graph', arguments: { limit: 1 } }, { signal: stop.signal });
-      await new Promise((r) => setTimeout(r, 700));
+      await expect.poll(() => progress.at(-1)?.progress).toBe(size); // the snapshot is read; the journal waits for the lock
       stop.abort();
       await expect(cancelled).rejects.toThrow();
       expect(progress.length).toBeGreaterThan(0);

@@ -12,6 +12,8 @@ import { startRelay } from './proxy.js';
 const url = postgresUrl();
 const entity = (name: string) => ({ name, entityType: 't', observations: [] });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The listener's first wait before reconnecting (`listener.ts`); the next one is twice as long. */
+const RETRY_FIRST_MS = 250;
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   await vi.waitFor(
@@ -70,8 +72,8 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
       // Released: the connection closes and nothing more is heard.
       unwatch();
       await until(async () => (await listeners(graph)) === 0, 'the LISTEN connection to close');
+      // No session listens on the channel any more (above): nothing can bring a notice of this write.
       await b.createEntities([entity('B2')]);
-      await sleep(300);
       expect(heard).toHaveLength(3);
     } finally {
       await Promise.all([a.close(), b.close(), other.close()]);
@@ -106,15 +108,20 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
   it('one LISTEN connection however many watch handles, closed with the store', async () => {
     const graph = freshGraph();
     const a = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const b = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const heard: GraphChange[] = [];
+    a.onChange((change) => heard.push(change));
     try {
       const handles = [a.watch(), a.watch(), a.watch()];
       await until(async () => (await listeners(graph)) === 1, 'the LISTEN connection');
       handles[0]!();
       handles[0]!(); // twice: still counts once
-      await sleep(200);
+      handles[1]!(); // one handle is still held: the connection stays, and hears
+      await b.createEntities([entity('still heard')]);
+      await until(() => heard.length === 1, 'a notice on the connection still held');
       expect(await listeners(graph)).toBe(1);
     } finally {
-      await a.close();
+      await Promise.all([a.close(), b.close()]);
     }
     await until(async () => (await listeners(graph)) === 0, 'the LISTEN connection to close');
   });
@@ -138,7 +145,7 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
       await until(async () => (await listeners(graph)) === 0, 'the cut connection to be gone');
       await a.listening!(); // does not wait for the database to come back: the reconnect reports the gap
       await b.createEntities([entity('while-down')]); // its notice reaches nobody
-      await sleep(600); // a few failed reconnects
+      await sleep(RETRY_FIRST_MS * 2.4); // past the first two reconnects, which fail: neither may report a change
       expect(heard).toEqual([]);
       await relay.up();
       await until(() => heard.length === 1, 'the change reported after the reconnect');

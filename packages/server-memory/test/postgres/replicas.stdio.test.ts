@@ -11,6 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { graphChannel } from '../../src/store/postgres/listener.js';
 import { openPostgresStore } from '../../src/store/postgres/postgresStore.js';
 import { postgresUrl } from './fixture.js';
 import { httpClient, type Replica, startBalancer, startReplica } from './replicas.js';
@@ -78,7 +79,17 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
     });
     const listening = await listener.client.listen({ resourceSubscriptions: ['memory://knowledge-graph'] });
     expect(listening.honoredFilter).toEqual({ resourceSubscriptions: ['memory://knowledge-graph'] });
-    await sleep(300); // their LISTEN connections come up
+    // Their LISTEN connections come up (the watcher's and a's): a write before then would not be heard.
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1 AND state = 'idle'`, [
+              `LISTEN ${graphChannel(GRAPH)}`,
+            ])
+          )[0]!.n,
+      )
+      .toBeGreaterThanOrEqual(2);
 
     // (a) 3 replicas × 4 clients × 250 create_entities, each call one request to the next replica.
     const writers = await Promise.all(Array.from({ length: 12 }, () => connect(balancer.endpoint)));
