@@ -11,9 +11,6 @@ import { startRelay } from './proxy.js';
 
 const url = postgresUrl();
 const entity = (name: string) => ({ name, entityType: 't', observations: [] });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The listener's first wait before reconnecting (`listener.ts`); the next one is twice as long. */
-const RETRY_FIRST_MS = 250;
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   await vi.waitFor(
@@ -165,11 +162,12 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
       const unwatch = a.watch();
       await until(async () => (await listeners(graph)) === 1, 'the LISTEN connection');
 
-      await relay.down();
+      relay.refuse();
       await until(async () => (await listeners(graph)) === 0, 'the cut connection to be gone');
       await a.listening!(); // does not wait for the database to come back: the reconnect reports the gap
       await b.createEntities([entity('while-down')]); // its notice reaches nobody
-      await sleep(RETRY_FIRST_MS * 2.4); // past the first two reconnects, which fail: neither may report a change
+      // A second reconnect is tried only once the first has failed and been handled: neither may report a change.
+      await until(() => relay.refused >= 2, 'two failed reconnects');
       expect(heard).toEqual([]);
       await relay.up();
       await until(() => heard.length === 1, 'the change reported after the reconnect');
