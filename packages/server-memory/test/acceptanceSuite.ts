@@ -10,7 +10,7 @@ import { createMemoryServer, KNOWLEDGE_GRAPH_URI, type Limits } from '../src/ser
 import { type AcceptanceTarget, inProcessTarget, type McpClient, updates } from './acceptanceTarget.js';
 import type { StoreFixture } from './storeSuite.js';
 
-export { tick, updates } from './acceptanceTarget.js';
+export { updates } from './acceptanceTarget.js';
 
 export type TextResult = {
   content: { type: string; text: string }[];
@@ -302,7 +302,7 @@ export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
           const { seen } = feed;
           const e = { name: 'A', entityType: 't', observations: [] };
           await call(s.client, 'create_entities', { entities: [e] });
-          await target.settle();
+          await target.settle(s.client);
           expect(seen).toEqual([]); // not subscribed yet
           await feed.subscribe();
           await call(s.client, 'create_relations', { relations: [{ from: 'A', to: 'B', relationType: 'r' }] });
@@ -313,13 +313,13 @@ export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
           await call(s.client, 'create_entities', { entities: [e] }); // exists: nothing changed
           await call(s.client, 'add_observations', { observations: [{ entityName: 'Nope', contents: ['x'] }] }); // fails
           await call(s.client, 'read_graph', {});
-          await target.settle();
+          await target.settle(s.client);
           expect(seen).toHaveLength(4);
           await call(s.client, 'delete_entities', { entityNames: ['A'] });
           await target.arrived(() => expect(seen).toEqual(Array(5).fill(KNOWLEDGE_GRAPH_URI)));
           await feed.unsubscribe();
           await call(s.client, 'create_entities', { entities: [e] });
-          await target.settle();
+          await target.settle(s.client);
           expect(seen).toHaveLength(5);
         });
 
@@ -335,8 +335,7 @@ export function testAcceptanceOn(name: string, target: AcceptanceTarget): void {
           const seenB = updates(b);
           await a.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI });
           await call(b, 'create_entities', { entities: [{ name: 'FromB', entityType: 't', observations: [] }] });
-          await new Promise((r) => setTimeout(r, 100));
-          expect(seenA).toEqual([KNOWLEDGE_GRAPH_URI]);
+          await expect.poll(() => seenA).toEqual([KNOWLEDGE_GRAPH_URI]);
           expect(seenB).toEqual([]);
           expect((await call(a, 'open_nodes', { names: ['FromB'] })).structuredContent).toMatchObject({ entities: [{ name: 'FromB' }] });
         });

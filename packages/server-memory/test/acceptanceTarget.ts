@@ -8,6 +8,7 @@ import { connectInMemory } from '@mcpkit/protocol-core/testing';
 import type { Client as V2Client } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { vi } from 'vitest';
 import { createMemoryServer, type GraphStore, KNOWLEDGE_GRAPH_URI, type Limits } from '../src/server.js';
 import type { StoreFixture } from './storeSuite.js';
 
@@ -18,6 +19,7 @@ export interface McpClient {
   listResourceTemplates(): Promise<{ resourceTemplates: unknown[] }>;
   readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
   getServerCapabilities(): { resources?: object } | undefined;
+  ping(): Promise<unknown>;
 }
 
 /** The graph updates one client hears, recorded from its creation on (subscribed or not). */
@@ -43,15 +45,13 @@ export interface AcceptanceTarget {
   hearsUpdates: boolean;
   /** A client on a server over an empty graph; a server with `limits` when given. */
   session(limits?: Partial<Limits>): Promise<AcceptanceSession>;
-  /** Waits long enough for a notification of the changes made so far to arrive, before checking none did. */
-  settle(): Promise<void>;
+  /** Waits until a notification of the changes made so far would have reached `client`, before checking none did. */
+  settle(client: McpClient): Promise<void>;
   /** Waits until `check` passes (the notifications it counts have arrived), or fails with its error. */
   arrived(check: () => void): Promise<void>;
   /** Fresh store fixtures, for the tests that wire their own server around a store (in-process targets only). */
   open?: () => Promise<StoreFixture>;
 }
-
-export const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
 
 /** Records the `notifications/resources/updated` a client receives: a v1 SDK client (over HTTP) or a v2 client. */
 export function updates(client: Client | V2Client): string[] {
@@ -101,10 +101,12 @@ export function inProcessTarget(open: () => Promise<StoreFixture>): AcceptanceTa
     era: '2025-11-25',
     hearsUpdates: true,
     open,
-    settle: tick,
+    // One ordered in-memory pair: what the server sent before its answer to the ping has arrived by then.
+    async settle(client) {
+      await client.ping();
+    },
     async arrived(check) {
-      await tick();
-      check();
+      await vi.waitFor(check, { timeout: 5000 });
     },
     async session(limits) {
       const f = await open();

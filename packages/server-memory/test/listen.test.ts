@@ -50,6 +50,21 @@ async function modern(store: GraphStore) {
   };
 }
 
+/**
+ * Publishes a list-changed marker on the process's listen bus and waits until the client has it: one stream
+ * carries the bus's events in order, so whatever it sent before the marker has arrived by then.
+ */
+async function flushed(s: Awaited<ReturnType<typeof modern>>, marker: 'resources' | 'tools'): Promise<void> {
+  let arrived = false;
+  const method = marker === 'resources' ? 'notifications/resources/list_changed' : 'notifications/tools/list_changed';
+  s.client.setNotificationHandler(method, () => {
+    arrived = true;
+  });
+  if (marker === 'resources') s.listen.notify.resourcesChanged();
+  else s.listen.notify.toolsChanged();
+  await expect.poll(() => arrived).toBe(true);
+}
+
 const create = (name: string) => ({ name: 'create_entities', arguments: { entities: [{ name, entityType: 't', observations: [] }] } });
 
 describe('subscriptions/listen (2026-07-28)', () => {
@@ -72,14 +87,14 @@ describe('subscriptions/listen (2026-07-28)', () => {
     // A read or a no-op is no change.
     await s.client.callTool({ name: 'read_graph', arguments: {} });
     await s.client.callTool(create('Ada'));
-    await new Promise((r) => setTimeout(r, 50));
+    await flushed(s, 'resources');
     expect(heard).toHaveLength(1);
 
     await sub.close();
     expect(await sub.closed).toBe('local');
     await expect.poll(() => open(), { timeout: 10_000 }).toBe(0);
+    // The stream is closed: only the call's own answer stream could carry an update, and it comes before the answer.
     await s.client.callTool(create('Bob'));
-    await new Promise((r) => setTimeout(r, 50));
     expect(heard).toHaveLength(1);
   });
 
@@ -90,7 +105,7 @@ describe('subscriptions/listen (2026-07-28)', () => {
     const other = await s.client.listen({ resourceSubscriptions: ['memory://other'], toolsListChanged: true });
     expect(other.honoredFilter).toEqual({ resourceSubscriptions: ['memory://other'], toolsListChanged: true });
     await s.client.callTool(create('Ada'));
-    await new Promise((r) => setTimeout(r, 50));
+    await flushed(s, 'tools');
     expect(heard).toEqual([]);
     await other.close();
   });

@@ -175,8 +175,7 @@ describe('with the file store', () => {
       const seen = updates(s.client);
       await s.client.subscribeResource({ uri: KNOWLEDGE_GRAPH_URI });
       await other.createEntities([{ name: 'Elsewhere', entityType: 't', observations: [] }]);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(seen).toEqual([KNOWLEDGE_GRAPH_URI]);
+      await expect.poll(() => seen).toEqual([KNOWLEDGE_GRAPH_URI]); // found by the store's poll, with no call of ours
       expect((await call(s.client, 'open_nodes', { names: ['Elsewhere'] })).structuredContent).toMatchObject({
         entities: [{ name: 'Elsewhere' }],
       });

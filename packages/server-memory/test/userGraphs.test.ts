@@ -60,12 +60,10 @@ describe('createUserGraphs', () => {
     const users = createUserGraphs({ open: o.open, maxOpen: 1 });
     const held = await users.hold(as('alice'));
     await users.use(as('bob'), async () => {});
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(o.closed).toEqual([userGraphKey('bob')]);
+    await expect.poll(() => o.closed).toEqual([userGraphKey('bob')]); // closed in the background
     held.release();
     await users.use(as('carol'), async () => {});
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(o.closed).toEqual([userGraphKey('bob'), userGraphKey('alice')]);
+    await expect.poll(() => o.closed).toEqual([userGraphKey('bob'), userGraphKey('alice')]);
     await users.close();
   });
 

@@ -106,7 +106,8 @@ describe.skipIf(postgresUrl() === undefined)(
     }
 
     const acrossProcesses = {
-      // A NOTIFY goes from the writing replica through PostgreSQL to the listening one.
+      // A NOTIFY goes from the writing replica through PostgreSQL to the listening one. Kept: the suite's must-not
+      // ("no update after a no-op") across processes, whose updates all look the same: no marker to wait for.
       settle: () => sleep(500),
       arrived: (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 50 }),
     };

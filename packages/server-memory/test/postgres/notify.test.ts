@@ -11,7 +11,6 @@ import { startRelay } from './proxy.js';
 
 const url = postgresUrl();
 const entity = (name: string) => ({ name, entityType: 't', observations: [] });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   await vi.waitFor(
@@ -40,14 +39,36 @@ async function listeners(graph: string, statement = 'LISTEN'): Promise<number> {
 describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', () => {
   it('a watching store hears committed changes of other stores on its graph, once each, and nothing else', async () => {
     const graph = freshGraph();
-    const a = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const markGraph = freshGraph();
+    // a's process also follows a marker graph on the same LISTEN connection: notices arrive there in commit order,
+    // so once the marker's notice has, every notice committed before it has too.
+    const db = openPostgresDatabase({ url: url!, poolSize: 2 });
+    const a = openPostgresGraph(db, graph);
+    const marker = openPostgresGraph(db, markGraph);
     const b = openPostgresStore({ url: url!, graph, poolSize: 2 });
     const other = openPostgresStore({ url: url!, graph: freshGraph(), poolSize: 2 });
+    const markWriter = openPostgresStore({ url: url!, graph: markGraph, poolSize: 1 });
     const heard: GraphChange[] = [];
     a.onChange((change) => heard.push(change));
+    let marks = 0;
+    marker.onChange(() => marks++);
+    /** Resolves once a's LISTEN connection has every notice committed before this call. */
+    const flushed = async () => {
+      const seen = marks;
+      await markWriter.createEntities([entity(`mark ${seen}`)]);
+      await until(() => marks === seen + 1, 'the marker notice');
+    };
+    /** Sessions whose last statement LISTENs or UNLISTENs on either channel: the process's LISTEN connection. */
+    const listening = async () =>
+      (await listeners(graph)) +
+      (await listeners(graph, 'UNLISTEN')) +
+      (await listeners(markGraph)) +
+      (await listeners(markGraph, 'UNLISTEN'));
     try {
-      await a.readGraph(); // the schema exists before anyone listens
+      await Promise.all([a.readGraph(), marker.readGraph()]); // the schema exists before anyone listens
       expect(await listeners(graph)).toBe(0); // nothing listens until someone watches
+      const unwatchMarker = marker.watch();
+      await marker.listening!();
       const unwatch = a.watch();
       await until(async () => (await listeners(graph)) === 1, 'the LISTEN connection');
 
@@ -64,17 +85,19 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
       expect(heard).toEqual([{ source: 'external' }, { source: 'local' }]);
       await b.deleteEntities(['B1']);
       await until(() => heard.length === 3, 'the delete notice');
-      await sleep(300);
+      await flushed();
       expect(heard).toEqual([{ source: 'external' }, { source: 'local' }, { source: 'external' }]);
 
       // Released: the connection closes and nothing more is heard.
       unwatch();
-      await until(async () => (await listeners(graph)) === 0, 'the LISTEN connection to close');
+      unwatchMarker();
+      await until(async () => (await listening()) === 0, 'the LISTEN connection to close');
+      // No session listens on the channel any more (above): nothing can bring a notice of this write.
       await b.createEntities([entity('B2')]);
-      await sleep(300);
       expect(heard).toHaveLength(3);
     } finally {
-      await Promise.all([a.close(), b.close(), other.close()]);
+      await Promise.all([a.close(), marker.close(), b.close(), other.close(), markWriter.close()]);
+      await db.close();
     }
   });
 
@@ -106,15 +129,20 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
   it('one LISTEN connection however many watch handles, closed with the store', async () => {
     const graph = freshGraph();
     const a = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const b = openPostgresStore({ url: url!, graph, poolSize: 2 });
+    const heard: GraphChange[] = [];
+    a.onChange((change) => heard.push(change));
     try {
       const handles = [a.watch(), a.watch(), a.watch()];
       await until(async () => (await listeners(graph)) === 1, 'the LISTEN connection');
       handles[0]!();
       handles[0]!(); // twice: still counts once
-      await sleep(200);
+      handles[1]!(); // one handle is still held: the connection stays, and hears
+      await b.createEntities([entity('still heard')]);
+      await until(() => heard.length === 1, 'a notice on the connection still held');
       expect(await listeners(graph)).toBe(1);
     } finally {
-      await a.close();
+      await Promise.all([a.close(), b.close()]);
     }
     await until(async () => (await listeners(graph)) === 0, 'the LISTEN connection to close');
   });
@@ -134,11 +162,12 @@ describe.skipIf(!url)('PostgreSQL store: change notifications (LISTEN/NOTIFY)', 
       const unwatch = a.watch();
       await until(async () => (await listeners(graph)) === 1, 'the LISTEN connection');
 
-      await relay.down();
+      relay.refuse();
       await until(async () => (await listeners(graph)) === 0, 'the cut connection to be gone');
       await a.listening!(); // does not wait for the database to come back: the reconnect reports the gap
       await b.createEntities([entity('while-down')]); // its notice reaches nobody
-      await sleep(600); // a few failed reconnects
+      // A second reconnect is tried only once the first has failed and been handled: neither may report a change.
+      await until(() => relay.refused >= 2, 'two failed reconnects');
       expect(heard).toEqual([]);
       await relay.up();
       await until(() => heard.length === 1, 'the change reported after the reconnect');

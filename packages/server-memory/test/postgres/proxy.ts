@@ -8,8 +8,12 @@ export interface Relay extends AsyncDisposable {
   port: number;
   /** Stops listening and cuts every relayed connection. */
   down(): Promise<void>;
-  /** Listens again on the same port. */
+  /** Listens again on the same port (after `down`), or relays again (after `refuse`). */
   up(): Promise<void>;
+  /** A database that refuses: every relayed connection is cut, and each new one is closed at once and counted. */
+  refuse(): void;
+  /** How many connections `refuse` has closed. */
+  readonly refused: number;
   /** A database that hangs: connections are accepted (new and open ones alike) and nothing more is forwarded. */
   stall(): void;
   /** Ends a stall: the stalled connections are cut, new ones are relayed again. */
@@ -22,13 +26,22 @@ export async function startRelay(target: { host: string; port: number }): Promis
   let server: Server | undefined;
   let port = 0;
   let stalled = false;
+  let refusing = false;
+  let refused = 0;
   const track = (sock: Socket) => {
     sockets.add(sock);
     sock.on('close', () => sockets.delete(sock));
   };
   const up = () =>
     new Promise<void>((resolve, reject) => {
+      refusing = false;
+      if (server) return resolve();
       const s = createServer((inbound) => {
+        if (refusing) {
+          refused++;
+          inbound.destroy();
+          return;
+        }
         track(inbound);
         if (stalled) {
           inbound.on('error', () => inbound.destroy());
@@ -65,6 +78,13 @@ export async function startRelay(target: { host: string; port: number }): Promis
   return {
     get port() {
       return port;
+    },
+    get refused() {
+      return refused;
+    },
+    refuse() {
+      refusing = true;
+      for (const sock of sockets) sock.destroy();
     },
     down,
     up,

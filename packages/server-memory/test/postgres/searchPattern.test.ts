@@ -1,5 +1,5 @@
 // @module-tag slow
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTrigramSampler, indexPattern, type TrigramShares } from '../../src/store/postgres/searchPattern.js';
 import { containsPattern } from '../../src/store/postgres/text.js';
 
@@ -52,6 +52,12 @@ describe('indexPattern: what the trigram index is asked with', () => {
 
 describe('createTrigramSampler', () => {
   it('samples in the background, never waits, refreshes when old, and tries again after a failure', async () => {
+    // The sampler's clock is Date.now: faked, and moved past maxAgeMs by hand. A sample settles in the next turn.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const landed = () => new Promise((r) => setImmediate(r));
     let calls = 0;
     let fail = true;
     const sampler = createTrigramSampler(async () => {
@@ -60,18 +66,18 @@ describe('createTrigramSampler', () => {
       return sharesOf(['x1y']);
     }, 50);
     expect(sampler.current()).toBeUndefined();
-    await new Promise((r) => setTimeout(r, 5));
+    await landed();
     expect(calls).toBe(1);
     fail = false;
     expect(sampler.current()).toBeUndefined(); // the failed sample is tried again
-    await new Promise((r) => setTimeout(r, 5));
+    await landed();
     expect(sampler.current()?.size).toBeGreaterThan(0);
     expect(calls).toBe(2);
     sampler.current();
     expect(calls).toBe(2); // fresh: no new sample
-    await new Promise((r) => setTimeout(r, 60));
+    vi.advanceTimersByTime(60);
     sampler.current();
-    await new Promise((r) => setTimeout(r, 5));
+    await landed();
     expect(calls).toBe(3); // older than maxAgeMs: sampled again
   });
 });

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { createLogger } from '@mcpkit/protocol-core';
 import { connectInMemory } from '@mcpkit/protocol-core/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryServer, ForeignFileError, type GraphStore, type LoadProgress, openFileStore } from '../../src/server.js';
 import { FileLock } from '../../src/store/lock.js';
 import { referenceLoad, referenceSave, tempDir } from '../helpers.js';
@@ -30,15 +30,28 @@ function bigFile(n: number) {
   return { dir: dir.path, path, lock, size: statSync(path).size, [Symbol.dispose]: dispose };
 }
 
-const open = (path: string) =>
-  openFileStore({ path, load: 'background', lockStaleMs: 60_000, lockTimeoutMs: 20_000, compactDelayMs: 60_000 });
+/** A store loading `path` in the background, and what it logs. */
+function opened(path: string) {
+  const lines: string[] = [];
+  const logger = createLogger({ name: 't', level: 'debug', write: (l) => lines.push(l) });
+  const store = openFileStore({ path, load: 'background', logger, lockStaleMs: 60_000, lockTimeoutMs: 20_000, compactDelayMs: 60_000 });
+  return { lines, store };
+}
+const open = async (path: string) => await opened(path).store;
+/**
+ * Resolves once the store says its load has been waiting for the lock this test holds (its own notice after 1 s):
+ * from then on nothing that needs the load can settle until the test releases the lock.
+ */
+const waitingForLock = (lines: string[], path: string) =>
+  expect.poll(() => lines.join('')).toContain(`waiting for ${path}.lock, held by process ${process.pid}`);
+/** Whether `p` has settled by the next turn of the event loop. */
 const settled = async (p: Promise<unknown>) => {
   let done = false;
   p.then(
     () => (done = true),
     () => (done = true),
   );
-  await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setImmediate(r));
   return done;
 };
 
@@ -46,7 +59,8 @@ describe('load in the background', () => {
   it('opens before the graph is loaded; calls wait for it, hear its progress, then see every record', async () => {
     using f = bigFile(5000);
     expect(f.lock.tryAcquire()).toBe(true);
-    const store = await open(f.path);
+    const { lines, store: opening } = opened(f.path);
+    const store = await opening;
     try {
       const seen: LoadProgress[] = [];
       const ready = store.ready!({ onProgress: (p) => seen.push(p) });
@@ -56,7 +70,9 @@ describe('load in the background', () => {
       // The snapshot is read (without the lock); the journal waits for it. Polled: on a loaded machine the read
       // of the snapshot can take longer than the 200 ms above.
       await expect.poll(() => seen.at(-1)).toEqual({ loaded: f.size, total: f.size });
+      await waitingForLock(lines, f.path);
       expect(await settled(ready)).toBe(false);
+      expect(await settled(read)).toBe(false);
       for (const [i, p] of seen.entries()) if (i > 0) expect(p.loaded).toBeGreaterThan(seen[i - 1]!.loaded);
       f.lock.release();
       await ready;
@@ -71,7 +87,8 @@ describe('load in the background', () => {
   it('a wait stopped by its signal ends that wait only; the load goes on for the others', async () => {
     using f = bigFile(100);
     expect(f.lock.tryAcquire()).toBe(true);
-    const store = await open(f.path);
+    const { lines, store: opening } = opened(f.path);
+    const store = await opening;
     try {
       const stop = new AbortController();
       const stopped = store.ready!({ signal: stop.signal, onProgress: () => {} });
@@ -79,6 +96,7 @@ describe('load in the background', () => {
       stop.abort(new Error('client cancelled'));
       await expect(stopped).rejects.toThrow('client cancelled');
       await expect(store.ready!({ signal: stop.signal })).rejects.toThrow('client cancelled');
+      await waitingForLock(lines, f.path);
       expect(await settled(other)).toBe(false);
       f.lock.release();
       await other;
@@ -91,9 +109,11 @@ describe('load in the background', () => {
   it('writes made while the graph loads are applied after it, in order', async () => {
     using f = bigFile(100);
     expect(f.lock.tryAcquire()).toBe(true);
-    const store = await open(f.path);
+    const { lines, store: opening } = opened(f.path);
+    const store = await opening;
     const created = store.createEntities([{ name: 'New', entityType: 't', observations: [] }]);
     const added = store.addObservations([{ entityName: 'New', contents: ['x'] }]);
+    await waitingForLock(lines, f.path);
     expect(await settled(created)).toBe(false);
     f.lock.release();
     expect(await created).toHaveLength(1);
@@ -161,7 +181,7 @@ describe('through the MCP SDK client', () => {
         onprogress: (p) => progress.push(p),
       },
     );
-    await new Promise((r) => setTimeout(r, 600));
+    await expect.poll(() => progress.at(-1)?.progress).toBe(f.size); // the snapshot is read; the journal waits for the lock
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toEqual({ progress: f.size, total: f.size, message: expect.stringMatching(/^loading the knowledge graph: /) });
     f.lock.release();
@@ -185,8 +205,7 @@ describe('through the MCP SDK client', () => {
       },
     );
     const other = pair.client.callTool({ name: 'search_nodes', arguments: { query: 'E12' } });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(count.waiting).toBe(2);
+    await expect.poll(() => count.waiting).toBe(2);
     stop.abort();
     await expect(cancelled).rejects.toThrow();
     await expect.poll(() => count.waiting).toBe(1); // the server stopped waiting for the cancelled call
@@ -214,12 +233,17 @@ describe('through the MCP SDK client', () => {
     expect((await store.searchNodes('observation 2345 about')).entities).toEqual([entity(2345)]);
     await store.close();
 
-    // A store closed meanwhile never builds it.
-    const busy = logged();
-    const other = await openFileStore({ path: f.path, load: 'background', logger: busy.logger, compactDelayMs: 60_000 });
-    await other.ready!();
-    await other.close();
-    await new Promise((r) => setTimeout(r, 600));
-    expect(busy.built()).toBe(false);
+    // A store closed meanwhile never builds it: its idle timer, driven past its time, finds the store closed.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const busy = logged();
+      const other = await openFileStore({ path: f.path, load: 'background', logger: busy.logger, compactDelayMs: 60_000 });
+      await other.ready!();
+      await other.close();
+      vi.runAllTimers();
+      expect(busy.built()).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
