@@ -179,12 +179,16 @@ describe('git_log', () => {
 
     const errors: Error[] = [];
     pair.client.onerror = (error) => errors.push(error);
-    // Cancelled once the request is on its way to the server: its notifications/cancelled follows it in order.
-    const sent = vi.spyOn(pair.client.transport!, 'send');
+    // Cancelled the moment the request has been handed to the server (a gate on the client transport's send, not a
+    // pause): its notifications/cancelled follows it in order, before the walk can have finished.
     const controller = new AbortController();
+    const transport = pair.client.transport!;
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      await send(message, options);
+      if ('method' in message && message.method === 'tools/call') controller.abort();
+    };
     const call = pair.client.callTool({ name: 'git_log', arguments: args }, { signal: controller.signal });
-    await vi.waitFor(() => expect(sent).toHaveBeenCalledWith(expect.objectContaining({ method: 'tools/call' }), expect.anything()));
-    controller.abort();
     await expect(call).rejects.toThrow(/abort/i);
     // The cancelled call says so in the log, and no (partial) result reaches the client.
     await vi.waitFor(() => expect(lines.some((l) => l.includes('git_log was cancelled by the client'))).toBe(true));
