@@ -46,16 +46,16 @@ async function until(check: () => boolean, ms = 10_000) {
 
 /** Waits until a bin started with `--port <port>` answers `/healthz` (for a run that logs nothing to wait on). */
 async function untilServing(port: number, ms = 10_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await expect
+    .poll(
+      () =>
+        fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      { timeout: ms, interval: 20, message: `nothing serves /healthz on port ${port}` },
+    )
+    .toBe(true);
 }
 
 describe('runCli', () => {

@@ -8,7 +8,11 @@ const app = (label = 'http') => ({ createServer: () => createDemoServer(label) }
 
 describe('Streamable HTTP sessions', () => {
   it('gives each session its own server: colliding JSON-RPC ids get only their own results and notifications', async () => {
-    await using http = await startHttp(app());
+    // Every call stays in flight until all ten have started: the colliding ids are all open at once.
+    let started = 0;
+    let release = () => {};
+    const gate = { started: () => void started++, release: new Promise<void>((resolve) => (release = resolve)) };
+    await using http = await startHttp({ createServer: () => createDemoServer('http', undefined, gate) });
     const a = await http.connect({ name: 'a' });
     const b = await http.connect({ name: 'b' });
     const logs: Record<string, string[]> = { a: [], b: [] };
@@ -17,9 +21,11 @@ describe('Streamable HTTP sessions', () => {
     // Both clients number their requests from the same start, so ids collide on the wire.
     const calls = [];
     for (let i = 0; i < 5; i++) {
-      calls.push(a.callTool({ name: 'count', arguments: { marker: `A${i}`, delayMs: 30 - i * 5 } }));
-      calls.push(b.callTool({ name: 'count', arguments: { marker: `B${i}`, delayMs: i * 5 } }));
+      calls.push(a.callTool({ name: 'count', arguments: { marker: `A${i}` } }));
+      calls.push(b.callTool({ name: 'count', arguments: { marker: `B${i}` } }));
     }
+    await expect.poll(() => started).toBe(10);
+    release();
     const results = await Promise.all(calls);
     for (let i = 0; i < 5; i++) {
       expect(results[2 * i]!.structuredContent).toMatchObject({ marker: `A${i}` });
@@ -266,7 +272,7 @@ describe('the access log', () => {
     const { lines, logger } = capture('info');
     await using http = await startHttp(app(), { logger });
     const client = await http.connect({ name: 'a' });
-    await client.callTool({ name: 'count', arguments: { marker: 'x', delayMs: 0 } });
+    await client.callTool({ name: 'count', arguments: { marker: 'x' } });
     const health = await raw(http.url, { method: 'GET', path: '/healthz' });
     expect(health.status).toBe(200);
     const wrong = await raw(http.url, { path: '/nope', body: INIT });
@@ -307,7 +313,7 @@ describe('the access log', () => {
     const { lines, logger } = capture('warn');
     await using http = await startHttp(app(), { logger });
     const client = await http.connect({ name: 'a' });
-    await client.callTool({ name: 'count', arguments: { marker: 'x', delayMs: 0 } });
+    await client.callTool({ name: 'count', arguments: { marker: 'x' } });
     await client.close();
     await http[Symbol.asyncDispose]();
     expect(lines).toEqual([]);

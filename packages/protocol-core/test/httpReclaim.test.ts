@@ -7,10 +7,10 @@ import { INIT, openSession, openStream, raw, sessionHeaders } from './fixtures/r
 const app = () => ({ createServer: () => createDemoServer('reclaim') });
 
 const ping = (url: string, sid: string) => raw(url, { headers: sessionHeaders(sid), body: { jsonrpc: '2.0', id: 9, method: 'ping' } });
-const slowCall = (url: string, sid: string, delayMs: number) =>
+const slowCall = (url: string, sid: string) =>
   raw(url, {
     headers: sessionHeaders(sid),
-    body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'count', arguments: { marker: 'slow', delayMs } } },
+    body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'count', arguments: { marker: 'slow' } } },
   });
 
 function sessionIdOf(client: Client): string {
@@ -70,7 +70,7 @@ describe('reclaiming sessions when the table is full', () => {
     );
     const a = await openSession(http.url);
     const b = await openSession(http.url);
-    const calls = [slowCall(http.url, a, 0), slowCall(http.url, b, 0)];
+    const calls = [slowCall(http.url, a), slowCall(http.url, b)];
     await expect.poll(() => started).toBe(2);
     const refused = await raw(http.url, { body: INIT });
     release(); // before the checks: a failed one must not leave the calls holding the runner's shutdown

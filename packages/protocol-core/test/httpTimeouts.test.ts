@@ -8,6 +8,15 @@ const app = () => ({ createServer: () => createDemoServer('timeouts') });
 /** Well past the 300 ms limits below, and well short of the test timeout. */
 const GIVE_UP_MS = 5000;
 
+/** The request timeout the two streaming tests set: a stream must outlive it. */
+const STREAM_REQUEST_TIMEOUT_MS = 200;
+/**
+ * Kept on the wall clock, because the contract is a timeout enforced by Node's own HTTP server (its
+ * connection-checking interval, out of reach of fake timers): a stream left open for six times the request
+ * timeout has outlived it, with the server's check having run several times meanwhile.
+ */
+const PAST_THE_TIMEOUT_MS = 6 * STREAM_REQUEST_TIMEOUT_MS;
+
 describe('HTTP request timeouts', () => {
   it('cuts off a client that drips its body', async () => {
     await using http = await startHttp(app(), { requestTimeoutMs: 300 });
@@ -29,12 +38,12 @@ describe('HTTP request timeouts', () => {
   });
 
   it('keeps a Streamable HTTP GET stream open past the request timeout, and still delivers on it', async () => {
-    await using http = await startHttp(app(), { requestTimeoutMs: 200 });
+    await using http = await startHttp(app(), { requestTimeoutMs: STREAM_REQUEST_TIMEOUT_MS });
     const sid = await openSession(http.url);
     const stream = await openStream(http.url, '/mcp', sessionHeaders(sid));
     try {
       expect(stream.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 1200));
+      await new Promise((r) => setTimeout(r, PAST_THE_TIMEOUT_MS));
       expect(stream.closed()).toBe(false);
       // The tool logs without a related request, so the notification goes out on the GET stream.
       const call = await raw(http.url, {
@@ -49,13 +58,13 @@ describe('HTTP request timeouts', () => {
   });
 
   it('keeps a legacy SSE stream open past the request timeout, and still answers on it', async () => {
-    await using http = await startHttp(app(), { mode: 'sse', requestTimeoutMs: 200 });
+    await using http = await startHttp(app(), { mode: 'sse', requestTimeoutMs: STREAM_REQUEST_TIMEOUT_MS });
     const stream = await openStream(http.url, '/sse');
     try {
       expect(stream.status).toBe(200);
       await stream.waitFor('event: endpoint');
       const endpoint = /data: (\/messages\?sessionId=\S+)/.exec(stream.text())![1]!;
-      await new Promise((r) => setTimeout(r, 1200));
+      await new Promise((r) => setTimeout(r, PAST_THE_TIMEOUT_MS));
       expect(stream.closed()).toBe(false);
       const ping = await raw(http.url, { path: endpoint, body: { jsonrpc: '2.0', id: 7, method: 'ping' } });
       expect(ping.status).toBe(202);

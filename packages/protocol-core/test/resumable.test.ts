@@ -85,7 +85,6 @@ describe('closeRequestStream through the HTTP runner', () => {
         handler: async (_args, _ctx, extra) => {
           await extra.mcpReq.notify({ method: 'notifications/message', params: { level: 'info', data: 'pausing' } });
           const closed = closeRequestStream(server, extra, { eventSent: true });
-          await new Promise((resolve) => setTimeout(resolve, 20));
           return textResult(closed ? 'closed, then resumed' : 'kept open');
         },
       }),

@@ -25,19 +25,23 @@ function rawServer() {
     }
     for (const wake of waiters.splice(0)) wake();
   });
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
+  // An exit wakes a waiting next() too: it then fails at once instead of at the test's timeout.
+  child.once('exit', () => {
+    for (const wake of waiters.splice(0)) wake();
+  });
   let read = 0;
   return {
     child,
     write: (line: string) => child.stdin.write(`${line}\n`),
-    /** The next message; fails after 10 s (the bug was no answer at all). */
+    /** The next message, woken by stdout's data; fails if the server exits first (the bug was no answer at all). */
     async next(): Promise<unknown> {
-      const end = Date.now() + 10_000;
       while (messages.length <= read) {
-        if (Date.now() > end) throw new Error('no answer within 10 s');
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
-        });
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited without answering:\n${err}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
       }
       return messages[read++];
     },

@@ -113,8 +113,9 @@ describe('enableSubscriptions on a 2026 stdio connection', () => {
       expect(subs!.uris()).toEqual([]);
       await sub.close();
       subs!.notifyUpdated('demo://thing');
-      // Kept: an absence on a stream that has closed; nothing later on it to wait for.
-      await new Promise((r) => setTimeout(r, 20));
+      // An absence: one transport carries every stream in order, so a wrongly sent update is in once a later request
+      // is answered (the 2026 era has no ping: a resources/list).
+      await client.listResources();
       expect(updates).toEqual(['demo://thing']);
     } finally {
       await client.close();

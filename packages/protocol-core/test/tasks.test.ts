@@ -15,13 +15,11 @@ import { z } from 'zod';
 import { createTaskLayer, type TaskLayer, type TaskLayerOptions } from '../src/tasks/index.js';
 import { connectV1InMemory, sendRaw, startHttp, type V1InMemoryPair } from '../src/testing/index.js';
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
+/** Settles only when `signal` aborts (rejecting with its reason): a task held at a step until it is stopped. */
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 
 /** What the `count` tool saw: the abort of its task, and that its run returned, for the cancellation test. */
@@ -30,7 +28,10 @@ interface Seen {
   ended?: boolean;
 }
 
-/** A server with one task tool, `count`: `steps` working updates `ms` apart, then optionally a question and a failure. */
+/**
+ * A server with one task tool, `count`: `steps` working updates (with `hold`, it stays at the first one until its
+ * task is stopped), then optionally a question and a failure.
+ */
 function taskServer(seen: Seen = { aborted: false }, options: TaskLayerOptions = {}): { server: McpServer; tasks: TaskLayer } {
   const server = new McpServer({ name: 'tasks-test', version: '0.0.0' }, { capabilities: { tools: {} } });
   const tasks = createTaskLayer(server, options);
@@ -43,21 +44,21 @@ function taskServer(seen: Seen = { aborted: false }, options: TaskLayerOptions =
       description: 'Counts in a task',
       input: {
         steps: z.number().int().min(0),
-        ms: z.number().default(1),
+        hold: z.boolean().default(false),
         ask: z.boolean().default(false),
         fail: z.boolean().default(false),
         bytes: z.number().default(0),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       pollIntervalMs: 5,
-      run: async ({ steps, ms, ask, fail, bytes }, _ctx, task) => {
+      run: async ({ steps, hold, ask, fail, bytes }, _ctx, task) => {
         task.signal.addEventListener('abort', () => {
           seen.aborted = true;
         });
         try {
           for (let i = 1; i <= steps; i++) {
             await task.update('working', `step ${i}`);
-            await sleep(ms, task.signal);
+            if (hold) await untilAborted(task.signal);
           }
         } finally {
           seen.ended = true;
@@ -180,7 +181,7 @@ describe('a task tool for a 2025-11-25 client', () => {
   it('cancels: the work is aborted, the task stays cancelled, a second cancel is refused', async () => {
     const seen: Seen = { aborted: false };
     await using pair = await connectV1InMemory(taskServer(seen).server);
-    const { task } = await createTask(pair, { steps: 5, ms: 30 });
+    const { task } = await createTask(pair, { steps: 5, hold: true });
     const cancelled = await pair.client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled', statusMessage: 'Client cancelled task execution.' });
     expect(seen.aborted).toBe(true);
@@ -206,9 +207,9 @@ describe('a task tool for a 2025-11-25 client', () => {
 
   it('caps the ttl a client asks for, and refuses new tasks past maxTasks while all run', async () => {
     await using pair = await connectV1InMemory(taskServer(undefined, { maxTtlMs: 1000, maxTasks: 2 }).server);
-    const first = await createTask(pair, { steps: 3, ms: 100 }, { ttl: 999_999 });
+    const first = await createTask(pair, { steps: 3, hold: true }, { ttl: 999_999 });
     expect(first.task.ttl).toBe(1000);
-    expect((await createTask(pair, { steps: 3, ms: 100 })).task.ttl).toBe(1000);
+    expect((await createTask(pair, { steps: 3, hold: true })).task.ttl).toBe(1000);
     await expect(createTask(pair, { steps: 1 })).rejects.toThrow('Too many tasks: 2 are still running');
     expect((await pair.client.experimental.tasks.listTasks()).tasks).toHaveLength(2);
   });
@@ -217,7 +218,7 @@ describe('a task tool for a 2025-11-25 client', () => {
     const seen = { aborted: false };
     const { server, tasks } = taskServer(seen);
     const pair = await connectV1InMemory(server);
-    const { task } = await createTask(pair, { steps: 5, ms: 30 });
+    const { task } = await createTask(pair, { steps: 5, hold: true });
     await pair[Symbol.asyncDispose]();
     expect(seen.aborted).toBe(true);
     expect(tasks.store.get(task.taskId)).toBeUndefined();

@@ -5,7 +5,8 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { createLogger } from '@mcpkit/protocol-core';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveRepository, resolveWorkPath } from '../src/engine/confine.js';
 import { connect, git, gitRepo, tempDir, text } from './helpers.js';
 
@@ -91,7 +92,9 @@ describe('where the roots come from', () => {
     using b = gitRepo();
     let roots = [a.path];
     let asked = 0;
-    await using pair = await connect({}, { capabilities: { roots: { listChanged: true } } });
+    const lines: string[] = [];
+    const logger = createLogger({ name: 'git', level: 'debug', write: (line) => lines.push(line) });
+    await using pair = await connect({ logger }, { capabilities: { roots: { listChanged: true } } });
     pair.client.setRequestHandler('roots/list', async () => {
       asked += 1;
       return { roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: 'workspace' })) };
@@ -104,7 +107,8 @@ describe('where the roots come from', () => {
     expect(asked).toBe(1);
     roots = [b.path];
     await pair.client.notification({ method: 'notifications/roots/list_changed' });
-    await new Promise((r) => setTimeout(r, 20));
+    // The server has taken the notification once it says so; the next call lists the roots again.
+    await vi.waitFor(() => expect(lines.some((l) => l.includes('roots changed'))).toBe(true));
     const okB = await pair.client.callTool({ name: 'git_status', arguments: { repo_path: b.repo } });
     expect(okB.isError, text(okB)).toBeFalsy();
     expect(asked).toBe(2);

@@ -1,7 +1,7 @@
 /**
  * The built bin in both protocol eras, over stdio and over Streamable HTTP (`--transport http`): the official
  * v2 client in each negotiation mode (`legacy` → 2025-11-25, `auto` and pinned → 2026-07-28) lists the tools
- * and calls git_status on a real repository. The v1 SDK client over stdio is in server.stdio.test.ts.
+ * and calls git_status on a real repository. The v1 SDK client over stdio is in server.stdio.test.ts (the same checks: expectServesReferenceTexts).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { connectHttpV2, spawnStdio, V2_MODES } from '@mcpkit/protocol-core/testi
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { gitEnv, gitRepo, text } from './helpers.js';
+import { expectServesReferenceTexts, gitEnv, gitRepo, text } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
@@ -19,13 +19,7 @@ describe('mcp-server-git (built bin over stdio), both eras', () => {
     await using proc = await spawnStdio(bin, { mode, args: ['-r', fx.repo], env: gitEnv() });
     expect(proc.client.getProtocolEra()).toBe(mode === 'legacy' ? 'legacy' : 'modern');
     expect(proc.client.getServerVersion()).toMatchObject({ name: 'mcp-git' });
-    const { tools } = await proc.client.listTools();
-    expect(tools.map((t) => t.name)).toContain('git_status');
-    expect(tools.map((t) => t.name)).not.toContain('git_init');
-    const status = await proc.client.callTool({ name: 'git_status', arguments: { repo_path: fx.repo } });
-    expect(text(status)).toBe('Repository status:\nOn branch master\nnothing to commit, working tree clean');
-    const log = await proc.client.callTool({ name: 'git_log', arguments: { repo_path: fx.repo, max_count: 1 } });
-    expect(text(log)).toMatch(/^Commit history:\nCommit: '[0-9a-f]{40}'\nAuthor: <git.Actor "Test User <test@example.com>">\n/);
+    await expectServesReferenceTexts(proc.client, fx.repo);
   });
 
   it('answers an unknown tool with JSON-RPC -32602 in the 2026 era', async () => {

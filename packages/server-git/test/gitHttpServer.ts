@@ -91,6 +91,9 @@ export async function serveGit(root: string): Promise<GitHttpServer> {
       writing = writing.then(async () => {
         for (let at = 0; at < chunk.length && !gone; at += throttle.bytes) {
           res.write(chunk.subarray(at, at + throttle.bytes));
+          // Kept on the wall clock: a slow link is what this fixture simulates. The transfer must last across the
+          // progress reporter's own timers (protocol-core's 250 ms delay, 500 ms interval) for progress to be
+          // heard and a cancellation to land mid-answer; no test asserts on how long it takes.
           await sleep(throttle.everyMs);
         }
         child.stdout.resume();

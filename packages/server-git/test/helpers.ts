@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectInMemory, type InMemoryClientOptions } from '@mcpkit/protocol-core/testing';
+import { expect } from 'vitest';
 import { createGitServer, type GitServerOptions } from '../src/server.js';
 
 /**
@@ -132,4 +133,21 @@ export function conflictedMerge(fx: RepoFixture, ours: Record<string, string>, t
     conflicted = true;
   }
   if (!conflicted) throw new Error('git merge did not stop with a conflict');
+}
+
+/** What a client sees of a bin started on `-r repo` (`repo` a fresh gitRepo()): the tools, and the reference texts of git_status and git_log. */
+export async function expectServesReferenceTexts(
+  client: {
+    listTools(): Promise<{ tools: { name: string }[] }>;
+    callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  },
+  repo: string,
+): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name)).toContain('git_status');
+  expect(tools.map((t) => t.name)).not.toContain('git_init');
+  const status = await client.callTool({ name: 'git_status', arguments: { repo_path: repo } });
+  expect(text(status)).toBe('Repository status:\nOn branch master\nnothing to commit, working tree clean');
+  const log = await client.callTool({ name: 'git_log', arguments: { repo_path: repo, max_count: 1 } });
+  expect(text(log)).toMatch(/^Commit history:\nCommit: '[0-9a-f]{40}'\nAuthor: <git.Actor "Test User <test@example.com>">\n/);
 }

@@ -1,7 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@mcpkit/protocol-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
 import { DEFAULT_OBJECT_LIMITS } from '../src/engine/git/objectLimits.js';
 import { revList } from '../src/engine/log/commits.js';
@@ -180,13 +179,19 @@ describe('git_log', () => {
 
     const errors: Error[] = [];
     pair.client.onerror = (error) => errors.push(error);
+    // Cancelled the moment the request has been handed to the server (a gate on the client transport's send, not a
+    // pause): its notifications/cancelled follows it in order, before the walk can have finished.
     const controller = new AbortController();
+    const transport = pair.client.transport!;
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      await send(message, options);
+      if ('method' in message && message.method === 'tools/call') controller.abort();
+    };
     const call = pair.client.callTool({ name: 'git_log', arguments: args }, { signal: controller.signal });
-    await sleep(1);
-    controller.abort();
     await expect(call).rejects.toThrow(/abort/i);
     // The cancelled call says so in the log, and no (partial) result reaches the client.
-    while (!lines.some((l) => l.includes('git_log was cancelled by the client'))) await sleep(10);
+    await vi.waitFor(() => expect(lines.some((l) => l.includes('git_log was cancelled by the client'))).toBe(true));
     await pair.client.ping();
     expect(errors).toEqual([]);
   });

@@ -9,11 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger, type Logger, silentLogger } from '@mcpkit/protocol-core';
 import { connectV2InMemory, type InMemoryPair } from '@mcpkit/protocol-core/testing';
 import type { Progress } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRemoteAccess } from '../src/engine/remote/http.js';
 import { createGitServer } from '../src/server.js';
 import { type GitHttpServer, serveGit } from './gitHttpServer.js';
@@ -27,8 +26,9 @@ function spawnGit(cwd: string, args: string[]): string {
   return (spawnSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8' }).stdout ?? '').trim();
 }
 
+/** Waits on state (a request the served repository saw aborted, a line logged), within the test's own timeout. */
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(10);
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 10 });
 }
 
 /** A progress notification that says the pack is arriving (more bytes than the ref advertisement). */

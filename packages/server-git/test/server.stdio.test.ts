@@ -1,22 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
+import { runBin, spawnStdio, spawnStdioV1 } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
-import { gitEnv, gitRepo, text } from './helpers.js';
+import { expectServesReferenceTexts, gitEnv, gitRepo, text } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 describe('mcp-server-git (built bin over stdio)', () => {
-  it('serves the tools on a --repository, with the reference texts', async () => {
+  it('serves the tools on a --repository, with the reference texts, to the v1 SDK client', async () => {
     using fx = gitRepo();
-    await using proc = await spawnStdio(bin, { args: ['-r', fx.repo], env: gitEnv() });
+    await using proc = await spawnStdioV1(bin, { args: ['-r', fx.repo], env: gitEnv() });
     expect(proc.client.getServerVersion()).toMatchObject({ name: 'mcp-git' });
-    const { tools } = await proc.client.listTools();
-    expect(tools.map((t) => t.name)).toContain('git_status');
-    expect(tools.map((t) => t.name)).not.toContain('git_init');
-    const status = await proc.client.callTool({ name: 'git_status', arguments: { repo_path: fx.repo } });
-    expect(text(status)).toBe('Repository status:\nOn branch master\nnothing to commit, working tree clean');
-    const log = await proc.client.callTool({ name: 'git_log', arguments: { repo_path: fx.repo, max_count: 1 } });
-    expect(text(log)).toMatch(/^Commit history:\nCommit: '[0-9a-f]{40}'\nAuthor: <git.Actor "Test User <test@example.com>">\n/);
+    await expectServesReferenceTexts(proc.client, fx.repo);
   });
 
   it('refuses a repository outside the allowed one', async () => {

@@ -1,22 +1,23 @@
 import { lstatSync, mkdirSync, rmdirSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GitContext } from '../src/engine/context.js';
 import { createStatPool, type StatLike, type StatPool } from '../src/engine/git/statPool.js';
 import { worktreeState } from '../src/engine/git/worktreeState.js';
 import { createRepoCache, openRepo } from '../src/engine/repo.js';
 import { gitRepo, hasGit, tempDir, write } from './helpers.js';
 
-/** Calls `lstatAll` until the helper thread has answered part of a list (it starts on the first large list). */
+/**
+ * The answer of a list the helper thread took part in: a large list starts the helper, which is up once it has
+ * said so (state, waited on); the next large list is then shared.
+ */
 async function untilShared(pool: StatPool, dir: string, rels: readonly string[]): Promise<(StatLike | null)[]> {
-  for (let i = 0; i < 200; i++) {
-    const before = pool.helperLstats();
-    const answer = pool.lstatAll(dir, rels);
-    if (pool.helperLstats() > before) return answer;
-    await sleep(25);
-  }
-  throw new Error('the helper thread never took part');
+  pool.lstatAll(dir, rels);
+  await vi.waitFor(() => expect(pool.helperState()).toBe('up'), { timeout: 10_000, interval: 10 });
+  const before = pool.helperLstats();
+  const answer = pool.lstatAll(dir, rels);
+  expect(pool.helperLstats(), 'the helper thread took part').toBeGreaterThan(before);
+  return answer;
 }
 
 const fields = (st: StatLike | null) => st && { mode: st.mode, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
@@ -84,11 +85,16 @@ describe('the lstat pool', () => {
   it('stops the helper thread when it has been idle, and starts it again for the next large list', async () => {
     using dir = tempDir();
     write(dir.path, { 'a.txt': 'a' });
-    const pool = createStatPool({ minBatch: 2, threads: true, idleMs: 100 });
+    // The idle stop is a pure timer: the test moves its clock (vi.waitFor moves it too, by far less than idleMs).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const idleMs = 60_000;
+    const pool = createStatPool({ minBatch: 2, threads: true, idleMs });
     try {
       await untilShared(pool, dir.path, ['a.txt', 'a.txt']);
       expect(pool.helperState()).toBe('up');
-      for (let i = 0; i < 100 && pool.helperState() !== 'idle'; i++) await sleep(20);
+      vi.advanceTimersByTime(idleMs - 1);
+      expect(pool.helperState()).toBe('up');
+      vi.advanceTimersByTime(1);
       expect(pool.helperState()).toBe('idle');
       const before = pool.helperLstats();
       expect(pool.lstatAll(dir.path, ['a.txt', 'gone']).map((st) => st?.size ?? null)).toEqual([1, null]); // on this thread
@@ -97,6 +103,7 @@ describe('the lstat pool', () => {
       expect(pool.helperLstats()).toBeGreaterThan(before);
     } finally {
       await pool.close();
+      vi.useRealTimers();
     }
     expect(pool.helperState()).toBe('off');
   });
@@ -138,11 +145,14 @@ describe('the lstat pool', () => {
         untracked: state.untracked,
       });
       expect(summary(await worktreeState(await openRepo(ctx, fx.repo)))).toEqual(expected);
-      for (let i = 0; i < 200 && repoCache.stats.helperLstats() === 0; i++) {
-        await sleep(25);
-        expect(summary(await worktreeState(await openRepo(ctx, fx.repo)))).toEqual(expected);
-      }
-      expect(repoCache.stats.helperLstats()).toBeGreaterThan(0);
+      // The first status started the helper thread; statuses until one was shared with it (state, polled).
+      await vi.waitFor(
+        async () => {
+          expect(summary(await worktreeState(await openRepo(ctx, fx.repo)))).toEqual(expected);
+          expect(repoCache.stats.helperLstats()).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 10 },
+      );
       expect(fx.git('status', '--porcelain', '-uall').split('\n').filter(Boolean).sort()).toEqual([
         ' D d4/f19.txt',
         ' D linked/a.txt',

@@ -2,20 +2,22 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StdioProcess, spawnStdio } from '@mcpkit/protocol-core/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { git, gitEnv, hasGit, tempDir, text, write } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
-/** Waits until the server's stderr matches `pattern` (pinging meanwhile, so a dead server fails the test). */
+/** Waits until the server's stderr matches `pattern` (pinging on each look, so a dead server fails the test). */
 async function stderrMatch(proc: StdioProcess, pattern: RegExp, what: string): Promise<string> {
-  for (let i = 0; i < 3000; i++) {
-    const m = pattern.exec(proc.stderr());
-    if (m) return m[0];
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    if (i % 50 === 0) await proc.client.ping();
-  }
-  throw new Error(`no ${what} on stderr:\n${proc.stderr()}`);
+  return vi.waitFor(
+    async () => {
+      await proc.client.ping();
+      const m = pattern.exec(proc.stderr());
+      if (!m) throw new Error(`no ${what} on stderr:\n${proc.stderr()}`);
+      return m[0];
+    },
+    { timeout: 30_000, interval: 20 },
+  );
 }
 
 /** Every file under `dir` with its size and mtime: what a reader must leave as it was. */

@@ -25,8 +25,8 @@ describe('mcp-server-sequential-thinking (built bin over stdio)', () => {
       branches: [],
       thoughtHistoryLength: 1,
     });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(proc.stderr()).toContain('│ Plan the work');
+    // The thought is drawn once the call is answered (its formatter loads on first use): wait on stderr, not a clock.
+    await expect.poll(() => proc.stderr()).toContain('│ Plan the work');
   });
 
   it('honours DISABLE_THOUGHT_LOGGING and --max-history', async () => {

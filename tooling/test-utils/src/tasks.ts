@@ -6,12 +6,16 @@
 
 export const TASKS = 'io.modelcontextprotocol/tasks';
 
-/** The 2026-07-28 envelope, with or without the extension in the client capabilities. */
-export function envelope(optIn: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/** The 2026-07-28 envelope, with or without the extension in the client capabilities (beside `capabilities`). */
+export function envelope(
+  optIn: boolean,
+  extra: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '0.0.0' },
-    'io.modelcontextprotocol/clientCapabilities': optIn ? { extensions: { [TASKS]: {} } } : {},
+    'io.modelcontextprotocol/clientCapabilities': optIn ? { ...capabilities, extensions: { [TASKS]: {} } } : capabilities,
     ...extra,
   };
 }
@@ -29,7 +33,11 @@ export async function rpc(
   endpoint: string,
   method: string,
   params: Record<string, unknown> = {},
-  { optIn = true, headers = {} }: { optIn?: boolean; headers?: Record<string, string> } = {},
+  {
+    optIn = true,
+    headers = {},
+    capabilities = {},
+  }: { optIn?: boolean; headers?: Record<string, string>; capabilities?: Record<string, unknown> } = {},
 ): Promise<RpcAnswer> {
   const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
   const response = await fetch(endpoint, {
@@ -42,7 +50,12 @@ export async function rpc(
       ...(name !== undefined ? { 'mcp-name': name } : {}),
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(optIn, params._meta as never) } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: { ...params, _meta: envelope(optIn, params._meta as never, capabilities) },
+    }),
   });
   const text = await response.text();
   const json = response.headers.get('content-type')?.includes('text/event-stream')

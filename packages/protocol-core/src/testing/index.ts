@@ -242,6 +242,12 @@ export interface HttpFixture extends AsyncDisposable {
   connectV1(options?: ClientOptions & { headers?: Record<string, string> }): Promise<Client>;
 }
 
+/** What `startHttp`'s clients give their transport: headers on every request (and on the SSE stream). */
+interface HttpTransportOptions {
+  requestInit?: RequestInit;
+  eventSourceInit?: { fetch: (url: string | URL, init?: RequestInit) => Promise<Response> };
+}
+
 /** Serves `app` on 127.0.0.1 with a free port. */
 export async function startHttp(app: ServerApp, options: Partial<HttpOptions> = {}): Promise<HttpFixture> {
   const running = await serveHttp(app, { mode: 'http', host: '127.0.0.1', port: 0, ...options });
@@ -250,32 +256,29 @@ export async function startHttp(app: ServerApp, options: Partial<HttpOptions> = 
   const eventSourceInit = (headers: Record<string, string>) => ({
     fetch: (u: string | URL, init?: RequestInit) => fetch(u, { ...init, headers: { ...init?.headers, ...headers } }),
   });
+  /** Connects `client` to the endpoint through the SDK's SSE or Streamable HTTP client transport (v1 or v2). */
+  async function open<C extends { connect(transport: never): Promise<void>; close(): Promise<void> }>(
+    client: C,
+    transports: Record<'sse' | 'http', new (url: URL, options: HttpTransportOptions) => Parameters<C['connect']>[0]>,
+    headers: Record<string, string> | undefined,
+  ): Promise<C> {
+    const url = new URL(running.endpoint);
+    const requestInit = headers ? { requestInit: { headers } } : {};
+    const transport = sse
+      ? new transports.sse(url, { ...requestInit, ...(headers ? { eventSourceInit: eventSourceInit(headers) } : {}) })
+      : new transports.http(url, requestInit);
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
   return {
     running,
     url: running.url,
     endpoint: running.endpoint,
-    async connect({ headers, mode = 'legacy', ...clientOptions } = {}) {
-      const client = newV2Client({ mode, ...clientOptions });
-      const url = new URL(running.endpoint);
-      const requestInit = headers ? { requestInit: { headers } } : {};
-      const transport = sse
-        ? new V2SSEClientTransport(url, { ...requestInit, ...(headers ? { eventSourceInit: eventSourceInit(headers) } : {}) })
-        : new V2StreamableHTTPClientTransport(url, requestInit);
-      await client.connect(transport);
-      clients.push(client);
-      return client;
-    },
-    async connectV1({ headers, ...clientOptions } = {}) {
-      const client = newClient(clientOptions);
-      const url = new URL(running.endpoint);
-      const requestInit = headers ? { requestInit: { headers } } : {};
-      const transport = sse
-        ? new SSEClientTransport(url, { ...requestInit, ...(headers ? { eventSourceInit: eventSourceInit(headers) } : {}) })
-        : new StreamableHTTPClientTransport(url, requestInit);
-      await client.connect(transport);
-      clients.push(client);
-      return client;
-    },
+    connect: ({ headers, mode = 'legacy', ...clientOptions } = {}) =>
+      open(newV2Client({ mode, ...clientOptions }), { sse: V2SSEClientTransport, http: V2StreamableHTTPClientTransport }, headers),
+    connectV1: ({ headers, ...clientOptions } = {}) =>
+      open(newClient(clientOptions), { sse: SSEClientTransport, http: StreamableHTTPClientTransport }, headers),
     async [Symbol.asyncDispose]() {
       await Promise.allSettled(clients.map((c) => c.close()));
       await running.close();

@@ -3,6 +3,8 @@
  * `ask` (required: one elicitation through `extra.task.input`), `explode` (optional: a JSON-RPC error), `progress`
  * (optional: reports progress through the reporter of `extra`, then waits). The clock and releases are the test's.
  */
+
+import { type RpcAnswer, rpc as rawRpc } from '@mcpkit/test-utils/tasks';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { createMcpServer, defineTool, registerTools } from '../../src/define.ts';
@@ -132,53 +134,12 @@ export function tasksApp({ store, scopes }: { store?: TaskStore; scopes?: Server
   };
 }
 
-export const TASKS = 'io.modelcontextprotocol/tasks';
+export { TASKS } from '@mcpkit/test-utils/tasks';
 
-/** The 2026-07-28 envelope, with or without the extension in the client capabilities. */
-export function envelope(optIn: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '0.0.0' },
-    'io.modelcontextprotocol/clientCapabilities': optIn ? { elicitation: {}, extensions: { [TASKS]: {} } } : { elicitation: {} },
-    ...extra,
-  };
-}
-
-export interface RpcAnswer {
-  status: number;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-let nextId = 1;
-
-/** One raw 2026-07-28 request over Streamable HTTP (the SDK v2 client has no tasks API), with the routing headers. */
-export async function rpc(
+/** One raw 2026-07-28 request over Streamable HTTP (the SDK v2 client has no tasks API): a client that can elicit (`ask`). */
+export const rpc = (
   endpoint: string,
   method: string,
   params: Record<string, unknown>,
-  { optIn = true, headers = {} }: { optIn?: boolean; headers?: Record<string, string> } = {},
-): Promise<RpcAnswer> {
-  const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
-  const response = await fetch(endpoint, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined ? { 'mcp-name': name } : {}),
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(optIn, params._meta as never) } }),
-  });
-  const text = await response.text();
-  const json = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => JSON.parse(line.slice(5)))
-        .find((message) => 'result' in message || 'error' in message)
-    : JSON.parse(text);
-  return { status: response.status, ...(json.result ? { result: json.result } : {}), ...(json.error ? { error: json.error } : {}) };
-}
+  options: { optIn?: boolean; headers?: Record<string, string> } = {},
+): Promise<RpcAnswer> => rawRpc(endpoint, method, params, { ...options, capabilities: { elicitation: {} } });
