@@ -22,6 +22,11 @@ export interface Throttle {
   everyMs: number;
   /** Only requests whose `METHOD url` includes this are slowed down (default: all). */
   only?: string;
+  /**
+   * After this many bytes of an answer, send nothing more until the client closes the connection: an answer that
+   * cannot finish before the test cancels it, however fast the machine (default: none, the answer completes).
+   */
+  stallAfter?: number;
 }
 
 export interface GitHttpServer {
@@ -74,7 +79,13 @@ export async function serveGit(root: string): Promise<GitHttpServer> {
         ? state.throttle
         : null;
     let gone = false;
+    let closed: () => void = () => {};
+    const whenGone = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    let sent = 0;
     res.on('close', () => {
+      closed();
       if (res.writableFinished) return;
       gone = true;
       aborted.push(`${req.method} ${req.url}`);
@@ -90,7 +101,11 @@ export async function serveGit(root: string): Promise<GitHttpServer> {
       child.stdout.pause();
       writing = writing.then(async () => {
         for (let at = 0; at < chunk.length && !gone; at += throttle.bytes) {
-          res.write(chunk.subarray(at, at + throttle.bytes));
+          if (throttle.stallAfter !== undefined && sent >= throttle.stallAfter) await whenGone;
+          if (gone) break;
+          const piece = chunk.subarray(at, at + throttle.bytes);
+          sent += piece.length;
+          res.write(piece);
           // Kept on the wall clock: a slow link is what this fixture simulates. The transfer must last across the
           // progress reporter's own timers (protocol-core's 250 ms delay, 500 ms interval) for progress to be
           // heard and a cancellation to land mid-answer; no test asserts on how long it takes.

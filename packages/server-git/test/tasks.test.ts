@@ -100,8 +100,9 @@ describe.skipIf(!hasGit)('git tools as tasks', { timeout: 60_000 }, () => {
   });
 
   it('shows a git_fetch transfer as the status message, and tasks/cancel aborts its HTTP request', async () => {
-    // 256 KiB at 4 KiB per 50 ms: a minute, far longer than the test waits for the first progress.
-    http.throttle = { bytes: 4096, everyMs: 50, only: 'POST /up.git/git-upload-pack' };
+    // 4 KiB per 50 ms, and nothing after the first 32 KiB until the client lets go: the transfer cannot end before
+    // the cancel, however fast the machine.
+    http.throttle = { bytes: 4096, everyMs: 50, only: 'POST /up.git/git-upload-pack', stallAfter: 32 * 1024 };
     http.aborted.length = 0;
     try {
       const { result: created } = await rpc(withTasks.endpoint, 'tools/call', { name: 'git_fetch', arguments: { repo_path: repo } });
