@@ -49,7 +49,7 @@ function importGraph(bin: string, url: string, file: string, graph: string): Pro
   });
 }
 
-export interface Loaded {
+interface Loaded {
   n: number;
   /** Its database. */
   url: string;
@@ -67,7 +67,7 @@ interface PgSizes {
   searchIndex: string;
 }
 
-export async function loadGraphs(ctx: BenchContext, pg: RunningPostgres, bin: string, dir: string, sizes: number[]): Promise<Loaded[]> {
+async function loadGraphs(ctx: BenchContext, pg: RunningPostgres, bin: string, dir: string, sizes: number[]): Promise<Loaded[]> {
   const admin = await connectSql(pg.url);
   const loaded: Loaded[] = [];
   try {

@@ -8,8 +8,8 @@
 import { type BenchContext, latency, ms, type StdioConnection } from './harness.js';
 import { call } from './memoryPostgresOps.js';
 
-export const PAGE_GOAL_MS = 10;
-export const PAGE_QUERY = 'day 3';
+const PAGE_GOAL_MS = 10;
+const PAGE_QUERY = 'day 3';
 
 export interface PageFigure {
   key: string;

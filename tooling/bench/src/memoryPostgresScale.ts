@@ -13,9 +13,9 @@ import { cpuTimeMs } from './load.js';
 import { call } from './memoryPostgresOps.js';
 import { connectSql, type PgbenchResult, postgresCpuMs, runPgbench } from './postgresCluster.js';
 
-export const WRITERS = 8;
+const WRITERS = 8;
 
-export interface ReplicaRound {
+interface ReplicaRound {
   replicas: number;
   writes: number;
   seconds: number;
@@ -24,7 +24,7 @@ export interface ReplicaRound {
   cpu: { servers: number; postgres: number; clients: number };
 }
 
-export interface WaitSample {
+interface WaitSample {
   samples: number;
   /** Samples in which a session waited for the NOTIFY lock (`object` lock on `pg_database`, object 0). */
   notifyLockWaits: number;
@@ -109,7 +109,7 @@ async function round(conns: StdioConnection[], perReplica: number, tag: string, 
 }
 
 /** `rounds` of 1 replica and of 3, interleaved, each replica `perReplica` writes by `WRITERS` writers. */
-export async function replicaThroughput(
+async function replicaThroughput(
   spec: (replica: number) => SpawnSpec,
   url: string,
   options: { rounds: number; perReplica: number },
@@ -154,7 +154,7 @@ export interface Anchors {
 }
 
 /** The floors on the same cluster, in the database `url` names. */
-export async function writeAnchors(url: string, seconds: number): Promise<Anchors> {
+async function writeAnchors(url: string, seconds: number): Promise<Anchors> {
   const sql = await connectSql(url);
   let roundTripMs: number;
   try {
@@ -181,7 +181,7 @@ export async function writeAnchors(url: string, seconds: number): Promise<Anchor
   return { roundTripMs, one, eight, eightNotifying };
 }
 
-export const SCALE_GOAL = { replicas: 2.5, singleWrite: 2 };
+const SCALE_GOAL = { replicas: 2.5, singleWrite: 2 };
 
 const cpuCell = (r: ReplicaRound) => `${ms(r.cpu.servers)} + ${ms(r.cpu.postgres)} + ${ms(r.cpu.clients)}`;
 
