@@ -236,13 +236,7 @@ const suite: Suite<Prepared> = {
       }
       reportPages(ctx, largest.n, pages);
       const smallest = loaded[0]!;
-      const single = figures[String(smallest.n)]?.create1?.postgres;
-      const scale = await measureScale(
-        ctx,
-        (r) => ({ ...pgSpec(smallest.n), label: `replica ${r}` }),
-        databaseUrl(url, smallest.n),
-        single && { label: `create_entities (1) at ${sizeLabel(smallest.n)}`, medianMs: single.median },
-      );
+      const scale = await measureScale(ctx, (r) => ({ ...pgSpec(smallest.n), label: `replica ${r}` }), databaseUrl(url, smallest.n));
 
       ctx.table({
         title: 'memory on PostgreSQL: the load',
