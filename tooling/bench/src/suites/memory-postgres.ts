@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   type BenchContext,
   binPath,
   type Cell,
-  childEnv,
   connectStdio,
   latency,
   ms,
@@ -20,9 +17,10 @@ import {
   stats,
   withTimeout,
 } from '../harness.js';
-import { graphFile } from '../memoryGraph.js';
+import { databaseUrl, graphName, type Prepared, preparePostgres, serverFacts } from '../memoryPostgresLoad.js';
 import { call, callsFor, GOAL, type OpStats, pgOps, type Side, sizeLabel, withP95 } from '../memoryPostgresOps.js';
-import { connectSql, type RunningPostgres, type SqlClient, startBenchPostgres } from '../postgresCluster.js';
+import { pageFigures, reportPages } from '../memoryPostgresPages.js';
+import { measureScale } from '../memoryPostgresScale.js';
 
 /**
  * @mcpkit/server-memory with `--storage postgres` at 100k and 1M entities, beside the same server
@@ -32,6 +30,9 @@ import { connectSql, type RunningPostgres, type SqlClient, startBenchPostgres } 
  * file and loaded with the server's own `import` subcommand (the store's tables, 2,000-row
  * transactions), then `VACUUM ANALYZE` (what autovacuum does after a bulk load, done at once).
  *
+ * Then paged reads at the largest size (`memoryPostgresPages.ts`), and writes from 1 and 3 replicas with pgbench and
+ * `SELECT 1` as anchors at the smallest (`memoryPostgresScale.ts`).
+ *
  *   pnpm bench -- --only memory-postgres [--quick]      (quick: 100k only, fewer calls)
  *   BENCH_MEMORY_PG_SIZES=100000,1000000 overrides the sizes.
  */
@@ -39,41 +40,6 @@ import { connectSql, type RunningPostgres, type SqlClient, startBenchPostgres } 
 const SIZES = (process.env.BENCH_MEMORY_PG_SIZES ?? '100000,1000000').split(',').map(Number);
 /** The reference re-reads the whole file per call: beyond this size it is skipped, with the reason printed. */
 const REFERENCE_MAX = 100_000;
-const IMPORT_TIMEOUT_MS = 6 * 60_000;
-
-const graphName = (n: number) => (n === 0 ? 'bench-empty' : `bench-${sizeLabel(n)}`);
-
-/**
- * Each size in a database of its own (`bench_100k`, `bench_1m`, `bench_empty`), as a deployment of that size would
- * be: graphs sharing a database share its trigram index, so a small graph's search would also sift a big one's rows.
- */
-const databaseName = (n: number) => (n === 0 ? 'bench_empty' : `bench_${sizeLabel(n).toLowerCase()}`);
-function databaseUrl(base: string, n: number): string {
-  const url = new URL(base);
-  url.pathname = `/${databaseName(n)}`;
-  return url.toString();
-}
-
-/** `mcp-server-memory import <file> --graph <name>`: the path a user moving a file into the database takes. */
-function importGraph(bin: string, url: string, file: string, graph: string): Promise<number> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, 'import', file, '--graph', graph, '--log-level', 'warn'], {
-    env: childEnv({ label: 'import', args: [], env: { MEMORY_DATABASE_URL: url } }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-  const done = new Promise<number>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve(performance.now() - t0) : reject(new Error(`import of ${file} exited with ${code}: ${err.trim()}`)),
-    );
-  });
-  return withTimeout(done, IMPORT_TIMEOUT_MS, `import into ${graph}`).catch((error: unknown) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
-}
 
 /** Spawn → initialize → first open_nodes answered (what a user waits for before the first tool result). */
 async function firstAnswer(spec: SpawnSpec): Promise<number> {
@@ -86,83 +52,6 @@ async function firstAnswer(spec: SpawnSpec): Promise<number> {
     throw new Error(`${spec.label}: ${error instanceof Error ? error.message : String(error)}; stderr: ${conn.stderr().slice(-1500)}`);
   } finally {
     await conn.close();
-  }
-}
-
-interface Loaded {
-  n: number;
-  /** Its database. */
-  url: string;
-  sizes: PgSizes;
-  /** The generator's JSONL (pristine; the file servers get copies). */
-  file: string;
-  bytes: number;
-  importMs: number;
-  analyzeMs: number;
-}
-
-interface PgSizes {
-  entitiesTable: string;
-  relationsTable: string;
-  searchIndex: string;
-}
-
-async function loadGraphs(ctx: BenchContext, pg: RunningPostgres, bin: string, dir: string, sizes: number[]): Promise<Loaded[]> {
-  const admin = await connectSql(pg.url);
-  const loaded: Loaded[] = [];
-  try {
-    for (const n of [0, ...sizes]) await admin.query(`CREATE DATABASE ${databaseName(n)}`);
-  } finally {
-    await admin.end();
-  }
-  for (const n of sizes) {
-    const url = databaseUrl(pg.url, n);
-    const file = join(dir, `graph-${n}.jsonl`);
-    writeFileSync(file, graphFile(n));
-    const bytes = statSync(file).size;
-    ctx.print(`  loading ${n.toLocaleString('en')} entities (${(bytes / 2 ** 20).toFixed(0)} MiB of JSONL) with \`import\`…`);
-    const importMs = await importGraph(bin, url, file, graphName(n));
-    const sql = await connectSql(url);
-    try {
-      const t0 = performance.now();
-      await sql.query('VACUUM ANALYZE memory_entities');
-      await sql.query('VACUUM ANALYZE memory_relations');
-      // Flush the load's dirty pages now, so the checkpointer's I/O does not land in the timed writes.
-      await sql.query('CHECKPOINT');
-      const analyzeMs = performance.now() - t0;
-      ctx.print(`  … imported in ${(importMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(analyzeMs / 1000).toFixed(1)} s`);
-      loaded.push({ n, url, sizes: await tableSizes(sql), file, bytes, importMs, analyzeMs });
-    } finally {
-      await sql.end();
-    }
-  }
-  return loaded;
-}
-
-async function tableSizes(sql: SqlClient): Promise<PgSizes> {
-  const size = async (rel: string) =>
-    (await sql.query<{ s: string }>('SELECT pg_size_pretty(pg_total_relation_size($1::regclass)) AS s', [rel])).rows[0]!.s;
-  return {
-    entitiesTable: await size('memory_entities'),
-    relationsTable: await size('memory_relations'),
-    searchIndex: await size('memory_entities_search'),
-  };
-}
-
-async function serverFacts(url: string): Promise<{ version: string; settings: string }> {
-  const sql = await connectSql(url);
-  try {
-    const version = (await sql.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
-    const settings = (
-      await sql.query<{ name: string; setting: string }>(
-        "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers') ORDER BY name",
-      )
-    ).rows
-      .map((r) => `${r.name}=${r.setting}`)
-      .join(', ');
-    return { version, settings };
-  } finally {
-    await sql.end();
   }
 }
 
@@ -264,29 +153,18 @@ function judge(ctx: BenchContext, figures: Record<string, SizeFigures>, starts: 
   }
 }
 
-const suite: Suite = {
+const suite: Suite<Prepared> = {
   name: 'memory-postgres',
   description: 'server-memory --storage postgres at 100k/1M entities beside the file store and the reference (stdio, SDK client)',
-  async run(ctx: BenchContext) {
+  prepare: (ctx: BenchContext) =>
+    preparePostgres(ctx, binPath('@mcpkit/server-memory', 'mcp-server-memory'), ctx.quick ? SIZES.filter((n) => n <= 100_000) : SIZES),
+  async run(ctx: BenchContext, prepared: Prepared) {
     const oursBin = binPath('@mcpkit/server-memory', 'mcp-server-memory');
     const refBin = binPath('@modelcontextprotocol/server-memory', 'mcp-server-memory');
-    const sizes = ctx.quick ? SIZES.filter((n) => n <= 100_000) : SIZES;
-    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-memory-pg-'));
-    let pg: RunningPostgres | undefined;
-    // Interrupted (Ctrl-C, a CI time-out): stop the cluster and remove both directories before exiting.
-    const onSignal = (signal: NodeJS.Signals) => {
-      void (pg?.stop() ?? Promise.resolve()).finally(() => {
-        rmSync(dir, { recursive: true, force: true });
-        process.exit(signal === 'SIGINT' ? 130 : 143);
-      });
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const { pg, dir, loaded } = prepared;
     try {
-      pg = await startBenchPostgres();
       const url = pg.url;
-      ctx.print(`ours: ${oursBin}\nreference: ${refBin}\nPostgreSQL from ${pg.binaries.source} on ${url}`);
-      const loaded = await loadGraphs(ctx, pg, oursBin, dir, sizes);
+      ctx.print(`ours: ${oursBin}\nreference: ${refBin}`);
       const facts = await serverFacts(url);
       const pgSpec = (n: number) =>
         nodeSpec('postgres', oursBin, ['--log-level', 'warn', '--storage', 'postgres', '--graph', graphName(n)], {
@@ -348,6 +226,18 @@ const suite: Suite = {
         printSize(ctx, l.n, fig, referenceNote);
       }
 
+      const largest = loaded.at(-1)!;
+      const pageConn = await connectStdio(pgSpec(largest.n), { timeoutMs: 120_000 });
+      let pages: Awaited<ReturnType<typeof pageFigures>>;
+      try {
+        pages = await withTimeout(pageFigures(pageConn, largest.n, ctx.scale(100, 30)), 300_000, 'paged reads');
+      } finally {
+        await pageConn.close();
+      }
+      reportPages(ctx, largest.n, pages);
+      const smallest = loaded[0]!;
+      const scale = await measureScale(ctx, (r) => ({ ...pgSpec(smallest.n), label: `replica ${r}` }), databaseUrl(url, smallest.n));
+
       ctx.table({
         title: 'memory on PostgreSQL: the load',
         headers: ['graph', 'JSONL', '`import`', 'VACUUM ANALYZE + CHECKPOINT', 'entities/s'],
@@ -370,12 +260,12 @@ const suite: Suite = {
         loaded.map(({ file: _file, ...l }) => l),
       );
       ctx.record('database', facts);
+      ctx.record('pages', { entities: largest.n, figures: pages });
+      ctx.record('replicas', scale.replicas);
+      ctx.record('anchors', scale.anchors);
       judge(ctx, figures, starts);
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      await pg?.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await prepared.dispose();
     }
   },
 };

@@ -42,6 +42,13 @@ export interface PostgresDatabase {
   /** The one LISTEN connection of the process, shared by every graph's store. */
   readonly listener: ChangeListener;
   /**
+   * Sends one change notice on a pooled connection, in a statement of its own that does not wait for the disk: the
+   * NOTIFY lock (one for the whole database) is held for a moment, not for a commit's flush (`notifier.ts`).
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  /** The logger the database reports to. */
+  readonly logger: Logger;
+  /**
    * For `/readyz`: whether the database answers a `SELECT 1` on the pool now (within its connection and statement
    * time-outs; the runner bounds and caches the probe), with the reason, redacted, when it does not.
    */
@@ -193,6 +200,15 @@ export function openPostgresDatabase({
     redact,
     transaction,
     listener,
+    logger,
+    async notify(channel, payload) {
+      if (closed) throw new Error('the memory store is closed');
+      await pool.query({
+        name: 'memory_notify',
+        text: "SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)",
+        values: [channel, payload],
+      });
+    },
     async ping() {
       if (closed) return { ok: false, reason: 'the memory store is closed' };
       try {

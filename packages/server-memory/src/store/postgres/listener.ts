@@ -1,7 +1,7 @@
 /**
  * Change notifications across processes, with PostgreSQL's LISTEN/NOTIFY and no other broker.
- * Every write that changed a graph sends `pg_notify(<graph's channel>, <notice>)` in its statement, so the
- * notice is delivered only if the change commits. While at least one graph of the process is followed (a
+ * After a write that changed a graph commits, its store sends `pg_notify(<graph's channel>, <notice>)`
+ * (`notifier.ts`), so a notice follows every committed change. While at least one graph of the process is followed (a
  * client subscribed to its resource), the process keeps one dedicated connection (outside the pool) that
  * LISTENs on the channel of every followed graph, and hands each notice to the followers of the graph it
  * names; a graph no longer followed is UNLISTENed, and the connection closes when none is. When it breaks

@@ -1,8 +1,9 @@
 /**
  * A `GraphStore` on PostgreSQL: many processes (and machines) share one database, each graph a `graph` key on
  * every row. The connections are the process's (`database.ts`: one pool and one LISTEN connection for all its
- * graphs); a store is one graph's calls on them. Each write that changed the graph NOTIFYs the graph's channel in
- * its statement; `watch()` follows the channel on the process's LISTEN connection for other processes' (`listener.ts`).
+ * graphs); a store is one graph's calls on them. After a write that changed the graph commits, the store NOTIFYs the
+ * graph's channel (`notifier.ts`); `watch()` follows the channel on the process's LISTEN connection for other
+ * processes' (`listener.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { ToolError } from '@mcpkit/protocol-core';
@@ -11,6 +12,7 @@ import type { GraphChange, GraphStore } from '../types.js';
 import { openPostgresDatabase, type PostgresDatabase, type PostgresDatabaseOptions } from './database.js';
 import { checkGraphName, DEFAULT_GRAPH } from './graphName.js';
 import { encodeNotice, type Following, graphChannel } from './listener.js';
+import { createNotifier } from './notifier.js';
 import { openNodes, readGraph, searchNodes } from './reads.js';
 import { createTrigramSampler, indexPattern, sampleTrigrams } from './searchPattern.js';
 import * as writes from './writes.js';
@@ -40,15 +42,22 @@ export function openPostgresGraph(db: PostgresDatabase, graph: string = DEFAULT_
   const transaction = <T>(mode: 'read' | 'write', run: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
     closed ? Promise.reject(new ToolError('the memory store is closed')) : db.transaction(mode, run);
 
+  // Other processes hear of a committed change by a notice sent after it (never inside the write: `notifier.ts`).
+  const notifier = createNotifier(
+    () => db.notify(channel, encodeNotice({ graph, origin, seq: ++seq })),
+    (error) => db.logger.warn(`change notice for ${location} not sent: ${db.redact(String((error as Error)?.message ?? error))}`),
+  );
+
   /**
-   * A write: one statement (`writes.ts`) that, if it changes the graph, also NOTIFYs the graph's channel (delivered
-   * to the other processes' listeners only if it commits) and waits for its commit to reach the disk; this
-   * process's listeners are told once it has committed.
+   * A write: one statement (`writes.ts`) that waits for its commit to reach the disk; if it changed the graph, this
+   * process's listeners are told at once and the other processes' by the notice that follows.
    */
-  const write = async <T>(run: (client: pg.PoolClient, notice: writes.Notice) => Promise<writes.Written<T>>): Promise<T> => {
-    const notice = { channel, payload: encodeNotice({ graph, origin, seq: ++seq }) };
-    const { value, changed } = await transaction('write', (client) => run(client, notice));
-    if (changed) for (const l of listeners) l({ source: 'local' });
+  const write = async <T>(run: (client: pg.PoolClient) => Promise<writes.Written<T>>): Promise<T> => {
+    const { value, changed } = await transaction('write', run);
+    if (changed) {
+      notifier.changed();
+      for (const l of listeners) l({ source: 'local' });
+    }
     return value;
   };
 
@@ -74,12 +83,12 @@ export function openPostgresGraph(db: PostgresDatabase, graph: string = DEFAULT_
 
   return {
     location,
-    createEntities: (entities) => write((client, notice) => writes.createEntities(client, graph, entities, notice)),
-    createRelations: (relations) => write((client, notice) => writes.createRelations(client, graph, relations, notice)),
-    addObservations: (additions) => write((client, notice) => writes.addObservations(client, graph, additions, notice)),
-    deleteEntities: (names) => write((client, notice) => writes.deleteEntities(client, graph, names, notice)),
-    deleteObservations: (deletions) => write((client, notice) => writes.deleteObservations(client, graph, deletions, notice)),
-    deleteRelations: (relations) => write((client, notice) => writes.deleteRelations(client, graph, relations, notice)),
+    createEntities: (entities) => write((client) => writes.createEntities(client, graph, entities)),
+    createRelations: (relations) => write((client) => writes.createRelations(client, graph, relations)),
+    addObservations: (additions) => write((client) => writes.addObservations(client, graph, additions)),
+    deleteEntities: (names) => write((client) => writes.deleteEntities(client, graph, names)),
+    deleteObservations: (deletions) => write((client) => writes.deleteObservations(client, graph, deletions)),
+    deleteRelations: (relations) => write((client) => writes.deleteRelations(client, graph, relations)),
     readGraph: (page) => transaction('read', (client) => readGraph(client, graph, page)),
     searchNodes: (query, page) => {
       const pattern = indexPattern(query, trigrams.current());
@@ -100,6 +109,7 @@ export function openPostgresGraph(db: PostgresDatabase, graph: string = DEFAULT_
       handles = 0;
       following?.stop();
       following = undefined;
+      await notifier.settled();
     },
   };
 }

@@ -26,6 +26,7 @@ const entityOf = (r: EntityRow): Entity | EntitySummary =>
     ? { name: r.name, entityType: r.entity_type }
     : { name: r.name, entityType: r.entity_type, observations: r.observations };
 const relationOf = (r: RelationRow): Relation => ({ from: r.from_name, to: r.to_name, relationType: r.relation_type });
+const mappers = { toEntity: entityOf, toRelation: relationOf };
 const entityColumns = (page?: PageRequest) => (page?.namesOnly ? 'name, entity_type' : 'name, entity_type, observations');
 
 /** `offset`/`limit` over entities first, then relations, as the in-process graph pages (`Graph.slice`). */
@@ -58,7 +59,7 @@ const sqlLimit = (r: { from: number; to: number }) => (Number.isFinite(r.to) ? S
 
 /** The whole graph (insertion order), or one page of it; only the page's rows are fetched. */
 export async function readGraph(db: PoolClient, graph: string, page?: PageRequest): Promise<GraphPage> {
-  if (seeks(page)) return seekGraph(db, graph, page, entityOf, relationOf);
+  if (seeks(page)) return seekGraph(db, graph, page, mappers);
   const { rows } = await db.query<{ e: string; r: string }>(
     'SELECT (SELECT count(*) FROM memory_entities WHERE graph = $1) AS e, (SELECT count(*) FROM memory_relations WHERE graph = $1) AS r',
     [graph],
@@ -127,7 +128,7 @@ export async function searchNodes(
 ): Promise<GraphPage> {
   // Stored text never holds NUL, so a query with one matches nothing (as in the file store, where no field holds one).
   if (hasNul(query)) return matchedPage(db, graph, [], page);
-  if (seeks(page)) return seekSearch(db, graph, { query: containsPattern(query), index: indexPattern }, page, entityOf, relationOf);
+  if (seeks(page)) return seekSearch(db, graph, { query: containsPattern(query), index: indexPattern }, page, mappers);
   const { rows } = await db.query<EntityRow>({
     name: page?.namesOnly ? 'memory_search_names' : 'memory_search',
     text: `SELECT ${entityColumns(page)} FROM memory_entities

@@ -5,8 +5,8 @@
  * above); later pages repeat the cursor's totals.
  */
 import type { PoolClient } from 'pg';
-import type { Entity, EntitySummary, GraphPage, PageRequest, Relation } from '../../graph.js';
-import { plannedRows } from './seek.js';
+import type { GraphPage, PageRequest } from '../../graph.js';
+import { plannedRows, type RowMappers, seekPage } from './seek.js';
 
 /** The search's test on entity `e` ($1 graph, $2 the query's pattern, $3 the index pattern), as `reads.ts` runs it. */
 const MATCH = `e.graph = $1 AND memory_search_text(e.name, e.entity_type, e.observations) ILIKE $3
@@ -36,46 +36,35 @@ async function searchTotals(db: PoolClient, values: unknown[]): Promise<{ entiti
   return { entities, relations: Math.round((touching * entities) / SEARCH_EXACT_UP_TO) };
 }
 
-export async function seekSearch(
+/** A `search_nodes` page: the matches after the key, then the relations touching a match. */
+export function seekSearch(
   db: PoolClient,
   graph: string,
   patterns: { query: string; index: string },
   page: PageRequest & { limit: number },
-  toEntity: (r: { name: string; entity_type: string; observations?: string[] }) => Entity | EntitySummary,
-  toRelation: (r: { from_name: string; to_name: string; relation_type: string }) => Relation,
+  map: RowMappers,
 ): Promise<GraphPage> {
   const values = [graph, patterns.query, patterns.index];
-  const totals = page.totals ?? (await searchTotals(db, values));
-  const [phase, key] = (page.after ?? 'e:0').split(':') as ['e' | 'r', string];
-  const { limit } = page;
-  const done = page.offset ?? 0;
   const columns = page.namesOnly ? 'e.seq, e.name, e.entity_type' : 'e.seq, e.name, e.entity_type, e.observations';
-  const base = { totalEntities: totals.entities, totalRelations: totals.relations };
-  const entityRows =
-    phase === 'e'
-      ? (
+  return seekPage(
+    {
+      totals: () => searchTotals(db, values),
+      entities: async (key, limit) =>
+        (
           await db.query<{ seq: string; name: string; entity_type: string; observations?: string[] }>(
             `SELECT ${columns} FROM memory_entities e WHERE ${MATCH} AND e.seq > $4 ORDER BY e.seq LIMIT $5`,
-            [...values, key, limit + 1],
+            [...values, key, limit],
           )
-        ).rows
-      : [];
-  if (entityRows.length > limit) {
-    const shown = entityRows.slice(0, limit);
-    return { entities: shown.map(toEntity), relations: [], ...base, nextOffset: done + limit, nextAfter: `e:${shown.at(-1)!.seq}` };
-  }
-  const rest = limit - entityRows.length;
-  const relationKey = phase === 'r' ? key : '0';
-  const relationRows = (
-    await db.query<{ seq: string; from_name: string; to_name: string; relation_type: string }>(
-      `SELECT r.seq, r.from_name, r.to_name, r.relation_type FROM ${TOUCHING} AND r.seq > $4 ORDER BY r.seq LIMIT $5`,
-      [...values, relationKey, rest + 1],
-    )
-  ).rows;
-  const result: GraphPage = { entities: entityRows.map(toEntity), relations: relationRows.slice(0, rest).map(toRelation), ...base };
-  if (relationRows.length > rest) {
-    result.nextOffset = done + limit;
-    result.nextAfter = `r:${rest > 0 ? relationRows[rest - 1]!.seq : relationKey}`;
-  }
-  return result;
+        ).rows,
+      relations: async (key, limit) =>
+        (
+          await db.query<{ seq: string; from_name: string; to_name: string; relation_type: string }>(
+            `SELECT r.seq, r.from_name, r.to_name, r.relation_type FROM ${TOUCHING} AND r.seq > $4 ORDER BY r.seq LIMIT $5`,
+            [...values, key, limit],
+          )
+        ).rows,
+    },
+    page,
+    map,
+  );
 }

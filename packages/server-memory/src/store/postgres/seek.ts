@@ -42,43 +42,43 @@ async function graphTotals(db: PoolClient, graph: string): Promise<{ entities: n
 export const seeks = (page: PageRequest | undefined): page is PageRequest & { limit: number } =>
   page?.limit !== undefined && (page.after !== undefined || (page.offset ?? 0) === 0);
 
-export async function seekGraph(
-  db: PoolClient,
-  graph: string,
-  page: PageRequest & { limit: number },
-  toEntity: (r: { name: string; entity_type: string; observations?: string[] }) => Entity | EntitySummary,
-  toRelation: (r: { from_name: string; to_name: string; relation_type: string }) => Relation,
-): Promise<GraphPage> {
-  const totals = page.totals ?? (await graphTotals(db, graph));
+type EntityRow = Seq & { name: string; entity_type: string; observations?: string[] };
+type RelationRow = Seq & { from_name: string; to_name: string; relation_type: string };
+
+/** What a keyset walk reads: its totals (first page only), and the rows after a key, in `seq` order. */
+export interface SeekSource {
+  totals(): Promise<{ entities: number; relations: number }>;
+  /** Up to `limit` entities after `key`, with the columns `page.namesOnly` asks for. */
+  entities(key: string, limit: number): Promise<EntityRow[]>;
+  relations(key: string, limit: number): Promise<RelationRow[]>;
+}
+
+export interface RowMappers {
+  toEntity: (r: { name: string; entity_type: string; observations?: string[] }) => Entity | EntitySummary;
+  toRelation: (r: { from_name: string; to_name: string; relation_type: string }) => Relation;
+}
+
+/**
+ * One page of a keyset walk: entities after the key (`e:<seq>`, from the start with no key), then, once they are
+ * done, relations (`r:<seq>`); one row more than the page is read to know whether another page follows.
+ */
+export async function seekPage(source: SeekSource, page: PageRequest & { limit: number }, map: RowMappers): Promise<GraphPage> {
+  const totals = page.totals ?? (await source.totals());
   const [phase, key] = (page.after ?? 'e:0').split(':') as ['e' | 'r', string];
-  const limit = page.limit;
-  const columns = page.namesOnly ? 'seq, name, entity_type' : 'seq, name, entity_type, observations';
+  const { limit } = page;
   const done = page.offset ?? 0;
-  const entityRows =
-    phase === 'e'
-      ? (
-          await db.query<Seq & { name: string; entity_type: string; observations?: string[] }>(
-            `SELECT ${columns} FROM memory_entities WHERE graph = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-            [graph, key, limit + 1],
-          )
-        ).rows
-      : [];
   const base = { totalEntities: totals.entities, totalRelations: totals.relations };
+  const entityRows = phase === 'e' ? await source.entities(key, limit + 1) : [];
   if (entityRows.length > limit) {
     const shown = entityRows.slice(0, limit);
-    return { entities: shown.map(toEntity), relations: [], ...base, nextOffset: done + limit, nextAfter: `e:${shown.at(-1)!.seq}` };
+    return { entities: shown.map(map.toEntity), relations: [], ...base, nextOffset: done + limit, nextAfter: `e:${shown.at(-1)!.seq}` };
   }
   const rest = limit - entityRows.length;
   const relationKey = phase === 'r' ? key : '0';
-  const relationRows = (
-    await db.query<Seq & { from_name: string; to_name: string; relation_type: string }>(
-      'SELECT seq, from_name, to_name, relation_type FROM memory_relations WHERE graph = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-      [graph, relationKey, rest + 1],
-    )
-  ).rows;
+  const relationRows = await source.relations(relationKey, rest + 1);
   const result: GraphPage = {
-    entities: entityRows.map(toEntity),
-    relations: relationRows.slice(0, rest).map(toRelation),
+    entities: entityRows.map(map.toEntity),
+    relations: relationRows.slice(0, rest).map(map.toRelation),
     ...base,
   };
   if (relationRows.length > rest) {
@@ -86,4 +86,31 @@ export async function seekGraph(
     result.nextAfter = `r:${rest > 0 ? relationRows[rest - 1]!.seq : relationKey}`;
   }
   return result;
+}
+
+/** A `read_graph` page: the graph's rows after the key, through the `(graph, seq)` indexes. */
+export function seekGraph(db: PoolClient, graph: string, page: PageRequest & { limit: number }, map: RowMappers): Promise<GraphPage> {
+  const columns = page.namesOnly ? 'seq, name, entity_type' : 'seq, name, entity_type, observations';
+  return seekPage(
+    {
+      totals: () => graphTotals(db, graph),
+      entities: async (key, limit) =>
+        (
+          await db.query<EntityRow>(`SELECT ${columns} FROM memory_entities WHERE graph = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [
+            graph,
+            key,
+            limit,
+          ])
+        ).rows,
+      relations: async (key, limit) =>
+        (
+          await db.query<RelationRow>(
+            'SELECT seq, from_name, to_name, relation_type FROM memory_relations WHERE graph = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+            [graph, key, limit],
+          )
+        ).rows,
+    },
+    page,
+    map,
+  );
 }

@@ -1,9 +1,11 @@
 /**
  * The six mutations as SQL, each one statement, which `postgresStore.ts` runs on its own (autocommit:
- * one round trip, one transaction). The statement that changes the graph also sends the graph's
- * change notice (`pg_notify`, delivered only if it commits), and makes its own commit durable
- * (`DURABLE`). Every value travels as a bound parameter (lists as one JSON or array
- * parameter); nothing is spliced into SQL text. Each returns its result and whether the graph changed.
+ * one round trip, one transaction), and which makes its own commit durable (`DURABLE`). No statement
+ * NOTIFYs: a NOTIFY holds one lock of the whole database from its commit until that commit is on disk,
+ * so every notifying write would flush alone, one after the other, on every replica; the store sends the
+ * change notice after the commit instead (`notifier.ts`). Every value travels as a bound parameter (lists
+ * as one JSON or array parameter); nothing is spliced into SQL text. Each returns its result and whether
+ * the graph changed.
  */
 import { ToolError } from '@mcpkit/protocol-core';
 import type { PoolClient } from 'pg';
@@ -15,12 +17,6 @@ export interface Written<T> {
   changed: boolean;
 }
 
-/** The change notice a write sends if it changes the graph: bound as `$3` (channel) and `$4` (payload). */
-export interface Notice {
-  channel: string;
-  payload: string;
-}
-
 /**
  * A column of each write that makes its commit wait for the disk on a database (or role) set to
  * `synchronous_commit = off` (a crash would lose commits already acknowledged): `set_config(…, true)` holds until
@@ -29,20 +25,10 @@ export interface Notice {
  */
 const DURABLE = "CASE WHEN current_setting('synchronous_commit') = 'off' THEN set_config('synchronous_commit', 'on', true) END";
 
-/**
- * An INSERT's notice, in its RETURNING (the statement stays a plain INSERT): sent for each row it added, all with
- * the same payload, which PostgreSQL delivers once per transaction; nothing when it added none.
- */
-const NOTIFY_PER_ROW = 'pg_notify($3, $4) AS notified';
-
-/** A CTE `notified` sending the notice once when `changed` holds; the outer select counts it. */
-const notifyIf = (changed: string) => `notified AS (SELECT pg_notify($3, $4) WHERE ${changed})`;
-const NOTIFIED = '(SELECT count(*) FROM notified)::int AS notified';
-
 const relationKey = (r: Relation) => JSON.stringify([r.from, r.to, r.relationType]);
 
 /** Adds the entities whose name is new in the graph; a name repeated in the batch is added once (first wins). */
-export async function createEntities(db: PoolClient, graph: string, input: readonly Entity[], notice: Notice): Promise<Written<Entity[]>> {
+export async function createEntities(db: PoolClient, graph: string, input: readonly Entity[]): Promise<Written<Entity[]>> {
   input.forEach((e, i) => {
     checkStorable(e.name, `entities[${i}].name`);
     checkStorable(e.entityType, `entities[${i}].entityType`);
@@ -57,8 +43,8 @@ export async function createEntities(db: PoolClient, graph: string, input: reado
     text: `INSERT INTO memory_entities (graph, name, entity_type, observations)
      SELECT $1, e.v->>'name', e.v->>'entityType', ARRAY(SELECT jsonb_array_elements_text(e.v->'observations'))
        FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, i) ORDER BY e.i
-     ON CONFLICT (graph, name_key) DO NOTHING RETURNING name, ${NOTIFY_PER_ROW}, ${DURABLE} AS durable`,
-    values: [graph, JSON.stringify([...unique.values()]), notice.channel, notice.payload],
+     ON CONFLICT (graph, name_key) DO NOTHING RETURNING name, ${DURABLE} AS durable`,
+    values: [graph, JSON.stringify([...unique.values()])],
   });
   const inserted = new Set(rows.map((r) => r.name));
   const created = [...unique.values()].filter((e) => inserted.has(e.name));
@@ -66,12 +52,7 @@ export async function createEntities(db: PoolClient, graph: string, input: reado
 }
 
 /** Adds the relations not stored yet (equal on all three fields); dangling endpoints are allowed. */
-export async function createRelations(
-  db: PoolClient,
-  graph: string,
-  input: readonly Relation[],
-  notice: Notice,
-): Promise<Written<Relation[]>> {
+export async function createRelations(db: PoolClient, graph: string, input: readonly Relation[]): Promise<Written<Relation[]>> {
   input.forEach((r, i) => {
     checkStorable(r.from, `relations[${i}].from`);
     checkStorable(r.to, `relations[${i}].to`);
@@ -87,8 +68,8 @@ export async function createRelations(
      SELECT $1, r.v->>'from', r.v->>'to', r.v->>'relationType'
        FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS r(v, i) ORDER BY r.i
      ON CONFLICT (graph, relation_key) DO NOTHING
-     RETURNING from_name, to_name, relation_type, ${NOTIFY_PER_ROW}, ${DURABLE} AS durable`,
-    values: [graph, JSON.stringify([...unique.values()]), notice.channel, notice.payload],
+     RETURNING from_name, to_name, relation_type, ${DURABLE} AS durable`,
+    values: [graph, JSON.stringify([...unique.values()])],
   });
   const inserted = new Set(rows.map((r) => relationKey({ from: r.from_name, to: r.to_name, relationType: r.relation_type })));
   const created = [...unique.values()].filter((r) => inserted.has(relationKey(r)));
@@ -112,7 +93,6 @@ export async function addObservations(
   db: PoolClient,
   graph: string,
   input: readonly ObservationAddition[],
-  notice: Notice,
 ): Promise<Written<ObservationResult[]>> {
   for (const [i, o] of input.entries()) {
     for (const [j, c] of o.contents.entries()) checkStorable(c, `observations[${i}].contents[${j}]`);
@@ -137,21 +117,14 @@ export async function addObservations(
        UPDATE memory_entities AS e
           SET observations = l.observations || ARRAY(SELECT a.content FROM added AS a WHERE a.name = l.name ORDER BY a.i, a.j)
          FROM locked AS l
-        WHERE $5 AND NOT EXISTS (SELECT 1 FROM item WHERE NOT EXISTS (SELECT 1 FROM locked WHERE locked.name = item.name))
+        WHERE $3 AND NOT EXISTS (SELECT 1 FROM item WHERE NOT EXISTS (SELECT 1 FROM locked WHERE locked.name = item.name))
           AND e.graph = $1 AND e.name_key = l.name_key AND EXISTS (SELECT 1 FROM added AS a WHERE a.name = l.name)
-       RETURNING 1),
-     ${notifyIf('EXISTS (SELECT 1 FROM upd)')}
+       RETURNING 1)
      SELECT ARRAY(SELECT name FROM locked) AS found,
             (SELECT json_object_agg(g.i, g.contents)
                FROM (SELECT i, json_agg(content ORDER BY j) AS contents FROM added GROUP BY i) AS g) AS added,
-            ${NOTIFIED}, ${DURABLE} AS durable`,
-    values: [
-      graph,
-      JSON.stringify(items.map((o) => ({ entityName: o.entityName, contents: o.contents }))),
-      notice.channel,
-      notice.payload,
-      apply,
-    ],
+            ${DURABLE} AS durable`,
+    values: [graph, JSON.stringify(items.map((o) => ({ entityName: o.entityName, contents: o.contents }))), apply],
   });
   const found = new Set(rows[0]!.found);
   for (const o of input)
@@ -162,12 +135,7 @@ export async function addObservations(
 }
 
 /** Removes these observations, in one statement; unknown entities and observations are ignored. */
-export async function deleteObservations(
-  db: PoolClient,
-  graph: string,
-  input: readonly ObservationDeletion[],
-  notice: Notice,
-): Promise<Written<void>> {
+export async function deleteObservations(db: PoolClient, graph: string, input: readonly ObservationDeletion[]): Promise<Written<void>> {
   // Text with NUL is never stored: such a name or observation matches nothing.
   const items = input
     .filter((d) => !hasNul(d.entityName))
@@ -188,16 +156,15 @@ export async function deleteObservations(
          FROM locked AS l
         WHERE e.graph = $1 AND e.name_key = l.name_key
           AND EXISTS (SELECT 1 FROM item WHERE item.name = l.name AND item.observation = ANY (l.observations))
-       RETURNING 1),
-     ${notifyIf('EXISTS (SELECT 1 FROM upd)')}
-     SELECT (SELECT count(*) FROM upd)::int AS updated, ${NOTIFIED}, ${DURABLE} AS durable`,
-    values: [graph, JSON.stringify(items), notice.channel, notice.payload],
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM upd)::int AS updated, ${DURABLE} AS durable`,
+    values: [graph, JSON.stringify(items)],
   });
   return { value: undefined, changed: rows[0]!.updated > 0 };
 }
 
 /** Removes the named entities and every relation with one of these names at either end (one statement, one snapshot). */
-export async function deleteEntities(db: PoolClient, graph: string, names: readonly string[], notice: Notice): Promise<Written<void>> {
+export async function deleteEntities(db: PoolClient, graph: string, names: readonly string[]): Promise<Written<void>> {
   const wanted = [...new Set(names.filter((n) => !hasNul(n)))];
   if (wanted.length === 0) return { value: undefined, changed: false };
   const keys = 'ARRAY(SELECT memory_key(n) FROM unnest($2::text[]) AS n)';
@@ -205,16 +172,15 @@ export async function deleteEntities(db: PoolClient, graph: string, names: reado
     name: 'memory_delete_entities',
     text: `WITH rel AS (
        DELETE FROM memory_relations WHERE graph = $1 AND (from_key = ANY (${keys}) OR to_key = ANY (${keys})) RETURNING 1),
-     ent AS (DELETE FROM memory_entities WHERE graph = $1 AND name_key = ANY (${keys}) RETURNING 1),
-     ${notifyIf('EXISTS (SELECT 1 FROM rel) OR EXISTS (SELECT 1 FROM ent)')}
-     SELECT ((SELECT count(*) FROM rel) + (SELECT count(*) FROM ent))::int AS deleted, ${NOTIFIED}, ${DURABLE} AS durable`,
-    values: [graph, wanted, notice.channel, notice.payload],
+     ent AS (DELETE FROM memory_entities WHERE graph = $1 AND name_key = ANY (${keys}) RETURNING 1)
+     SELECT ((SELECT count(*) FROM rel) + (SELECT count(*) FROM ent))::int AS deleted, ${DURABLE} AS durable`,
+    values: [graph, wanted],
   });
   return { value: undefined, changed: rows[0]!.deleted > 0 };
 }
 
 /** Removes the stored relations equal on all three fields to one of these. */
-export async function deleteRelations(db: PoolClient, graph: string, input: readonly Relation[], notice: Notice): Promise<Written<void>> {
+export async function deleteRelations(db: PoolClient, graph: string, input: readonly Relation[]): Promise<Written<void>> {
   const wanted = input.filter((r) => !hasNul(r.from) && !hasNul(r.to) && !hasNul(r.relationType));
   if (wanted.length === 0) return { value: undefined, changed: false };
   const { rows } = await db.query<{ deleted: number }>({
@@ -222,10 +188,9 @@ export async function deleteRelations(db: PoolClient, graph: string, input: read
     text: `WITH del AS (
        DELETE FROM memory_relations WHERE graph = $1 AND relation_key = ANY (ARRAY(
          SELECT memory_relation_key(r.v->>'from', r.v->>'to', r.v->>'relationType') FROM jsonb_array_elements($2::jsonb) AS r(v)))
-       RETURNING 1),
-     ${notifyIf('EXISTS (SELECT 1 FROM del)')}
-     SELECT (SELECT count(*) FROM del)::int AS deleted, ${NOTIFIED}, ${DURABLE} AS durable`,
-    values: [graph, JSON.stringify(wanted), notice.channel, notice.payload],
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM del)::int AS deleted, ${DURABLE} AS durable`,
+    values: [graph, JSON.stringify(wanted)],
   });
   return { value: undefined, changed: rows[0]!.deleted > 0 };
 }
