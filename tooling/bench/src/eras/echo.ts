@@ -151,7 +151,7 @@ export function stdioLoad(ctx: BenchContext, bins: EverythingBins): Promise<Load
 }
 
 /** Clients at once in the HTTP many-clients load (issue 33 §1 measured 32). */
-export const HTTP_CLIENTS = 32;
+const HTTP_CLIENTS = 32;
 
 /**
  * Over Streamable HTTP on 127.0.0.1: one server process per side (`--transport http --port 0`), both eras' clients
