@@ -29,7 +29,6 @@ export {
   latency,
   peakRss,
   type Rss,
-  type Throughput,
   throughput,
   withTimeout,
 } from './load.js';

@@ -44,64 +44,116 @@ export async function throughput(fn: (i: number) => Promise<unknown>, total: num
 export interface LoadSide {
   label: string;
   call(i: number): Promise<unknown>;
+  /** The server process answering this side, when it is its own: its CPU time over the timed calls is measured. */
+  pid?: number;
 }
 
 export interface LoadFigures {
   latency: Stats;
-  /** Absent when `total` is 0 (latency only). */
+  /** At the first of `concurrency`; absent when `total` is 0 (latency only). */
   throughput?: Throughput;
+  /** One per entry of `concurrency`, in order (empty when `total` is 0). */
+  throughputs: Throughput[];
+  /**
+   * The server's CPU time per timed call (latency and throughput phases, warm-up excluded), µs, from /proc
+   * (`cpuTimeMs`); only with a `pid`, and where /proc exists. Hardly moved by other jobs, unlike wall-clock figures.
+   */
+  cpuPerCallUs?: number;
 }
 
 export interface InterleavedLoadOptions {
   /** Sequential calls per side, for latency (split over the blocks). */
   calls: number;
-  /** Calls per side with `concurrency` in flight, for throughput (split over the blocks; 0 = none). */
+  /** Calls per side at each `concurrency`, for throughput (split over the blocks; 0 = none). */
   total: number;
   /** Alternating blocks: side A's share, side B's, ..., then A again, so a burst of machine noise does not land on one side only. */
   blocks: number;
-  concurrency: number;
+  /** Calls in flight for throughput; several (`[8, 64]`) measure each in every block. */
+  concurrency: number | readonly number[];
   /** Untimed calls per side before the first block (default 200). */
   warmup?: number;
   /** Bound on each side's latency or throughput phase of one block (default 120 s). */
   phaseTimeoutMs?: number;
 }
 
+interface SideAcc {
+  samples: number[];
+  thr: { seconds: number; done: number }[];
+  n: number;
+  cpuMs: number;
+  timed: number;
+  cpuKnown: boolean;
+}
+
+/** Runs `phase` (`calls` timed calls) and adds the server's CPU time over it to `a` when the side has a pid. */
+async function timedPhase<T>(side: LoadSide, a: SideAcc, calls: number, phase: () => Promise<T>): Promise<T> {
+  const before = side.pid === undefined ? undefined : cpuTimeMs(side.pid);
+  const result = await phase();
+  const after = side.pid === undefined ? undefined : cpuTimeMs(side.pid);
+  if (before === undefined || after === undefined) a.cpuKnown = false;
+  else a.cpuMs += after - before;
+  a.timed += calls;
+  return result;
+}
+
 /**
- * Latency (one call at a time) and throughput (`concurrency` in flight) of several sides, measured
- * in alternating blocks after an untimed warm-up of each side. Returns one figure per side, in order.
+ * Latency (one call at a time) and throughput (at each `concurrency`) of several sides, measured in
+ * alternating blocks after an untimed warm-up of each side. Returns one figure per side, in order.
  */
 export async function interleavedLoad(sides: readonly LoadSide[], options: InterleavedLoadOptions): Promise<LoadFigures[]> {
-  const { blocks, concurrency } = options;
+  const { blocks } = options;
+  const levels = typeof options.concurrency === 'number' ? [options.concurrency] : options.concurrency;
   const phaseTimeoutMs = options.phaseTimeoutMs ?? 120_000;
-  const acc = sides.map(() => ({ samples: [] as number[], seconds: 0, done: 0, n: 0 }));
+  const acc: SideAcc[] = sides.map((s) => ({
+    samples: [],
+    thr: levels.map(() => ({ seconds: 0, done: 0 })),
+    n: 0,
+    cpuMs: 0,
+    timed: 0,
+    cpuKnown: s.pid !== undefined,
+  }));
   for (const [s, side] of sides.entries()) {
     for (let w = 0; w < (options.warmup ?? 200); w++) await side.call(acc[s]!.n++);
   }
+  const calls = Math.ceil(options.calls / blocks);
+  const total = Math.ceil(options.total / blocks);
   for (let b = 0; b < blocks; b++) {
     for (const [s, side] of sides.entries()) {
       const a = acc[s]!;
-      const calls = Math.ceil(options.calls / blocks);
-      const lat = await withTimeout(
-        latency(() => side.call(a.n++), calls, { warmup: 0 }),
-        phaseTimeoutMs,
-        `${side.label} latency`,
+      const lat = await timedPhase(side, a, calls, () =>
+        withTimeout(
+          latency(() => side.call(a.n++), calls, { warmup: 0 }),
+          phaseTimeoutMs,
+          `${side.label} latency`,
+        ),
       );
       a.samples.push(...lat.samples);
-      const total = Math.ceil(options.total / blocks);
       if (total === 0) continue;
-      const thr = await withTimeout(
-        throughput(() => side.call(a.n++), total, concurrency),
-        phaseTimeoutMs,
-        `${side.label} throughput`,
-      );
-      a.seconds += thr.seconds;
-      a.done += thr.total;
+      for (const [l, level] of levels.entries()) {
+        const thr = await timedPhase(side, a, total, () =>
+          withTimeout(
+            throughput(() => side.call(a.n++), total, level),
+            phaseTimeoutMs,
+            `${side.label} throughput at ${level}`,
+          ),
+        );
+        a.thr[l]!.seconds += thr.seconds;
+        a.thr[l]!.done += thr.total;
+      }
     }
   }
-  return acc.map((a) => ({
-    latency: stats(a.samples),
-    ...(a.done > 0 ? { throughput: { total: a.done, concurrency, seconds: a.seconds, perSecond: a.done / a.seconds } } : {}),
-  }));
+  return acc.map((a) => {
+    const throughputs =
+      total === 0
+        ? []
+        : a.thr.map((t, l) => ({ total: t.done, concurrency: levels[l]!, seconds: t.seconds, perSecond: t.done / t.seconds }));
+    return {
+      latency: stats(a.samples),
+      throughputs,
+      ...(throughputs[0] ? { throughput: throughputs[0] } : {}),
+      ...(a.cpuKnown && a.timed > 0 ? { cpuPerCallUs: (a.cpuMs / a.timed) * 1000 } : {}),
+    };
+  });
 }
 
 /**

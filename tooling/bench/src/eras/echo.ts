@@ -9,7 +9,6 @@ import { connectEra, type EraClient, type Target } from '../eraClient.js';
 import {
   type BenchContext,
   coldStartCells,
-  cpuTimeMs,
   type Era,
   floorSpec,
   interleavedLoad,
@@ -18,6 +17,7 @@ import {
   withTimeout,
 } from '../harness.js';
 import { type HttpServerProcess, httpFloorBin, startHttpServer } from '../httpServer.js';
+import { type ClientsGrids, clientsLoad } from './clients.js';
 import { CELLS, emptyGrid, type Grid, type Side } from './model.js';
 
 const PROFILE = ['--profile', 'current'];
@@ -82,9 +82,8 @@ export interface LoadGrids {
   latencyP99: Grid;
   perSecond: Grid;
   /**
-   * The server's CPU time per call over the whole load (warm-up included), µs, from /proc (stdio only: one
-   * server process per cell; over HTTP one process serves both eras). Hardly moved by other jobs on the
-   * machine, unlike the wall-clock figures.
+   * The server's CPU time per timed call, µs, from /proc (over HTTP one process serves both eras, measured over
+   * each cell's own phases). Hardly moved by other jobs on the machine, unlike the wall-clock figures.
    */
   cpuPerCall: Grid;
   raw: Record<string, LoadFigures>;
@@ -97,7 +96,13 @@ interface Counts {
 }
 
 /** Echo latency and 8-in-flight throughput of every cell against `targets`, one client per cell, in alternating blocks. */
-async function measure(ctx: BenchContext, transport: string, targets: Record<Side, Target>, counts: Counts): Promise<LoadGrids> {
+async function measure(
+  ctx: BenchContext,
+  transport: string,
+  targets: Record<Side, Target>,
+  counts: Counts,
+  serverPid?: Record<Side, number>,
+): Promise<LoadGrids> {
   const clients: { side: Side; era: Era; label: string; client: EraClient }[] = [];
   try {
     for (const { side, era } of CELLS) {
@@ -107,16 +112,11 @@ async function measure(ctx: BenchContext, transport: string, targets: Record<Sid
     for (const c of clients) await verify(c.client, c.label);
     const { calls, total } = counts;
     const blocks = ctx.scale(4, 1);
-    const made = clients.map(() => 0);
-    const cpuBefore = clients.map((c) => (c.client.pid === undefined ? undefined : cpuTimeMs(c.client.pid)));
     const figures = await interleavedLoad(
-      clients.map((c, i) => ({
-        label: c.label,
-        call: () => {
-          made[i]!++;
-          return echo(c.client, c.label);
-        },
-      })),
+      clients.map((c) => {
+        const pid = c.client.pid ?? serverPid?.[c.side];
+        return { label: c.label, call: () => echo(c.client, c.label), ...(pid === undefined ? {} : { pid }) };
+      }),
       { calls, total, blocks, concurrency: CONCURRENCY, warmup: ctx.scale(200, 50) },
     );
     const grids: LoadGrids = {
@@ -134,9 +134,7 @@ async function measure(ctx: BenchContext, transport: string, targets: Record<Sid
       grids.latencyMedian[c.era][c.side] = f.latency.median;
       grids.latencyP99[c.era][c.side] = f.latency.p99;
       grids.perSecond[c.era][c.side] = f.throughput?.perSecond;
-      const before = cpuBefore[i];
-      const after = c.client.pid === undefined ? undefined : cpuTimeMs(c.client.pid);
-      if (before !== undefined && after !== undefined) grids.cpuPerCall[c.era][c.side] = ((after - before) / made[i]!) * 1000;
+      grids.cpuPerCall[c.era][c.side] = f.cpuPerCallUs;
       grids.raw[c.label] = f;
     }
     return grids;
@@ -152,8 +150,14 @@ export function stdioLoad(ctx: BenchContext, bins: EverythingBins): Promise<Load
   return measure(ctx, 'stdio', targets, { calls: ctx.scale(2000, 200), total: ctx.scale(4000, 400) });
 }
 
-/** Over Streamable HTTP on 127.0.0.1: one server process per side (`--transport http --port 0`), both eras' clients on it. */
-export async function httpLoad(ctx: BenchContext, bins: EverythingBins): Promise<LoadGrids> {
+/** Clients at once in the HTTP many-clients load (issue 33 §1 measured 32). */
+const HTTP_CLIENTS = 32;
+
+/**
+ * Over Streamable HTTP on 127.0.0.1: one server process per side (`--transport http --port 0`), both eras' clients
+ * on it: one client per cell (latency, 8 in flight), then `HTTP_CLIENTS` clients per cell at once.
+ */
+export async function httpLoad(ctx: BenchContext, bins: EverythingBins): Promise<{ load: LoadGrids; clients: ClientsGrids }> {
   const servers: HttpServerProcess[] = [];
   try {
     for (const [bin, args] of [
@@ -164,10 +168,14 @@ export async function httpLoad(ctx: BenchContext, bins: EverythingBins): Promise
       servers.push(await startHttpServer(bin, [...args], {}, { logLevel: 'info' }));
     }
     const [ours, baseline, floor] = servers.map((s) => s.endpoint) as [string, string, string];
+    const [oursPid, baselinePid, floorPid] = servers.map((s) => s.pid) as [number, number, number];
+    const pids = { ours: oursPid, baseline: baselinePid, floor: floorPid };
     ctx.print(`  HTTP endpoints: ours ${ours}, baseline ${baseline}, floor ${floor}`);
     // Half the stdio counts: a loopback HTTP round trip costs several times a pipe's, and the suite has 10 minutes.
     const targets = { ours: { http: ours }, baseline: { http: baseline }, floor: { http: floor } };
-    return await measure(ctx, 'http', targets, { calls: ctx.scale(1000, 200), total: ctx.scale(2000, 400) });
+    const load = await measure(ctx, 'http', targets, { calls: ctx.scale(1000, 200), total: ctx.scale(2000, 400) }, pids);
+    const clients = await clientsLoad(ctx, targets, pids, { clients: HTTP_CLIENTS, call: (c) => echo(c, 'http client') });
+    return { load, clients };
   } finally {
     for (const s of servers) await s.stop();
   }

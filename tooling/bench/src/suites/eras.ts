@@ -9,9 +9,9 @@
  *
  * Figures: cold start (spawn → first answer), echo latency and 8-in-flight throughput over stdio and
  * Streamable HTTP (server-everything --profile current), memory's search_nodes/add_observations at
- * 10k entities. Goals: none more than 10 % worse than the baseline; cold start ≤ 2× the floor
- * (floor.mjs); HTTP calls/s ≥ 0.5× a bare node:http handler's (httpFloor.mjs). A missed goal is a
- * FAIL figure.
+ * 10k entities, and HTTP with 32 clients at once. Goals: none more than 10 % worse than the baseline;
+ * cold start ≤ 2× the floor (floor.mjs); HTTP calls/s, 8 in flight and 32 clients, ≥ 0.5× a bare node:http
+ * handler's (httpFloor.mjs; issue 33 §1, both eras). A missed goal is a FAIL figure.
  */
 import { type Baseline, materialiseBaseline } from '../baseline.js';
 import { coldStart, httpLoad, type LoadGrids, stdioLoad } from '../eras/echo.js';
@@ -19,6 +19,8 @@ import { memoryLoad } from '../eras/memory.js';
 import { checkVsBaseline, checkVsFloor, GOAL, GRID_HEADERS, gridRows, perSecond } from '../eras/model.js';
 import { type BenchContext, ms, type Suite } from '../harness.js';
 import { type OursSnapshot, snapshotOurs } from '../oursSnapshot.js';
+
+const micros = (v: number) => `${v.toFixed(0)} µs`;
 
 function loadTable(ctx: BenchContext, transport: string, grids: LoadGrids, baselineLabel: string, floorNote: string) {
   ctx.table({
@@ -28,7 +30,7 @@ function loadTable(ctx: BenchContext, transport: string, grids: LoadGrids, basel
       ...gridRows('latency, median', grids.latencyMedian, ms),
       ...gridRows('latency, p99', grids.latencyP99, ms),
       ...gridRows('calls/s, 8 in flight', grids.perSecond, perSecond),
-      ...(transport === 'stdio' ? gridRows('server CPU per call', grids.cpuPerCall, (v) => `${v.toFixed(0)} µs`) : []),
+      ...gridRows('server CPU per call', grids.cpuPerCall, micros),
     ],
     notes: ['latency = round trip with the real client of that era (its own work included, equally on every side)', floorNote],
   });
@@ -62,7 +64,7 @@ async function measureAll(ctx: BenchContext, baseline: Baseline, ours: OursSnaps
   checkVsBaseline(ctx, 'stdio echo latency (median)', stdio.latencyMedian, 'lower', ms);
   checkVsBaseline(ctx, 'stdio echo calls/s (8 in flight)', stdio.perSecond, 'higher', perSecond);
 
-  const http = await httpLoad(ctx, everything);
+  const { load: http, clients } = await httpLoad(ctx, everything);
   ctx.record('http', http);
   loadTable(
     ctx,
@@ -74,6 +76,21 @@ async function measureAll(ctx: BenchContext, baseline: Baseline, ours: OursSnaps
   checkVsBaseline(ctx, 'HTTP echo latency (median)', http.latencyMedian, 'lower', ms);
   checkVsBaseline(ctx, 'HTTP echo calls/s (8 in flight)', http.perSecond, 'higher', perSecond);
   checkVsFloor(ctx, 'HTTP echo calls/s (8 in flight)', http.perSecond, 'higher', GOAL.httpRpsVsFloor, perSecond);
+
+  ctx.record('httpClients', clients);
+  ctx.table({
+    title: `tools/call echo over Streamable HTTP with ${clients.clients} clients at once (${clients.total} calls per cell, each client one at a time, ${clients.blocks} alternating blocks)`,
+    headers: GRID_HEADERS(baselineLabel),
+    rows: [
+      ...gridRows(`calls/s, ${clients.clients} clients`, clients.perSecond, perSecond),
+      ...gridRows('server CPU per call', clients.cpuPerCall, micros),
+    ],
+    notes: [
+      '2025-11-25: a session per client; 2026-07-28: stateless requests (a fresh server per request, as the SDK serves them)',
+      "server CPU per call = /proc CPU time of the server process over that cell's own phases ÷ its calls",
+    ],
+  });
+  checkVsFloor(ctx, `HTTP echo calls/s (${clients.clients} clients)`, clients.perSecond, 'higher', GOAL.httpRpsVsFloor, perSecond);
 
   const mem = await memoryLoad(ctx, memory);
   ctx.record('memory', mem);

@@ -6,23 +6,17 @@ import {
   coldStarts,
   connectStdio,
   floorSpec,
-  latency,
-  mib,
+  interleavedLoad,
   ms,
   nodeSpec,
   peakRss,
-  type Rss,
   ratio,
   type SpawnSpec,
-  type Stats,
   type StdioConnection,
   type Suite,
-  stats,
-  type Throughput,
-  throughput,
   versus,
-  withTimeout,
 } from '../harness.js';
+import { checkVsReference, loadTable, type SideFigures } from '../vsReference.js';
 
 /**
  * @mcpkit/server-everything against both published references, each profile beside the release it
@@ -36,18 +30,15 @@ import {
  * `referenceBin`.
  */
 
-/** Targets from issue 7: cold start ≤ 0.6× the reference; echo latency ≤ 1.5× the floor's. */
-const TARGET = { coldVsReference: 0.6, latencyVsFloor: 1.5 };
-const CONCURRENCY = 8;
+/**
+ * Targets from issue 7 (cold start ≤ 0.6× the reference; echo latency ≤ 1.5× the floor's) and issue 33 §2 (against
+ * the reference: latency and server CPU per call ≤ 0.8×, calls/s ≥ 1.2× at 8 and at 64 in flight).
+ */
+const TARGET = { coldVsReference: 0.6, latencyVsFloor: 1.5, latencyVsReference: 0.8, cpuVsReference: 0.8, throughputVsReference: 1.2 };
+const CONCURRENCY = [8, 64] as const;
 const MESSAGE = 'The quick brown fox jumps over the lazy dog.';
 
 type Side = 'ours' | 'reference' | 'floor';
-
-interface LoadFigures {
-  latency: Stats;
-  throughput: Throughput;
-  rss: Rss | undefined;
-}
 
 /** Bin of a reference installed as a devDependency of packages/server-everything (`bin` in its manifest). */
 function referenceBin(repoRoot: string, pkg: string): string {
@@ -139,9 +130,7 @@ const suite: Suite = {
 
     // Warm load per profile: ours, its reference and the floor connected at once, measured in
     // alternating blocks so a burst of machine noise does not land on one side only.
-    const calls = ctx.scale(2000, 200);
-    const total = ctx.scale(4000, 400);
-    const blocks = ctx.scale(4, 1);
+    const counts = { calls: ctx.scale(2000, 200), total: ctx.scale(4000, 400), blocks: ctx.scale(4, 1) };
     await using floorConn = await connectStdio(floor);
     await verify(floorConn, 'floor');
     for (const p of pairs) {
@@ -151,80 +140,28 @@ const suite: Suite = {
         { key: 'ours' as Side, label: p.ours.label, conn: oursConn },
         { key: 'reference' as Side, label: p.reference.label, conn: refConn },
         { key: 'floor' as Side, label: floor.label, conn: floorConn },
-      ].map((s) => ({ ...s, samples: [] as number[], seconds: 0, done: 0 }));
-      for (const side of sides) {
-        await verify(side.conn, side.label);
-        for (let w = 0; w < 200; w++) await callEcho(side.conn);
-      }
-      for (let b = 0; b < blocks; b++) {
-        for (const side of sides) {
-          const lat = await withTimeout(
-            latency(() => callEcho(side.conn), calls / blocks, { warmup: 0 }),
-            120_000,
-            `${side.label} latency`,
-          );
-          side.samples.push(...lat.samples);
-          const thr = await withTimeout(
-            throughput(() => callEcho(side.conn), total / blocks, CONCURRENCY),
-            120_000,
-            `${side.label} throughput`,
-          );
-          side.seconds += thr.seconds;
-          side.done += thr.total;
-        }
-      }
-      const load = {} as Record<Side, LoadFigures>;
-      for (const side of sides) {
-        load[side.key] = {
-          latency: stats(side.samples),
-          throughput: { total: side.done, concurrency: CONCURRENCY, seconds: side.seconds, perSecond: side.done / side.seconds },
-          rss: side.key === 'floor' ? undefined : peakRss(side.conn.pid),
-        };
+      ];
+      for (const side of sides) await verify(side.conn, side.label);
+      const figures = await interleavedLoad(
+        sides.map((s) => ({ label: s.label, call: () => callEcho(s.conn), pid: s.conn.pid })),
+        { ...counts, concurrency: CONCURRENCY, warmup: 200 },
+      );
+      const load = {} as Record<Side, SideFigures>;
+      for (const [i, side] of sides.entries()) {
+        load[side.key] = { ...figures[i]!, rss: side.key === 'floor' ? undefined : peakRss(side.conn.pid) };
       }
       ctx.record(`load.${p.profile}`, load);
-      const row = (label: string, f: LoadFigures) => [
-        label,
-        ms(f.latency.median),
-        ms(f.latency.p90),
-        ms(f.latency.p99),
-        f.throughput.perSecond.toFixed(0),
-        mib(f.rss?.peak),
-      ];
-      ctx.table({
-        title: `${p.profile}: tools/call echo over stdio (${calls} sequential calls; ${total} calls with ${CONCURRENCY} in flight; ${blocks} alternating blocks)`,
-        headers: ['server', 'latency median', 'p90', 'p99', `calls/s (${CONCURRENCY} in flight)`, 'peak RSS'],
-        rows: [
-          row(p.ours.label, load.ours),
-          row(p.reference.label, load.reference),
-          row('floor', load.floor),
-          [
-            'ours / reference',
-            ratio(load.ours.latency.median, load.reference.latency.median),
-            ratio(load.ours.latency.p90, load.reference.latency.p90),
-            ratio(load.ours.latency.p99, load.reference.latency.p99),
-            ratio(load.ours.throughput.perSecond, load.reference.throughput.perSecond),
-            load.ours.rss && load.reference.rss ? ratio(load.ours.rss.peak, load.reference.rss.peak) : 'n/a',
-          ],
-          [
-            'ours / floor',
-            ratio(load.ours.latency.median, load.floor.latency.median),
-            ratio(load.ours.latency.p90, load.floor.latency.p90),
-            ratio(load.ours.latency.p99, load.floor.latency.p99),
-            ratio(load.ours.throughput.perSecond, load.floor.throughput.perSecond),
-            '',
-          ],
-        ],
-        notes: [
-          'latency = client-side round trip with the real SDK Client (includes the client’s own work and the pipe)',
-          'floor = src/floor.mjs answering echo with no server library: what the client and the pipe cost',
-          'peak RSS = VmHWM of the server process after the whole load (cold start not included)',
-        ],
-      });
+      loadTable(ctx, `${p.profile}: tools/call echo over stdio`, counts, [
+        [p.ours.label, load.ours],
+        [p.reference.label, load.reference],
+        ['floor', load.floor],
+      ]);
       ctx.check(
         `${p.profile}: echo latency ≤ ${TARGET.latencyVsFloor}× floor (median)`,
         load.ours.latency.median <= TARGET.latencyVsFloor * load.floor.latency.median,
         versus(load.ours.latency.median, load.floor.latency.median),
       );
+      checkVsReference(ctx, p.profile, load.ours, load.reference, TARGET);
     }
   },
 };
