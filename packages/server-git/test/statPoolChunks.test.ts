@@ -24,7 +24,7 @@ function oracle(dir: string, rels: readonly string[]) {
 
 /** Calls `lstatValues` until the helpers have answered part of the list (polling the pool's state, not time). */
 async function untilShared(pool: StatPool, dir: string, rels: readonly string[]): Promise<Float64Array> {
-  let values = new Float64Array(0);
+  let values: Float64Array = new Float64Array(0);
   await vi.waitFor(
     () => {
       const before = pool.helperLstats();

@@ -28,8 +28,10 @@ import { noopFirstCall } from '../noopFirstCall.js';
  * process (spawn, initialize) and one timed call of that operation, the median of a few such processes
  * (operations interleaved), next to the warm median and the CLI's; and the same as a real client makes it
  * (initialize, tools/list, a 1 s pause, then the call), which the server's background warm-up serves; beside them, the
- * same three figures for a tool that does no work on the same stack (../noopFirstCall.ts). Cold start: spawn → first tools/list answer of
- * our bin vs the reference TS servers' Node start (memory, sequential-thinking), interleaved.
+ * same three figures for a tool that does no work on the same stack (../noopFirstCall.ts), measured first: each
+ * operation's first call after connect is checked against its warm call plus that floor (issue 33). Cold start:
+ * spawn → first tools/list answer of our bin vs the reference TS servers' Node start (memory,
+ * sequential-thinking), interleaved.
  *
  * Environment knobs: BENCH_GIT_BUNDLE (another bundle), BENCH_GIT_BLAME_FILE (hono file to blame),
  * BENCH_GIT_BIN (another build of the bin), BENCH_GIT_KEEP=1 (keep the temp folder, to look into a figure).

@@ -187,13 +187,15 @@ export function createStatPool({
     return Promise.all(all.map((w) => w.terminate())).then(() => {});
   }
 
-  /** (Re)arms the idle stop: helpers with no list for `idleMs` are terminated, and the pool is idle again. */
+  /** (Re)arms the idle stop: helpers that are up and had no list for `idleMs` are terminated, and the pool is idle again. */
   function touch() {
     if (idleTimer) idleTimer.refresh();
     else {
       idleTimer = setTimeout(() => {
         idleTimer = undefined;
-        if (state !== 'starting' && state !== 'up') return;
+        // Helpers still starting are not idle (on a busy machine a start can take longer than `idleMs`): the
+        // first that is ready arms the timer again.
+        if (state !== 'up') return;
         state = 'idle';
         void stopAll();
       }, idleMs);
@@ -212,6 +214,7 @@ export function createStatPool({
         if (!workers.includes(worker)) return;
         ready.set(worker, undefined);
         if (state === 'starting') state = 'up';
+        touch();
       });
       worker.on('error', () => {
         if (workers.includes(worker)) giveUp();
