@@ -69,9 +69,9 @@ export async function createAbbreviator(repo: Repo): Promise<Abbreviator> {
     configured = null;
   }
   let minLen = configured ?? 7;
+  const packed = repo.objects.packedCount();
   if (configured === null) {
-    const count = repo.objects.packedCount();
-    const bits = count > 0 ? Math.floor(Math.log2(count)) + 1 : 1;
+    const bits = packed > 0 ? Math.floor(Math.log2(packed)) + 1 : 1;
     minLen = Math.max(7, Math.ceil(bits / 2));
   }
   const loose = new Map<string, string[]>();
@@ -84,22 +84,27 @@ export async function createAbbreviator(repo: Repo): Promise<Abbreviator> {
     return names;
   };
   const cache = new Map<string, string>();
-  const abbreviate = async (oid: string): Promise<string> => {
+  // Synchronous (every read here is), so a patch of many files does not pay a promise per id.
+  const abbreviate = (oid: string): string => {
     if (minLen >= 40) return oid;
     let len = minLen;
-    const common = repo.objects.packedSharedPrefix(oid);
-    if (common < 32 && common >= len) len = common + 1;
+    if (packed > 0) {
+      const common = repo.objects.packedSharedPrefix(oid);
+      if (common < 32 && common >= len) len = common + 1;
+    }
+    // A loose object shares the folder's two digits; only names whose next digits match can lengthen it.
+    const rest = oid.slice(2);
+    const first = rest.charCodeAt(0);
     for (const name of looseIn(oid.slice(0, 2))) {
-      const other = oid.slice(0, 2) + name;
-      if (other === oid || other.length !== 40) continue;
-      const common = commonHexPrefix(oid, other);
+      if (name.charCodeAt(0) !== first || name.length !== 38 || name === rest) continue;
+      const common = 2 + commonHexPrefix(rest, name);
       if (common < 32 && common >= len) len = common + 1;
     }
     return oid.slice(0, len);
   };
   return {
     async prefetch(oids) {
-      for (const oid of oids) if (!cache.has(oid)) cache.set(oid, await abbreviate(oid));
+      for (const oid of oids) if (!cache.has(oid)) cache.set(oid, abbreviate(oid));
     },
     abbrev: (oid) => cache.get(oid) ?? oid.slice(0, minLen),
   };

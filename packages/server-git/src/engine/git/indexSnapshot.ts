@@ -3,7 +3,7 @@ import { readFileSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { OBJECT_OVERHEAD, stringBytes } from '../cacheBudget.js';
 import type { Repo } from '../repo.js';
-import { type ParsedIndex, parseIndex } from './indexFile.js';
+import { type IndexEntry, type ParsedIndex, parseIndex } from './indexFile.js';
 import type { FileEntry } from './objects.js';
 
 /** A loaded index with the lookups the tools need. */
@@ -17,6 +17,11 @@ export interface IndexSnapshot {
   dirs: Set<string>;
   /** Unmerged paths → bit mask of the stages present (1 base, 2 ours, 4 theirs). */
   unmerged: Map<string, number>;
+  /**
+   * The entries a status compares with the work tree and their paths, worked out by the first status of this
+   * index (worktreeState.ts): the same array on every call, so the lstat helper is sent the paths once.
+   */
+  looked: { entries: IndexEntry[]; paths: string[] } | undefined;
 }
 
 /** The index, parsed and memoized (within the memory budget) by the index file's mtime, size and inode (git replaces it by rename). */
@@ -44,7 +49,7 @@ export function loadIndex(repo: Repo): IndexSnapshot {
  */
 function snapshotBytes(snapshot: IndexSnapshot): number {
   let n = OBJECT_OVERHEAD * 4;
-  for (const e of snapshot.parsed.entries) n += 8 * OBJECT_OVERHEAD + 2 * 56 + stringBytes(e.path);
+  for (const e of snapshot.parsed.entries) n += 8 * OBJECT_OVERHEAD + 2 * 56 + 16 + stringBytes(e.path); // 16: its slots in `looked`
   for (const dir of snapshot.dirs) n += OBJECT_OVERHEAD / 2 + stringBytes(dir);
   return n;
 }
@@ -65,7 +70,7 @@ export function snapshotOf(parsed: ParsedIndex): IndexSnapshot {
       dirs.add(dir);
     }
   }
-  return { parsed, files, paths, dirs, unmerged };
+  return { parsed, files, paths, dirs, unmerged, looked: undefined };
 }
 
 /** Stage-0 entries of the index by path (unmerged paths are left out). */

@@ -13,7 +13,7 @@
  */
 import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { lstatOrNull, type StatLike, type StatPool } from './statPool.js';
+import { FIELDS, lstatOrNull, MISSING, type StatLike, type StatPool } from './statPool.js';
 import { createWorkFiles, linkError, type ReadFile, type WorkFileHooks, type WorkFiles } from './workFile.js';
 
 export { linkError };
@@ -27,8 +27,11 @@ export interface WorkTree {
   throughLink(rel: string): boolean;
   /** lstat of `rel`, or null when it is missing or beyond a symbolic link (git's "absent"). */
   lstat(rel: string): Stats | null;
-  /** `lstat` of each path, in order; large lists are shared with the stat pool's helper thread (statPool.ts). */
-  lstatAll(rels: readonly string[]): (StatLike | null)[];
+  /**
+   * `lstat` of each path, in order, as numbers (the pool's `lstatValues`: FIELDS per path, mode MISSING when
+   * absent or beyond a link), no object per path; large lists are shared with the stat pool's helper thread (statPool.ts).
+   */
+  lstatValues(rels: readonly string[]): Float64Array;
   /** What git stores for `rel`: a symlink's text, else the file's bytes, never read through a link. Throws ENOENT beyond one. */
   read(rel: string, st?: StatLike): Buffer;
   /** `read`, with the stat of what was read (the file's fstat, the link's lstat). */
@@ -72,14 +75,29 @@ export function createWorkTree(dir: string, stats?: StatPool, hooks?: WorkFileHo
     return slash > 0 && throughLink(rel.slice(0, slash));
   };
   const lstat = (rel: string): Stats | null => (beyondLink(rel) ? null : lstatOrNull(join(dir, rel)));
-  const lstatAll = (rels: readonly string[]): (StatLike | null)[] => {
-    if (!stats) return rels.map(lstat);
+  const lstatValues = (rels: readonly string[]): Float64Array => {
+    if (!stats) {
+      const out = new Float64Array(rels.length * FIELDS);
+      for (let i = 0; i < rels.length; i++) {
+        const st = lstat(rels[i]!);
+        const o = i * FIELDS;
+        if (!st) out[o] = MISSING;
+        else {
+          out[o] = st.mode;
+          out[o + 1] = st.size;
+          out[o + 2] = st.mtimeMs;
+          out[o + 3] = st.ctimeMs;
+          out[o + 4] = st.ino;
+        }
+      }
+      return out;
+    }
     // Paths beyond a symlinked folder are absent and never lstat'ed. Index order keeps a folder's files
     // together, so the folder's answer is reused while it lasts.
     let folder: string | undefined;
     let folderBeyond = false;
-    const reachable: string[] = [];
-    const at: number[] = [];
+    let reachable: string[] | undefined;
+    let at: number[] | undefined;
     for (let i = 0; i < rels.length; i++) {
       const rel = rels[i]!;
       const slash = rel.lastIndexOf('/');
@@ -88,14 +106,21 @@ export function createWorkTree(dir: string, stats?: StatPool, hooks?: WorkFileHo
         folder = parent;
         folderBeyond = parent !== '' && throughLink(parent);
       }
-      if (folderBeyond) continue;
-      reachable.push(rel);
-      at.push(i);
+      if (folderBeyond) {
+        // The first path beyond a link: from here on the reachable ones are listed apart.
+        if (!reachable) {
+          reachable = rels.slice(0, i);
+          at = Array.from({ length: i }, (_, k) => k);
+        }
+        continue;
+      }
+      reachable?.push(rel);
+      at?.push(i);
     }
-    if (reachable.length === rels.length) return stats.lstatAll(dir, rels);
-    const found = stats.lstatAll(dir, reachable);
-    const out: (StatLike | null)[] = new Array(rels.length).fill(null);
-    for (let k = 0; k < at.length; k++) out[at[k]!] = found[k]!;
+    if (!reachable || !at) return stats.lstatValues(dir, rels); // the same array: the helper may have it already
+    const found = stats.lstatValues(dir, reachable);
+    const out = new Float64Array(rels.length * FIELDS).fill(MISSING);
+    for (let k = 0; k < at.length; k++) out.set(found.subarray(k * FIELDS, (k + 1) * FIELDS), at[k]! * FIELDS);
     return out;
   };
   /** The kind comes from `st` (the caller's lstat) when given; the read itself checks it again. */
@@ -109,7 +134,7 @@ export function createWorkTree(dir: string, stats?: StatPool, hooks?: WorkFileHo
     beyondLink,
     throughLink,
     lstat,
-    lstatAll,
+    lstatValues,
     files,
     read: (rel, st) => readWithStat(rel, st).bytes,
     readWithStat,

@@ -16,7 +16,7 @@ import type { IndexEntry } from './indexFile.js';
 import { loadIndex } from './indexSnapshot.js';
 import { type FileEntry, hashBlob } from './objects.js';
 import { assertSafePath, comparePaths } from './paths.js';
-import type { StatLike } from './statPool.js';
+import { FIELDS, MISSING, type StatLike, statAt } from './statPool.js';
 import { walkUntrackedCached } from './untracked.js';
 import { isVanished } from './workFile.js';
 
@@ -36,22 +36,32 @@ export interface WorktreeOptions {
 
 /** The mode git records for a work-tree file, or null for something it does not track (a directory, a fifo). */
 export function worktreeMode(st: StatLike, fileMode = true, indexMode?: number): number | null {
-  const type = st.mode & 0o170000;
+  return modeOf(st.mode, fileMode, indexMode);
+}
+
+function modeOf(stMode: number, fileMode: boolean, indexMode?: number): number | null {
+  const type = stMode & 0o170000;
   if (type === 0o120000) return 0o120000;
   if (type !== 0o100000) return null;
   if (!fileMode) return indexMode === 0o100755 ? 0o100755 : 0o100644;
-  return st.mode & 0o100 ? 0o100755 : 0o100644;
+  return stMode & 0o100 ? 0o100755 : 0o100644;
 }
 
-/** Whether the index entry's stat data still describes `st` (git's ie_match_stat, without uid/gid/dev). */
-function statMatches(e: IndexEntry, st: StatLike): boolean {
-  if (e.size !== st.size % 0x1_0000_0000) return false;
-  if (e.mtimeSeconds !== Math.floor(st.mtimeMs / 1000)) return false;
-  if (e.ctimeSeconds !== Math.floor(st.ctimeMs / 1000)) return false;
-  if (e.ino !== 0 && e.ino !== st.ino % 0x1_0000_0000) return false;
+/**
+ * Whether the index entry's stat data still describes the lstat at `o` in `v` (the FIELDS numbers of
+ * statPool.ts: mode, size, mtimeMs, ctimeMs, ino): git's ie_match_stat, without uid/gid/dev.
+ */
+function statMatches(e: IndexEntry, v: Float64Array, o: number): boolean {
+  if (e.size !== v[o + 1]! % 0x1_0000_0000) return false;
+  const mtimeMs = v[o + 2]!;
+  const ctimeMs = v[o + 3]!;
+  if (e.mtimeSeconds !== Math.floor(mtimeMs / 1000)) return false;
+  if (e.ctimeSeconds !== Math.floor(ctimeMs / 1000)) return false;
+  const ino = v[o + 4]!;
+  if (e.ino !== 0 && e.ino !== ino % 0x1_0000_0000) return false;
   // Sub-second parts: a double holds ms with ~0.2 µs precision, and isomorphic-git rounds; allow 2 µs.
-  const mtimeNs = (st.mtimeMs % 1000) * 1e6;
-  const ctimeNs = (st.ctimeMs % 1000) * 1e6;
+  const mtimeNs = (mtimeMs % 1000) * 1e6;
+  const ctimeNs = (ctimeMs % 1000) * 1e6;
   return Math.abs(mtimeNs - e.mtimeNanoseconds) < 2000 && Math.abs(ctimeNs - e.ctimeNanoseconds) < 2000;
 }
 
@@ -105,19 +115,25 @@ export async function worktreeState(repo: Repo, options: WorktreeOptions = {}): 
   const memo: HashMemo = repo.held.part('hashes');
   const changed = new Map<string, FileEntry | null>();
   const racyAfter = index.parsed.mtimeMs;
-  const looked = index.parsed.entries.filter((e) => e.stage === 0 && e.mode !== 0o160000 && !e.skipWorktree && !e.assumeValid);
+  if (!index.looked) {
+    const entries = index.parsed.entries.filter((e) => e.stage === 0 && e.mode !== 0o160000 && !e.skipWorktree && !e.assumeValid);
+    index.looked = { entries, paths: entries.map((e) => e.path) };
+  }
+  const looked = index.looked.entries;
   // Behind a symlinked folder the file is absent, as git sees it (the link is an untracked entry of its own).
-  const stats = repo.work.lstatAll(looked.map((e) => e.path));
+  // Numbers, not an object per file (statPool.ts): only a file whose stat differs gets one.
+  const values = repo.work.lstatValues(index.looked.paths);
   for (let i = 0; i < looked.length; i++) {
     const e = looked[i]!;
-    const st = stats[i];
-    const mode = st ? worktreeMode(st, fileMode, e.mode) : null;
-    if (!st || mode === null) {
+    const o = i * FIELDS;
+    const rawMode = values[o]!;
+    const mode = rawMode === MISSING ? null : modeOf(rawMode, fileMode, e.mode);
+    if (mode === null) {
       changed.set(e.path, null);
       continue;
     }
-    if (mode === e.mode && !e.intentToAdd && statMatches(e, st) && st.mtimeMs < racyAfter) continue;
-    const oid = hashWorktree(repo, e.path, st, memo);
+    if (mode === e.mode && !e.intentToAdd && statMatches(e, values, o) && values[o + 2]! < racyAfter) continue;
+    const oid = hashWorktree(repo, e.path, statAt(values, i)!, memo);
     if (oid === null) changed.set(e.path, null);
     else if (oid !== e.oid || mode !== e.mode || e.intentToAdd) changed.set(e.path, { path: e.path, oid, mode });
   }
