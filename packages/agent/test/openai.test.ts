@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createOpenAIClient } from '../src/llm/openai.js';
 import { startScriptedModel } from '../src/testing/index.js';
 import type { ChatEvent } from '../src/types.js';
-import { client, collect, failure, hello, within } from './openaiHelpers.js';
+import { client, collect, failure, hello } from './openaiHelpers.js';
 
 describe('createOpenAIClient: replies', () => {
   it('yields each text delta as it arrives, not when the stream ends', async () => {
@@ -30,8 +30,8 @@ describe('createOpenAIClient: replies', () => {
     const iterator = client(model.baseUrl)
       .chat({ ...hello, signal: controller.signal })
       [Symbol.asyncIterator]();
-    expect((await within(iterator.next())).value).toEqual({ type: 'text', text: 'partial' });
-    const pending = within(iterator.next());
+    expect((await iterator.next()).value).toEqual({ type: 'text', text: 'partial' });
+    const pending = iterator.next();
     controller.abort();
     // The stream hangs forever: only the abort can end it.
     const error = await failure(pending);

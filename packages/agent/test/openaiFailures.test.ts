@@ -1,19 +1,41 @@
 /** The OpenAI-compatible client's failures: retries, statuses, transport errors, cancellation; and the failure helpers. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { McpError } from '../src/errors.js';
 import { bodyMessage, parseRetryAfter, TransientFailure } from '../src/llm/failures.js';
 import { createOpenAIClient } from '../src/llm/openai.js';
-import { withRetries } from '../src/llm/retry.js';
+import { type RetrySleep, withRetries } from '../src/llm/retry.js';
 import { startScriptedModel } from '../src/testing/index.js';
 import type { ChatEvent } from '../src/types.js';
-import { client, closedPort, collect, failure, hello, within } from './openaiHelpers.js';
+import { client, closedPort, collect, failure, hello } from './openaiHelpers.js';
+
+/** A retry wait that takes no time: it records how long it was asked to wait. */
+function recordingSleep(waits: number[]): RetrySleep {
+  return async (ms) => {
+    waits.push(ms);
+  };
+}
+
+/** A retry wait that never ends by itself: `started` resolves when it begins; only the signal's abort ends it. */
+function heldSleep() {
+  const waits: number[] = [];
+  let begin!: () => void;
+  const started = new Promise<void>((resolve) => {
+    begin = resolve;
+  });
+  const sleep: RetrySleep = (ms, signal) => {
+    waits.push(ms);
+    begin();
+    return new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  };
+  return { waits, started, sleep };
+}
 
 describe('createOpenAIClient: failures', () => {
   it('retries a 429, waiting as long as Retry-After says', async () => {
     await using model = await startScriptedModel({ turns: [{ status: 429, message: 'slow down', retryAfter: 0.3 }, { text: 'ok' }] });
-    const started = Date.now();
-    const events = await collect(client(model.baseUrl).chat(hello));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    const waits: number[] = [];
+    const events = await collect(client(model.baseUrl, { retrySleep: recordingSleep(waits) }).chat(hello));
+    expect(waits).toEqual([300]);
     expect(events[0]).toEqual({ type: 'text', text: 'ok' });
     expect(model.requests).toHaveLength(2);
   });
@@ -96,14 +118,12 @@ describe('createOpenAIClient: failures', () => {
     const model = await startScriptedModel({ turns: [{ text: ['half'], hang: true }, { text: 'again' }] });
     const seen: ChatEvent[] = [];
     const error = await failure(
-      within(
-        (async () => {
-          for await (const event of client(model.baseUrl).chat(hello)) {
-            seen.push(event);
-            await model.close();
-          }
-        })(),
-      ),
+      (async () => {
+        for await (const event of client(model.baseUrl).chat(hello)) {
+          seen.push(event);
+          await model.close();
+        }
+      })(),
     );
     expect(seen).toEqual([{ type: 'text', text: 'half' }]);
     expect(error.kind).toBe('NETWORK_ERROR');
@@ -128,15 +148,22 @@ describe('createOpenAIClient: failures', () => {
 
   it('an abort before the reply, or during a retry wait, is CANCELLED at once', async () => {
     await using model = await startScriptedModel({ turns: [{ hang: true }, { status: 503, retryAfter: 10 }] });
-    for (const stream of [true, false]) {
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
-      const started = Date.now();
-      const error = await failure(collect(client(model.baseUrl).chat({ ...hello, stream, signal: controller.signal })));
-      expect(error.kind).toBe('CANCELLED');
-      // A factor of the 10 s retry wait it must not sit out (the hanging reply never ends by itself).
-      expect(Date.now() - started).toBeLessThan(10_000 / 2);
-    }
+    // Before the reply: aborted once the model holds the request (the hanging reply never ends by itself).
+    const beforeReply = new AbortController();
+    const hanging = failure(collect(client(model.baseUrl).chat({ ...hello, stream: true, signal: beforeReply.signal })));
+    await vi.waitFor(() => expect(model.requests).toHaveLength(1));
+    beforeReply.abort();
+    expect((await hanging).kind).toBe('CANCELLED');
+    // During the retry wait: the 10 s the 503 asks for, in a wait that only the abort ends.
+    const duringWait = new AbortController();
+    const held = heldSleep();
+    const waiting = failure(
+      collect(client(model.baseUrl, { retrySleep: held.sleep }).chat({ ...hello, stream: false, signal: duringWait.signal })),
+    );
+    await held.started;
+    duringWait.abort();
+    expect((await waiting).kind).toBe('CANCELLED');
+    expect(held.waits).toEqual([10_000]);
     expect(model.requests).toHaveLength(2);
   });
 
@@ -197,7 +224,7 @@ describe('failure helpers', () => {
 
   it('withRetries caps the wait a server asks for', async () => {
     let attempts = 0;
-    const started = Date.now();
+    const waits: number[] = [];
     const items = [];
     const source = withRetries(
       async function* () {
@@ -205,12 +232,12 @@ describe('failure helpers', () => {
         if (attempts < 3) throw new TransientFailure('busy', () => new McpError('MODEL_ERROR', 'gave up'), 60_000);
         yield 'ok';
       },
-      { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 20, classify: (error) => error },
+      { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 20, sleep: recordingSleep(waits), classify: (error) => error },
     );
     for await (const item of source) items.push(item);
     expect(items).toEqual(['ok']);
     expect(attempts).toBe(3);
-    // Capped at 20 ms twice; uncapped it would wait 60 s twice. A factor of the wait asked for, not a wall-clock figure.
-    expect(Date.now() - started).toBeLessThan(60_000 / 10);
+    // Capped at 20 ms twice; uncapped it would wait the 60 s asked for, twice.
+    expect(waits).toEqual([20, 20]);
   });
 });

@@ -21,11 +21,6 @@ export async function failure(promise: Promise<unknown>): Promise<McpError> {
   return error as McpError;
 }
 
-/** `promise`, or a rejection after `ms` (so that a hang fails the test quickly). */
-export function within<T>(promise: Promise<T>, ms = 1000): Promise<T> {
-  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms))]);
-}
-
 export const hello: ChatRequest = { messages: [{ role: 'user', content: 'hi' }], stream: true };
 
 export function client(baseUrl: string, options: Partial<OpenAIClientOptions> = {}) {
