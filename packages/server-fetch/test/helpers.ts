@@ -89,6 +89,11 @@ export function send(body: string | Buffer, contentType?: string, status = 200):
   };
 }
 
+/** A page whose Markdown is exactly `body` (one paragraph of plain words). */
+export function paragraphPage(body: string): string {
+  return `<html><head><title>T</title></head><body><article><p>${body}</p></article></body></html>`;
+}
+
 export const CHUNK = 'word '.repeat(200); // 1000 bytes
 export const CHUNKS = 8;
 
