@@ -284,19 +284,21 @@ describe('mcp-agent (built bin)', () => {
   });
 
   it('Ctrl-C cancels the running tool call; the run ends with exit 130 and the servers are shut down', async () => {
+    const TOOL_S = 20; // how long the tool would run (s)
     await using model = await startScriptedModel({
-      turns: [{ toolCalls: [{ name: 'everything__longRunningOperation', arguments: { duration: 20, steps: 40 } }] }, { text: 'never' }],
+      turns: [{ toolCalls: [{ name: 'everything__longRunningOperation', arguments: { duration: TOOL_S, steps: 40 } }] }, { text: 'never' }],
     });
     await using tmp = await tempDir();
     const config = await tmp.config({
       everything: { command: process.execPath, args: [serverBin('@mcpkit/server-everything'), '--profile', 'legacy'] },
     });
-    const started = Date.now();
+    let interruptedAt = Number.NaN;
     const run = await runAgent([...modelArgs(model.baseUrl, config), '-p', 'wait'], {
       onSpawn(child, out) {
         const timer = setInterval(() => {
           if (/progress|longRunningOperation/.test(out.stderr())) {
             clearInterval(timer);
+            interruptedAt = Date.now();
             child.kill('SIGINT');
           }
         }, 50);
@@ -304,7 +306,8 @@ describe('mcp-agent (built bin)', () => {
       },
     });
     expect(run.code, run.stderr).toBe(130);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // The contract is the tool's own length: from Ctrl-C to exit within a factor of it (half), not sat out.
+    expect(Date.now() - interruptedAt).toBeLessThan((TOOL_S * 1000) / 2);
     expect(run.stderr).toMatch(/cancel/i);
     // Only the first model call was made: a cancelled run asks the model nothing more.
     expect(model.requests).toHaveLength(1);

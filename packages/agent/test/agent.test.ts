@@ -271,9 +271,13 @@ describe('the tool loop', () => {
     await using registry = await memoryRegistry();
     const agent = createAgent({ llm: createOpenAIClient({ baseUrl: model.baseUrl, model: 's' }), router: registry });
     const run = agent.send('go');
-    setTimeout(() => run.cancelCurrent(), 200);
     const events: AgentEvent[] = [];
-    for await (const event of run) events.push(event);
+    for await (const event of run) {
+      events.push(event);
+      // Cancelled once the model call is under way (its text arrived; the reply then hangs forever).
+      if (event.type === 'text') run.cancelCurrent();
+    }
+    expect(events).toContainEqual({ type: 'text', text: 'partial ' });
     expect(events.some((e) => e.type === 'cancelled')).toBe(true);
     expect(model.requests).toHaveLength(1);
   });

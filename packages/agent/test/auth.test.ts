@@ -7,7 +7,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postJson } from '@mcpkit/test-utils/http-bin';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRegistry, createTokenStore, isMcpError, login, logout, type McpRegistry, type TokenStore } from '../src/index.js';
 import { type ProtectedMemory, startProtectedMemory, testBrowser } from './authFixture.ts';
 
@@ -39,6 +40,29 @@ async function loggedInReadOnly(): Promise<TokenStore> {
   } finally {
     setup.resource.scopes.splice(0, setup.resource.scopes.length, 'memory:read', 'memory:write');
   }
+}
+
+/** The access tokens of these tests live this long (s): the fixture's shortest (a JWT's `exp` is in whole seconds). */
+const SHORT_TTL_S = 1;
+
+/**
+ * Resolves once the memory server refuses `accessToken` (401): its `exp` has passed, and the server allows no clock
+ * skew. The server is another process on the real clock, so this waits on that state (polled), bounded by a factor
+ * of the token's lifetime, instead of sleeping past it.
+ */
+async function refusedByServer(accessToken: string | undefined): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const response = await postJson(
+        setup.endpoint,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { authorization: `Bearer ${accessToken}` },
+      );
+      await response.body?.cancel();
+      expect(response.status).toBe(401);
+    },
+    { timeout: SHORT_TTL_S * 1000 * 10, interval: 50 },
+  );
 }
 
 async function storedTokens(store: TokenStore) {
@@ -147,7 +171,7 @@ describe('connecting', () => {
   });
 
   it('refreshes an expired access token by itself and stores the new one', async () => {
-    setup.resource.ttlSeconds = 1;
+    setup.resource.ttlSeconds = SHORT_TTL_S;
     let first: Awaited<ReturnType<typeof storedTokens>>;
     let store: TokenStore;
     try {
@@ -156,9 +180,8 @@ describe('connecting', () => {
     } finally {
       delete setup.resource.ttlSeconds;
     }
-    expect(first?.expires_in).toBe(1);
-    // Past its expiry (the server allows no clock skew).
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect(first?.expires_in).toBe(SHORT_TTL_S);
+    await refusedByServer(first?.access_token);
     await withRegistry(store, async (registry) => {
       expect(registry.serverReports()[0]).toMatchObject({ status: 'connected', auth: 'oauth' });
       expect((await registry.callTool('memory__read_graph', {})).isError).toBeFalsy();
@@ -171,7 +194,7 @@ describe('connecting', () => {
 
 describe('during a chat', () => {
   it('a token that cannot be used or refreshed any more: the call fails with the command to run', async () => {
-    setup.resource.ttlSeconds = 1;
+    setup.resource.ttlSeconds = SHORT_TTL_S;
     let store: TokenStore;
     try {
       ({ store } = await loggedIn());
@@ -192,7 +215,7 @@ describe('during a chat', () => {
         }).toString(),
       });
       expect(revoked.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      await refusedByServer(record?.tokens?.access_token);
       const error = await registry.callTool('memory__read_graph', {}).catch((e: unknown) => e);
       expect(isMcpError(error, 'TOOL_EXECUTION_FAILED')).toBe(true);
       expect((error as Error).message).toBe(NEEDS_LOGIN);

@@ -89,10 +89,20 @@ export function send(body: string | Buffer, contentType?: string, status = 200):
   };
 }
 
+/** A page whose Markdown is exactly `body` (one paragraph of plain words). */
+export function paragraphPage(body: string): string {
+  return `<html><head><title>T</title></head><body><article><p>${body}</p></article></body></html>`;
+}
+
 export const CHUNK = 'word '.repeat(200); // 1000 bytes
 export const CHUNKS = 8;
 
-/** 8 KB of text/plain with a Content-Length, one kilobyte every 150 ms: a download slow enough to report progress. */
+/**
+ * 8 KB of text/plain with a Content-Length, one kilobyte every 150 ms: a download slow enough to report progress. The
+ * pace is this fixture's declared behaviour, not a wait in a test: the server's progress reporter (protocol-core's)
+ * is throttled on the real clock (nothing within 250 ms, then one per 500 ms), so only a body that takes longer than
+ * that (8 × 150 ms) gets notifications, as a slow site's would; over stdio no test clock can reach the server.
+ */
 export async function drip(_req: unknown, res: ServerResponse): Promise<void> {
   res.setHeader('content-type', 'text/plain');
   res.setHeader('content-length', String(CHUNK.length * CHUNKS));
@@ -103,7 +113,11 @@ export async function drip(_req: unknown, res: ServerResponse): Promise<void> {
   res.end();
 }
 
-/** A response that never ends: 1000 bytes of text every 50 ms until the client goes away. */
+/**
+ * A response that never ends: 1000 bytes of text every 50 ms until the client goes away. The pace is the fixture's
+ * declared behaviour (a body that keeps coming, so that successive progress notifications report more bytes, which
+ * the throttled reporter sends at most every 500 ms); the tests wait on `opened` and `closed`, never on the pace.
+ */
 export function endless() {
   let opened!: () => void;
   let closed!: () => void;

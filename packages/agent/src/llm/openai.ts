@@ -13,7 +13,7 @@ import { VERSION } from '../version.js';
 import { bodyMessage, type FailureContext, headerValue, networkFailure, statusFailure } from './failures.js';
 import { post, readText } from './http.js';
 import { buildChatBody, createChunkReader, readCompletion } from './openaiWire.js';
-import { withRetries } from './retry.js';
+import { type RetrySleep, withRetries } from './retry.js';
 import { readSseEvents } from './sse.js';
 
 export interface OpenAIClientOptions {
@@ -30,6 +30,8 @@ export interface OpenAIClientOptions {
   requestTimeoutMs?: number;
   /** The first retry's delay; each next one doubles it (a server's `Retry-After` wins, up to 20 s). Default 500 ms. */
   retryBaseDelayMs?: number;
+  /** Waits between attempts, rejecting when the request's signal aborts (tests: one they drive). Default: a real timer. */
+  retrySleep?: RetrySleep;
   /** An undici dispatcher (a proxy agent, say). Default: undici's global dispatcher. */
   dispatcher?: Dispatcher;
 }
@@ -138,6 +140,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LLMClient {
         maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
         baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
         signal: request.signal,
+        ...(options.retrySleep ? { sleep: options.retrySleep } : {}),
         classify: (error) => (error instanceof McpError ? error : (networkFailure(error, context) ?? error)),
       });
     },

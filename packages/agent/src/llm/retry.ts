@@ -3,7 +3,7 @@
  * produced anything is tried again, after an exponential backoff or the server's `Retry-After`
  * (capped). Once an item has been yielded nothing is retried: the consumer has already acted on it.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as timerSleep } from 'node:timers/promises';
 import { McpError } from '../errors.js';
 import { TransientFailure } from './failures.js';
 
@@ -16,11 +16,18 @@ export interface RetryOptions {
   /** No wait is longer than this, whatever the server asks. Default 20 s. */
   maxDelayMs?: number;
   signal?: AbortSignal;
+  /** Waits `ms` between attempts, rejecting when `signal` aborts (tests: one they drive). Default: a real timer. */
+  sleep?: RetrySleep;
   /** Turns a thrown error into what it means (a `TransientFailure`, an `McpError`, or the error itself to rethrow). */
   classify: (error: unknown) => unknown;
 }
 
+/** Resolves after `ms`; rejects when `signal` is aborted first. */
+export type RetrySleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
 const DEFAULT_MAX_DELAY_MS = 20_000;
+
+const realSleep: RetrySleep = (ms, signal) => timerSleep(ms, undefined, { signal });
 
 function cancelled(signal: AbortSignal): McpError {
   return new McpError('CANCELLED', 'the model request was cancelled', { cause: signal.reason });
@@ -30,6 +37,7 @@ function cancelled(signal: AbortSignal): McpError {
 export async function* withRetries<T>(attempt: () => AsyncIterable<T>, options: RetryOptions): AsyncGenerator<T> {
   const { signal } = options;
   const maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+  const sleep = options.sleep ?? realSleep;
   for (let attempts = 1; ; attempts++) {
     if (signal?.aborted) throw cancelled(signal);
     let yielded = false;
@@ -46,7 +54,7 @@ export async function* withRetries<T>(attempt: () => AsyncIterable<T>, options: 
       if (yielded || attempts > options.maxRetries) throw failure.final(attempts);
       const delay = Math.min(failure.retryAfterMs ?? options.baseDelayMs * 2 ** (attempts - 1), maxDelayMs);
       try {
-        await sleep(delay, undefined, { signal });
+        await sleep(delay, signal);
       } catch (sleepError) {
         if (signal?.aborted) throw cancelled(signal);
         throw sleepError;
