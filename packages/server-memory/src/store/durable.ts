@@ -149,9 +149,10 @@ export function appendDurably(path: string, data: string): number {
  * `appendDurably` to a file held open for appending (`a+`), so that a run of appends opens it once.
  * `cleanEnd` as for `onNewLine`. All or nothing: when a write or the `fdatasync` fails, the file is
  * cut back to its length before (and synced) and the error is thrown; nothing of `data` is left.
+ * `size`: the file's length, when the caller knows it (it holds the lock and has just looked): no `fstat` then.
  */
-export function appendDurablyTo(fd: number, data: string, cleanEnd?: number, write: WriteFn = writeSync): number {
-  const before = fstatSync(fd).size;
+export function appendDurablyTo(fd: number, data: string, cleanEnd?: number, write: WriteFn = writeSync, size?: number): number {
+  const before = size ?? fstatSync(fd).size;
   try {
     const bytes = writeAll(fd, onNewLine(fd, before, data, cleanEnd), write);
     fdatasyncSync(fd);

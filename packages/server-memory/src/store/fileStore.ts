@@ -17,7 +17,8 @@
  *   meanwhile (group commit), each answered only then;
  * - `CompactionScheduler` folds the journal in a while after the last write, as soon as it is large,
  *   and this class on close; `Poller` looks for other processes' changes while a client watches;
- * - `Exclusive` runs every step that touches the files under the lock, in one synchronous stretch.
+ * - `Exclusive` runs every step that touches the files under the lock, in one synchronous stretch, and keeps
+ *   the lock across a burst of them (released a moment after the last).
  * A process killed at any point leaves the last acknowledged state.
  */
 import { mkdirSync } from 'node:fs';
@@ -61,7 +62,12 @@ class FileStore implements GraphStore {
     const files = memoryFiles(this.location);
     this.file = new GraphFile(files, this.logger);
     const timeoutMs = options.lockTimeoutMs ?? 30_000;
-    this.exclusive = new Exclusive(files.lock, { staleMs: options.lockStaleMs ?? 10_000, timeoutMs, logger: this.logger });
+    this.exclusive = new Exclusive(files.lock, {
+      staleMs: options.lockStaleMs ?? 10_000,
+      timeoutMs,
+      logger: this.logger,
+      ...(options.lockLingerMs !== undefined ? { lingerMs: options.lockLingerMs } : {}),
+    });
     this.loader = new GraphLoader(this.file, this.exclusive, {
       logger: this.logger,
       closed: () => this.lifecycle === 'closed',

@@ -22,6 +22,12 @@ export interface FileStoreOptions {
   /** A call gives up waiting for the lock after this long (a clear `ToolError`). Default 30000 ms. */
   lockTimeoutMs?: number;
   /**
+   * Keep the lock this long after a write (or any step under it) for the next one, so that a burst takes
+   * it once; it is released when nothing came meanwhile, and after 100 ms held in all (another process
+   * waiting for it gets its turn). 0: release it after every step. Default 10 ms.
+   */
+  lockLingerMs?: number;
+  /**
    * With `load: 'wait'`, when another process holds the lock at open: `wait` for it (`openFileStore`
    * resolves with the graph loaded), or `defer`: resolve once the snapshot is read, and read the
    * journal on the first call, which waits for the lock. Default `wait`.

@@ -66,6 +66,11 @@ export class GraphFile {
    * lock), so a write costs no `open`/`close`. Closed when the journal is replaced, and by `close`.
    */
   private appendFd: { fd: number; ino: bigint } | null = null;
+  /**
+   * The journal position whose offset was seen to be the end of the file under the lock, in the current
+   * locked stretch (set by `catchUp(true)`, cleared by every `catchUp`): the append needs no `fstat` for it.
+   */
+  private endSeen: { pos: JournalPosition; offset: number } | null = null;
 
   constructor(
     readonly files: MemoryFiles,
@@ -232,6 +237,7 @@ export class GraphFile {
    * `locked`: we hold the lock (nobody is writing), so a torn last journal line can be cut off.
    */
   catchUp(locked: boolean): CatchUp {
+    this.endSeen = null;
     const snapshot = fileIdOf(this.files.file);
     const wal = statOrNull(this.files.wal);
     // A journal we hold open that is no longer at the path is not written again: let its inode go.
@@ -240,7 +246,10 @@ export class GraphFile {
     if (sameId(snapshot, this.base)) {
       if (!wal) return journal === null ? 'caught-up' : 'reload';
       if (journal !== null && wal.ino === journal.ino) {
-        if (Number(wal.size) === journal.offset) return 'caught-up';
+        if (Number(wal.size) === journal.offset) {
+          if (locked) this.sawEnd(journal);
+          return 'caught-up';
+        }
         return this.readJournalTail(journal, locked);
       }
       // Another process started a journal on the snapshot we have.
@@ -275,7 +284,13 @@ export class GraphFile {
     if (tail.kind === 'replaced') return 'reload';
     if (applyJournalLines(this.current, tail.text, false, this.badLine)) this.externalChange = true;
     journal.offset += tail.bytes;
+    // Under the lock a torn last line was cut off: the file now ends where we have read.
+    if (locked) this.sawEnd(journal);
     return 'caught-up';
+  }
+
+  private sawEnd(pos: JournalPosition): void {
+    this.endSeen = { pos, offset: pos.offset };
   }
 
   /** Reads a whole journal that starts where we are (checked by `accept` on its header) and applies it. */
@@ -316,8 +331,14 @@ export class GraphFile {
       this.compact();
       return;
     }
-    this.journal ??= createJournal(this.files.wal, this.base, null);
-    appendRecords(this.appendFdFor(this.journal), this.journal, records);
+    if (!this.journal) {
+      this.journal = createJournal(this.files.wal, this.base, null);
+      this.sawEnd(this.journal);
+    }
+    const journal = this.journal;
+    const atEnd = this.endSeen?.pos === journal && this.endSeen.offset === journal.offset;
+    appendRecords(this.appendFdFor(journal), journal, records, atEnd);
+    if (atEnd) this.sawEnd(journal);
   }
 
   /** The journal `pos` reads, open for appending (opened now unless it is held open already). */
@@ -358,6 +379,7 @@ export class GraphFile {
     const done = writeCompacted(this.files, input, this.logger);
     this.pendingCorrupt = [];
     this.closeAppendFd(); // the old journal, replaced
+    this.endSeen = null;
     this.base = done.base;
     this.bytes = done.snapshotBytes;
     this.journal = done.journal;

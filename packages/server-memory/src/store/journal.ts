@@ -62,11 +62,12 @@ export function createJournal(path: string, base: FileId | null, prev: JournalHe
 /**
  * Appends `records` durably to the journal open at `fd` (`a+`) and advances `pos` past them. Whole
  * lines only ever end at `pos.offset`, so a journal that long needs no newline before them.
+ * `atEnd`: the caller, under the lock, has just seen the file end at `pos.offset` (no `fstat` then).
  */
-export function appendRecords(fd: number, pos: JournalPosition, records: readonly GraphRecord[]): void {
+export function appendRecords(fd: number, pos: JournalPosition, records: readonly GraphRecord[], atEnd = false): void {
   let data = '';
   for (const r of records) data += `${JSON.stringify(r)}\n`;
-  pos.offset += appendDurablyTo(fd, data, pos.offset);
+  pos.offset += appendDurablyTo(fd, data, pos.offset, undefined, atEnd ? pos.offset : undefined);
 }
 
 /** Appends the marker saying that the snapshot `id` holds every record of this journal. */

@@ -15,6 +15,8 @@
  * links are not supported (FAT, some network shares) it falls back to `open(O_CREAT|O_EXCL)` and a
  * write. Either way the lock file reads the same, and earlier versions judge it as before. Owner
  * files are removed on `dispose()`, and those of processes that are gone by the next holder.
+ * A holder that keeps the lock across a pause checks it is still its own before using it again
+ * (`stillHeld`: one `statx`, the inode and ctime it had when taken).
  *
  * Someone else's lock on this host is taken over at once when its owner is gone:
  *
@@ -124,6 +126,8 @@ export function lockTimeoutText(error: LockTimeoutError, timeoutMs: number): str
   );
 }
 
+const stamp = (st: { ino: bigint; ctimeNs: bigint }) => ({ ino: st.ino, ctimeNs: st.ctimeNs });
+
 /** `held`: the process the lock names may be its owner; `owner`: it is, proven by the lock's `id`. */
 type Verdict = 'gone' | 'held' | 'owner' | 'unknown';
 
@@ -132,8 +136,8 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
 const OWNER_FILE = /\.[0-9a-f]{16}\.owner$/;
 
 export class FileLock {
-  /** Inode of the lock file we created, while we hold it. */
-  private held: number | bigint | null = null;
+  /** The lock file we created (its inode, and its ctime once taken), while we hold it. */
+  private held: { ino: bigint; ctimeNs: bigint } | null = null;
   private readonly platform: NodeJS.Platform;
   /** This process, as written into the lock and as compared with a lock naming our pid. */
   private readonly self: ProcessStart;
@@ -143,7 +147,7 @@ export class FileLock {
   /** The verdict on the lock when it was last found taken (for the message after a time-out). */
   private lastVerdict: Verdict = 'unknown';
   /** Our owner file (linked to `path` to take the lock), once written; `false`: no hard links here. */
-  private owner: { path: string; fd: number; ino: number } | null | false = null;
+  private owner: { path: string; fd: number } | null | false = null;
   private swept = false;
   private disposed = false;
 
@@ -172,8 +176,8 @@ export class FileLock {
     return false;
   }
 
-  /** Creates the lock file (throws `EEXIST` when there is one); returns its inode. */
-  private take(): number {
+  /** Creates the lock file (throws `EEXIST` when there is one); returns its inode and ctime. */
+  private take(): { ino: bigint; ctimeNs: bigint } {
     const owner = this.ownerFile();
     if (owner) {
       // The lock's age is its mtime: now.
@@ -181,7 +185,7 @@ export class FileLock {
       futimesSync(owner.fd, now, now);
       try {
         linkSync(owner.path, this.path);
-        return owner.ino;
+        return stamp(fstatSync(owner.fd, { bigint: true }));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? '';
         if (code === 'ENOENT') {
@@ -197,7 +201,7 @@ export class FileLock {
     const fd = openSync(this.path, 'wx', 0o600);
     try {
       writeAll(fd, this.ownerRecord());
-      return fstatSync(fd).ino;
+      return stamp(fstatSync(fd, { bigint: true }));
     } catch (error) {
       // A lock file we could not write whole (a full disk) is not left to block everyone until it is stale.
       removeQuietly(this.path);
@@ -212,14 +216,14 @@ export class FileLock {
   }
 
   /** Our owner file, written on first use (null when hard links are not used here). */
-  private ownerFile(): { path: string; fd: number; ino: number } | null {
+  private ownerFile(): { path: string; fd: number } | null {
     if (this.owner === false || this.disposed) return null;
     if (this.owner) return this.owner;
     const path = `${this.path}.${randomBytes(8).toString('hex')}.owner`;
     const fd = openSync(path, 'wx+', 0o600);
     try {
       writeAll(fd, this.ownerRecord());
-      this.owner = { path, fd, ino: fstatSync(fd).ino };
+      this.owner = { path, fd };
     } catch (error) {
       closeSync(fd);
       removeQuietly(path);
@@ -287,16 +291,45 @@ export class FileLock {
     }
   }
 
-  /** Releases the lock if the file is still the one we created. */
-  release(): void {
-    if (this.held === null) return;
-    const ino = this.held;
+  /**
+   * Whether the lock taken earlier is still ours, before using it again after a pause (`exclusive.ts`
+   * keeps it across a burst): the file at `path` is the one we created and nobody changed it since (its
+   * ctime), or it still names this process. One `statx` when it is untouched. When it is not ours any
+   * more (taken over, replaced), it is forgotten without removing anything: take it again to use it.
+   */
+  stillHeld(): boolean {
+    const held = this.held;
+    if (held === null) return false;
+    const st = statSync(this.path, { bigint: true, throwIfNoEntry: false });
+    if (st?.ino === held.ino) {
+      if (st.ctimeNs === held.ctimeNs) return true;
+      if (this.namesUs()) {
+        held.ctimeNs = st.ctimeNs;
+        return true;
+      }
+    }
     this.held = null;
+    return false;
+  }
+
+  /** Whether the lock file names this process as its owner. */
+  private namesUs(): boolean {
     try {
-      if (statSync(this.path).ino === ino) unlinkSync(this.path);
+      const owner = parseLockOwner(readFileSync(this.path, 'utf8'));
+      return owner.host === HOST && owner.pid === process.pid && owner.id === this.self.id;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Releases the lock if the file is still ours (`stillHeld`): one taken over or written over by another process is left alone. */
+  release(): void {
+    try {
+      if (this.stillHeld()) unlinkSync(this.path);
     } catch {
       // Already gone (taken over as stale): nothing to release.
     }
+    this.held = null;
   }
 
   /** Whether the owner a lock names is gone, still holds it, or cannot be checked. */
