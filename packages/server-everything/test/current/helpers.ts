@@ -102,7 +102,5 @@ export async function until(check: () => boolean, ms = 5000, what = 'condition')
   );
 }
 
-export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** `data:` URI of a UTF-8 text. */
 export const dataUri = (content: string, mime = 'text/plain') => `data:${mime};base64,${Buffer.from(content).toString('base64')}`;

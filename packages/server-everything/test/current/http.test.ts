@@ -6,12 +6,14 @@
 import { startHttp } from '@mcpkit/protocol-core/testing';
 import type { Client, LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentServer, dataUri, delay, text, until } from './helpers.js';
+import type { EverythingOptions } from '../../src/context.js';
+import { createTestClock } from '../clock.js';
+import { currentServer, dataUri, FAST, text, until } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-async function serve() {
-  return startHttp({ createServer: () => currentServer() });
+async function serve(options: EverythingOptions = {}) {
+  return startHttp({ createServer: () => currentServer(options) });
 }
 
 function sessionIdOf(client: Client): string {
@@ -30,7 +32,8 @@ afterEach(() => {
 
 describe('session isolation over HTTP', () => {
   it('keeps the toggles per session, and names the session in texts and messages', async () => {
-    await using http = await serve();
+    const clock = createTestClock();
+    await using http = await serve({ scheduler: clock.scheduler });
     const a = await http.connect();
     const b = await http.connect();
     const [idA, idB] = [sessionIdOf(a), sessionIdOf(b)];
@@ -48,11 +51,13 @@ describe('session isolation over HTTP', () => {
       `Stopped simulated logging for session ${idB}`,
     );
 
+    await clock.advance(2 * FAST.loggingMs!);
     await until(() => logsA.length >= 3, 5000, 'A’s log messages');
     for (const log of logsA) expect(log.data).toMatch(new RegExp(` - SessionId ${idA}$`));
     expect(logsB.every((log) => String(log.data).endsWith(` - SessionId ${idB}`))).toBe(true);
-    const bCount = logsB.length;
-    await delay(60);
+    const [aCount, bCount] = [logsA.length, logsB.length];
+    await clock.advance(4 * FAST.loggingMs!);
+    await until(() => logsA.length >= aCount + 4, 5000, 'A’s next four messages');
     expect(logsB.length).toBe(bCount); // B stopped; A's messages never reach B
   });
 

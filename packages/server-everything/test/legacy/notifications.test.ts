@@ -2,6 +2,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
 import { simulatedLogMessages } from '../../src/shared/logMessages.js';
+import { createTestClock } from '../clock.js';
 import { until, wire, wireLegacy } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -64,10 +65,13 @@ describe('legacy subscriptions', () => {
   });
 
   it('sends nothing without subscriptions', async () => {
-    await using ours = await wireLegacy({ intervals: { loggingMs: 0, resourceUpdatesMs: 5 } });
+    const clock = createTestClock();
+    await using ours = await wireLegacy({ intervals: { loggingMs: 0, resourceUpdatesMs: 5 }, scheduler: clock.scheduler });
     await ours.client.ping();
-    await new Promise((resolve) => setTimeout(resolve, 40)); // eight rounds
+    await clock.advance(8 * 5); // eight rounds
+    await ours.client.ping(); // a round's notification would be ahead of the answer on the in-memory pair
     expect(ours.updates).toEqual([]);
+    expect(clock.pending).toBe(1); // the rounds run, with nothing to send
   });
 });
 
