@@ -1,4 +1,4 @@
-import type { Scheduler } from '../src/shared/scheduler.js';
+import { realTimers, type Scheduler, type TimerId } from '../src/shared/scheduler.js';
 
 /** A `Scheduler` that only moves when the test advances it; the SDK and the client keep their real timers. */
 export interface TestClock {
@@ -68,4 +68,32 @@ export function createTestClock(): TestClock {
       now = until;
     },
   };
+}
+
+/** An interval set through `recordIntervals().scheduler`. */
+export interface RecordedInterval {
+  handle: TimerId;
+  ms: number;
+}
+
+/**
+ * Node's timers (the server's default, unref'd), recording each interval set and cleared through them: for tests
+ * whose intervals must really tick (over HTTP) and that check which ones a session started and stopped.
+ */
+export function recordIntervals(): { scheduler: Scheduler; created: RecordedInterval[]; cleared: Set<TimerId> } {
+  const created: RecordedInterval[] = [];
+  const cleared = new Set<TimerId>();
+  const scheduler: Scheduler = {
+    ...realTimers,
+    setInterval(callback, ms) {
+      const handle = realTimers.setInterval(callback, ms);
+      created.push({ handle, ms });
+      return handle;
+    },
+    clearInterval(handle) {
+      cleared.add(handle);
+      realTimers.clearInterval(handle);
+    },
+  };
+  return { scheduler, created, cleared };
 }
