@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataUri, REFERENCE_INSTRUCTIONS, raw, spawnReference, until, type Wired, type WireOptions, wireLegacy } from './helpers.js';
+import { LEGACY_UNGATED_TOOLS } from './toolNames.js';
 
 /**
  * The same client, the same requests: the reference bin (npm 2025.11.25 over stdio) and our legacy profile
@@ -17,21 +18,6 @@ import { dataUri, REFERENCE_INSTRUCTIONS, raw, spawnReference, until, type Wired
  */
 
 const FULL: ClientCapabilities = { roots: {}, sampling: {}, elicitation: {} };
-
-/** The reference's tools/list for every client; `listRoots` and `startElicitation` follow for clients with roots / elicitation. */
-const REFERENCE_ALWAYS = [
-  'echo',
-  'add',
-  'longRunningOperation',
-  'printEnv',
-  'sampleLLM',
-  'getTinyImage',
-  'annotatedMessage',
-  'getResourceReference',
-  'getResourceLinks',
-  'structuredContent',
-  'zip',
-];
 
 /** Client handlers for the requests the server sends: fixed answers, and what arrived recorded. */
 function handlers(requests: { method: string; params: unknown }[], capabilities: ClientCapabilities): WireOptions['setup'] {
@@ -116,7 +102,7 @@ describe.each([
     // Key order too: the JSON Schemas are zodToJsonSchema's, byte for byte.
     expect(JSON.stringify(ourTools.map(withoutAdditions))).toBe(JSON.stringify(theirs.tools));
     expect(ourTools.map((t) => t.name)).toEqual(
-      capabilities === FULL ? [...REFERENCE_ALWAYS, 'listRoots', 'startElicitation'] : REFERENCE_ALWAYS,
+      capabilities === FULL ? [...LEGACY_UNGATED_TOOLS, 'listRoots', 'startElicitation'] : LEGACY_UNGATED_TOOLS,
     );
     for (const tool of ourTools) {
       expect(typeof tool.title).toBe('string');
