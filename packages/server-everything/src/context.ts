@@ -3,6 +3,7 @@ import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
 import type { RequestStateKeySource } from './shared/clientInput.js';
 import type { Download } from './shared/download.js';
+import type { Scheduler } from './shared/scheduler.js';
 import type { SpentStates } from './shared/spentStates.js';
 
 export const PROFILES = ['legacy', 'current', 'conformance'] as const;
@@ -48,6 +49,11 @@ export interface EverythingOptions {
   sessionResourcesMaxBytes?: number;
   /** Timings of the simulations (see `EverythingIntervals`). */
   intervals?: EverythingIntervals;
+  /**
+   * The timers the simulations, progress steps, task stages and polls run on. Default: Node's timers, unref'd.
+   * A test passes a clock it advances instead of waiting.
+   */
+  scheduler?: Scheduler;
   /**
    * The HMAC key (at least 32 bytes) sealing the `requestState` of 2026-07-28 `input_required` rounds. Every server
    * that may see a retry needs the same key: a 2026-07-28 request gets a fresh server, so the CLI makes one per process

@@ -30,5 +30,6 @@ export function createEverythingServer(options: EverythingServerOptions = {}, co
 }
 
 export { type EverythingOptions, PROFILES, type Profile } from './context.js';
+export type { Scheduler, TimerId } from './shared/scheduler.js';
 export { createSpentStates, type SpentStates, type SpentStatesOptions } from './shared/spentStates.js';
 export { VERSION };

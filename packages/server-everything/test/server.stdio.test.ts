@@ -1,23 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { runBin, spawnStdio } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
+import { LEGACY_UNGATED_TOOLS } from './legacy/toolNames.js';
 
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-
-/** A client with no capabilities sees the legacy tools minus the two gated ones (listRoots, startElicitation). */
-const LEGACY_UNGATED = [
-  'echo',
-  'add',
-  'longRunningOperation',
-  'printEnv',
-  'sampleLLM',
-  'getTinyImage',
-  'annotatedMessage',
-  'getResourceReference',
-  'getResourceLinks',
-  'structuredContent',
-  'zip',
-];
 
 describe('mcp-server-everything (built bin over stdio)', () => {
   it('serves the current profile (the reference npm latest, kebab-case tools) by default', async () => {
@@ -37,7 +23,7 @@ describe('mcp-server-everything (built bin over stdio)', () => {
     });
     expect(proc.client.getServerVersion()).toMatchObject({ name: 'example-servers/everything', version: '1.0.0' });
     const { tools } = await proc.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(LEGACY_UNGATED);
+    expect(tools.map((t) => t.name)).toEqual(LEGACY_UNGATED_TOOLS);
     const echo = await proc.client.callTool({ name: 'echo', arguments: { message: 'hi' } });
     expect(echo.content).toEqual([{ type: 'text', text: 'Echo: hi' }]);
     const env = await proc.client.callTool({ name: 'printEnv', arguments: {} });

@@ -10,7 +10,12 @@ const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const TASKS = 'io.modelcontextprotocol/tasks';
 
 let child: ChildProcessWithoutNullStreams;
-const answers = new Map<number, { result?: Record<string, unknown>; error?: { code: number; data?: unknown } }>();
+interface Answer {
+  result?: Record<string, unknown>;
+  error?: { code: number; data?: unknown };
+}
+/** The requests sent and not answered yet, by id: each answer line resolves its request (the test's timeout bounds the wait). */
+const pending = new Map<number, (answer: Answer) => void>();
 let nextId = 1;
 
 function request(method: string, params: Record<string, unknown>, optIn = true) {
@@ -20,17 +25,9 @@ function request(method: string, params: Record<string, unknown>, optIn = true) 
     'io.modelcontextprotocol/clientInfo': { name: 'stdio-tasks', version: '0' },
     'io.modelcontextprotocol/clientCapabilities': optIn ? { extensions: { [TASKS]: {} } } : {},
   };
+  const answered = new Promise<Answer>((resolve) => pending.set(id, resolve));
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta } })}\n`);
-  return new Promise<NonNullable<ReturnType<typeof answers.get>>>((resolve, reject) => {
-    const started = Date.now();
-    const check = () => {
-      const answer = answers.get(id);
-      if (answer) return resolve(answer);
-      if (Date.now() - started > 15_000) return reject(new Error(`no answer to ${method}`));
-      setImmediate(check);
-    };
-    check();
-  });
+  return answered;
 }
 
 beforeAll(() => {
@@ -42,7 +39,9 @@ beforeAll(() => {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
       const message = JSON.parse(line);
-      if (typeof message.id === 'number') answers.set(message.id, message);
+      if (typeof message.id !== 'number') continue;
+      pending.get(message.id)?.(message);
+      pending.delete(message.id);
     }
   });
 });

@@ -100,22 +100,26 @@ async function session(url: string) {
   return { client, sessionId: transport.sessionId! };
 }
 
+/** POSTs a `tools/call` of `test_reconnection` in `sessionId` with a raw `fetch`, to read its SSE stream as it comes. */
+function postReconnection(url: string, sessionId: string, protocolVersion = '2025-03-26'): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream, application/json',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': protocolVersion,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }),
+  });
+}
+
 describe('test_reconnection over Streamable HTTP with a session event store', () => {
   it('as the suite calls it (MCP-Protocol-Version 2025-03-26, no priming event): log event, stream closed, result replayed after Last-Event-ID', async () => {
     const http = await serve({ resumable: true });
     cleanups.push(http.close);
     const { sessionId } = await session(http.url);
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'text/event-stream, application/json',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-03-26',
-    };
-    const post = await fetch(http.url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }),
-    });
+    const post = await postReconnection(http.url, sessionId);
     expect(post.headers.get('content-type')).toContain('text/event-stream');
     const first = await readSse(post.body!);
     // One event, the log message, with an id; the stream ends before the response.
@@ -142,16 +146,7 @@ describe('test_reconnection over Streamable HTTP with a session event store', ()
     const http = await serve({ resumable: true });
     cleanups.push(http.close);
     const { client, sessionId } = await session(http.url);
-    const post = await fetch(http.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'text/event-stream, application/json',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }),
-    });
+    const post = await postReconnection(http.url, sessionId, '2025-11-25');
     const events = await readSse(post.body!);
     expect(events[0]).toEqual({ id: expect.any(String), retry: 20, data: '' });
     expect(events.some(isResponse)).toBe(false);
@@ -165,16 +160,7 @@ describe('test_reconnection over Streamable HTTP with a session event store', ()
     cleanups.push(http.close);
     const a = await session(http.url);
     const b = await session(http.url);
-    const post = await fetch(http.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'text/event-stream, application/json',
-        'mcp-session-id': a.sessionId,
-        'mcp-protocol-version': '2025-03-26',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }),
-    });
+    const post = await postReconnection(http.url, a.sessionId);
     const [event] = await readSse(post.body!);
     const get = await fetch(http.url, {
       headers: {
@@ -193,16 +179,7 @@ describe('test_reconnection over Streamable HTTP without an event store (the run
     const http = await serve({ resumable: false });
     cleanups.push(http.close);
     const { sessionId } = await session(http.url);
-    const post = await fetch(http.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'text/event-stream, application/json',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-03-26',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }),
-    });
+    const post = await postReconnection(http.url, sessionId);
     const events = await readSse(post.body!);
     expect(events.map((e) => e.id)).toEqual([undefined, undefined]);
     const response = JSON.parse(events.find(isResponse)!.data) as { result: CallToolResult };

@@ -1,6 +1,7 @@
 import { ErrorCode } from '@mcpkit/protocol-core';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RED_PIXEL_PNG } from '../../src/profiles/conformance/media.js';
+import { createTestClock } from '../clock.js';
 import { connect, until } from './helpers.js';
 
 describe('conformance profile: resources', () => {
@@ -51,7 +52,8 @@ describe('conformance profile: resources', () => {
 
 describe('conformance profile: subscriptions', () => {
   it('subscribe and unsubscribe answer {}; while subscribed the watched resource changes and the client is told', async () => {
-    await using pair = await connect({ intervals: { resourceUpdatesMs: 10 } });
+    const clock = createTestClock();
+    await using pair = await connect({ intervals: { resourceUpdatesMs: 10 }, scheduler: clock.scheduler });
     const updates: string[] = [];
     const logs: unknown[] = [];
     pair.client.setNotificationHandler('notifications/resources/updated', (n) => {
@@ -66,6 +68,7 @@ describe('conformance profile: subscriptions', () => {
     ]);
 
     expect(await pair.client.subscribeResource({ uri: 'test://watched-resource' })).toEqual({});
+    await clock.advance(20);
     await until(() => updates.length >= 2);
     expect(new Set(updates)).toEqual(new Set(['test://watched-resource']));
     const after = await pair.client.readResource({ uri: 'test://watched-resource' });
@@ -73,8 +76,9 @@ describe('conformance profile: subscriptions', () => {
 
     expect(await pair.client.unsubscribeResource({ uri: 'test://watched-resource' })).toEqual({});
     const revision = (await pair.client.readResource({ uri: 'test://watched-resource' })).contents[0] as { text: string };
-    // Past several update periods, nothing changed any more.
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Past several update periods, nothing changed any more: the timer is gone.
+    await clock.advance(60);
+    expect(clock.pending).toBe(0);
     expect(((await pair.client.readResource({ uri: 'test://watched-resource' })).contents[0] as { text: string }).text).toBe(revision.text);
     expect(logs).toEqual(['Subscribed to resource: test://watched-resource', 'Unsubscribed from resource: test://watched-resource']);
   });
@@ -87,24 +91,17 @@ describe('conformance profile: subscriptions', () => {
   });
 
   it('closing the session stops the watched resource timer', async () => {
-    const started = vi.spyOn(globalThis, 'setInterval');
-    const cleared = vi.spyOn(globalThis, 'clearInterval');
-    try {
-      const pair = await connect({ intervals: { resourceUpdatesMs: 10 } });
-      let updates = 0;
-      pair.client.setNotificationHandler('notifications/resources/updated', () => {
-        updates++;
-      });
-      await pair.client.subscribeResource({ uri: 'test://watched-resource' });
-      await until(() => updates >= 1);
-      const timers = started.mock.results.filter((r) => r.type === 'return').map((r) => r.value);
-      expect(timers).toHaveLength(1);
-      expect(cleared.mock.calls.map(([t]) => t)).not.toContain(timers[0]);
-      await pair[Symbol.asyncDispose]();
-      expect(cleared.mock.calls.map(([t]) => t)).toContain(timers[0]);
-    } finally {
-      started.mockRestore();
-      cleared.mockRestore();
-    }
+    const clock = createTestClock();
+    const pair = await connect({ intervals: { resourceUpdatesMs: 10 }, scheduler: clock.scheduler });
+    let updates = 0;
+    pair.client.setNotificationHandler('notifications/resources/updated', () => {
+      updates++;
+    });
+    await pair.client.subscribeResource({ uri: 'test://watched-resource' });
+    await clock.advance(10);
+    await until(() => updates >= 1);
+    expect(clock.pending).toBe(1);
+    await pair[Symbol.asyncDispose]();
+    expect(clock.pending).toBe(0);
   });
 });

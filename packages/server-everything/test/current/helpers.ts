@@ -24,6 +24,22 @@ export const FULL_CAPABILITIES: ClientCapabilities & V2ClientCapabilities = {
   tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
 };
 
+/** The tools every client gets, whatever it declared (in registration order; the task tool aside). */
+export const UNGATED_TOOLS = [
+  'echo',
+  'get-annotated-message',
+  'get-env',
+  'get-resource-links',
+  'get-resource-reference',
+  'get-structured-content',
+  'get-sum',
+  'get-tiny-image',
+  'gzip-file-as-resource',
+  'toggle-simulated-logging',
+  'toggle-subscriber-updates',
+  'trigger-long-running-operation',
+];
+
 /** Short timings, so the simulations tick within a test. */
 export const FAST: EverythingIntervals = { loggingMs: 15, resourceUpdatesMs: 15, researchStageMs: 5, taskPollMs: 5, rootsSyncDelayMs: 0 };
 
@@ -101,8 +117,6 @@ export async function until(check: () => boolean, ms = 5000, what = 'condition')
     { timeout: ms, interval: 5 },
   );
 }
-
-export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `data:` URI of a UTF-8 text. */
 export const dataUri = (content: string, mime = 'text/plain') => `data:${mime};base64,${Buffer.from(content).toString('base64')}`;

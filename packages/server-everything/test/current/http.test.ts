@@ -5,13 +5,15 @@
  */
 import { startHttp } from '@mcpkit/protocol-core/testing';
 import type { Client, LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentServer, dataUri, delay, text, until } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { EverythingOptions } from '../../src/context.js';
+import { createTestClock, recordIntervals } from '../clock.js';
+import { currentServer, dataUri, FAST, text, until } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-async function serve() {
-  return startHttp({ createServer: () => currentServer() });
+async function serve(options: EverythingOptions = {}) {
+  return startHttp({ createServer: () => currentServer(options) });
 }
 
 function sessionIdOf(client: Client): string {
@@ -24,13 +26,10 @@ function collectLogs(client: Client) {
   return logs;
 }
 
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
 describe('session isolation over HTTP', () => {
   it('keeps the toggles per session, and names the session in texts and messages', async () => {
-    await using http = await serve();
+    const clock = createTestClock();
+    await using http = await serve({ scheduler: clock.scheduler });
     const a = await http.connect();
     const b = await http.connect();
     const [idA, idB] = [sessionIdOf(a), sessionIdOf(b)];
@@ -48,11 +47,13 @@ describe('session isolation over HTTP', () => {
       `Stopped simulated logging for session ${idB}`,
     );
 
+    await clock.advance(2 * FAST.loggingMs!);
     await until(() => logsA.length >= 3, 5000, 'A’s log messages');
     for (const log of logsA) expect(log.data).toMatch(new RegExp(` - SessionId ${idA}$`));
     expect(logsB.every((log) => String(log.data).endsWith(` - SessionId ${idB}`))).toBe(true);
-    const bCount = logsB.length;
-    await delay(60);
+    const [aCount, bCount] = [logsA.length, logsB.length];
+    await clock.advance(4 * FAST.loggingMs!);
+    await until(() => logsA.length >= aCount + 4, 5000, 'A’s next four messages');
     expect(logsB.length).toBe(bCount); // B stopped; A's messages never reach B
   });
 
@@ -121,31 +122,21 @@ describe('session isolation over HTTP', () => {
 
   it('stops a session’s intervals when that session ends, and only that session’s', async () => {
     // The intervals started by the current profile's code (the SDK's SSE keep-alives come and go).
-    const live = new Set<unknown>();
-    const realSet = globalThis.setInterval;
-    const realClear = globalThis.clearInterval;
-    vi.spyOn(globalThis, 'setInterval').mockImplementation(((tick: () => void, ms?: number) => {
-      const handle = realSet(tick, ms);
-      if (new Error().stack?.includes('/profiles/current/')) live.add(handle);
-      return handle;
-    }) as typeof setInterval);
-    vi.spyOn(globalThis, 'clearInterval').mockImplementation(((handle?: NodeJS.Timeout) => {
-      live.delete(handle);
-      realClear(handle);
-    }) as typeof clearInterval);
-    await using http = await serve();
+    const { scheduler, created, cleared } = recordIntervals();
+    const live = () => created.filter(({ handle }) => !cleared.has(handle)).length;
+    await using http = await serve({ scheduler });
     const a = await http.connect();
     const b = await http.connect();
     for (const client of [a, b]) {
       await client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
       await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
     }
-    expect(live.size).toBe(4);
+    expect(live()).toBe(4);
     await (a.transport as StreamableHTTPClientTransport).terminateSession();
-    await until(() => live.size === 2, 5000, 'A’s intervals to stop');
+    await until(() => live() === 2, 5000, 'A’s intervals to stop');
     const logsB = collectLogs(b);
     await until(() => logsB.length >= 2, 5000, 'B’s log messages, still coming');
     await (b.transport as StreamableHTTPClientTransport).terminateSession();
-    await until(() => live.size === 0, 5000, 'B’s intervals to stop');
+    await until(() => live() === 0, 5000, 'B’s intervals to stop');
   });
 });

@@ -6,26 +6,12 @@ import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { type McpRequestContext, ProtocolError } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../src/server.js';
-import { FAST } from './helpers.js';
+import { FAST, UNGATED_TOOLS } from './helpers.js';
 
 /** Every server of a 2026-07-28 flow must share the key: each request gets a fresh server. */
 const requestStateKey = 'k'.repeat(32);
 const factory = (context?: McpRequestContext) => createEverythingServer({ profile: 'current', intervals: FAST, requestStateKey }, context);
 
-const BASE = [
-  'echo',
-  'get-annotated-message',
-  'get-env',
-  'get-resource-links',
-  'get-resource-reference',
-  'get-structured-content',
-  'get-sum',
-  'get-tiny-image',
-  'gzip-file-as-resource',
-  'toggle-simulated-logging',
-  'toggle-subscriber-updates',
-  'trigger-long-running-operation',
-];
 const EVERY_CAPABILITY: ClientCapabilities = { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } };
 
 const text = (result: { content?: unknown }) => (result.content as { type: string; text: string }[])[0]?.text;
@@ -68,7 +54,7 @@ describe('current profile, 2026-07-28 client: capability-gated tools', () => {
     expect(modern.pair.client.getProtocolEra()).toBe('modern');
     const listed = (await modern.pair.client.listTools()).tools;
     expect(listed.map((t) => t.name)).toEqual([
-      ...BASE,
+      ...UNGATED_TOOLS,
       'get-roots-list',
       'trigger-elicitation-request',
       'trigger-url-elicitation',
@@ -89,14 +75,14 @@ describe('current profile, 2026-07-28 client: capability-gated tools', () => {
   });
 
   it('lists none of them to a request that declares nothing (simulate-research-query stays)', async () => {
-    expect(await names('2026-07-28', {})).toEqual([...BASE, 'simulate-research-query']);
+    expect(await names('2026-07-28', {})).toEqual([...UNGATED_TOOLS, 'simulate-research-query']);
     expect(await names('2026-07-28', { elicitation: { form: {} } })).toEqual([
-      ...BASE,
+      ...UNGATED_TOOLS,
       'trigger-elicitation-request',
       'simulate-research-query',
     ]);
     expect(await names('2026-07-28', { roots: {}, sampling: {} })).toEqual([
-      ...BASE,
+      ...UNGATED_TOOLS,
       'get-roots-list',
       'trigger-sampling-request',
       'simulate-research-query',

@@ -5,7 +5,8 @@
 import type { LoggingMessageNotification, Root } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { simulatedLogMessages } from '../../src/shared/logMessages.js';
-import { connectCurrent, delay, text, until } from './helpers.js';
+import { createTestClock } from '../clock.js';
+import { connectCurrent, FAST, text, until } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -46,10 +47,12 @@ describe('progress', () => {
 
 describe('simulated logging', () => {
   it('sends random-leveled messages once started, none once stopped', async () => {
-    await using pair = await connectCurrent();
+    const clock = createTestClock();
+    await using pair = await connectCurrent({ scheduler: clock.scheduler });
     const messages: LoggingMessageNotification['params'][] = [];
     pair.client.setNotificationHandler('notifications/message', (n) => void messages.push(n.params));
     await pair.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+    await clock.advance(4 * FAST.loggingMs!);
     await until(() => messages.length >= 5, 5000, 'five log messages');
     const texts = simulatedLogMessages(undefined);
     for (const message of messages) {
@@ -58,8 +61,10 @@ describe('simulated logging', () => {
     }
     await pair.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
     const stoppedAt = messages.length;
-    await delay(100);
+    await clock.advance(6 * FAST.loggingMs!);
+    await pair.client.ping(); // a tick's message would be ahead of the answer on the in-memory pair
     expect(messages.length).toBe(stoppedAt);
+    expect(clock.pending).toBe(0);
   });
 
   it('respects the level the client set', async () => {
@@ -102,27 +107,34 @@ describe('resource subscriptions', () => {
   });
 
   it('sends updates for the subscribed URIs only while the toggle is on', async () => {
-    await using pair = await connectCurrent();
+    const clock = createTestClock();
+    await using pair = await connectCurrent({ scheduler: clock.scheduler });
     const updates: string[] = [];
     pair.client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
     await pair.client.subscribeResource({ uri: 'demo://a' });
     await pair.client.subscribeResource({ uri: 'demo://b' });
-    await delay(60);
+    await clock.advance(4 * FAST.resourceUpdatesMs!);
+    await pair.client.ping();
     expect(updates).toEqual([]); // off by default
+    expect(clock.pending).toBe(0);
 
     await pair.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await clock.advance(2 * FAST.resourceUpdatesMs!);
     await until(() => updates.filter((u) => u === 'demo://b').length >= 3, 5000, 'three updates of demo://b');
     expect(updates.slice(0, 2)).toEqual(['demo://a', 'demo://b']);
 
     await pair.client.unsubscribeResource({ uri: 'demo://a' });
     const before = updates.length;
+    await clock.advance(3 * FAST.resourceUpdatesMs!);
     await until(() => updates.length >= before + 3, 5000, 'more updates');
-    expect(updates.slice(before + 1)).not.toContain('demo://a');
+    expect(updates.slice(before)).toEqual(['demo://b', 'demo://b', 'demo://b']);
 
     await pair.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
     const stoppedAt = updates.length;
-    await delay(100);
+    await clock.advance(6 * FAST.resourceUpdatesMs!);
+    await pair.client.ping();
     expect(updates.length).toBe(stoppedAt);
+    expect(clock.pending).toBe(0);
   });
 });
 
@@ -164,10 +176,8 @@ describe('roots', () => {
     await pair.client.sendRootsListChanged();
     await until(() => requests > before, 5000, 'a new roots/list');
     // The answer to that request is handled after the client sent it: ask until the tool reports the new roots.
-    let listed = '';
-    for (const started = Date.now(); !listed.startsWith('Current MCP Roots (2 total):') && Date.now() - started < 5000; ) {
-      listed = text(await pair.client.callTool({ name: 'get-roots-list', arguments: {} }));
-    }
-    expect(listed).toMatch(/^Current MCP Roots \(2 total\):/);
+    await expect
+      .poll(async () => text(await pair.client.callTool({ name: 'get-roots-list', arguments: {} })), { timeout: 5000, interval: 5 })
+      .toMatch(/^Current MCP Roots \(2 total\):/);
   });
 });

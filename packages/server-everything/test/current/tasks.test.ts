@@ -15,7 +15,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { researchReport } from '../../src/profiles/current/tools/simulateResearchQuery.js';
-import { connectClient, connectCurrentV1, currentServer, delay, FULL_CAPABILITIES, text, texts, until } from './helpers.js';
+import { createTestClock } from '../clock.js';
+import { connectClient, connectCurrentV1, currentServer, FAST, FULL_CAPABILITIES, text, texts, until } from './helpers.js';
+import { taskClient } from './taskClient.js';
 
 type Pair = Awaited<ReturnType<typeof connectCurrentV1>>;
 
@@ -207,16 +209,21 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('stops a cancelled task: it stays cancelled and never gets a result', async () => {
-    await using pair = await connectCurrentV1({ intervals: { researchStageMs: 40, taskPollMs: 5 } });
+    const clock = createTestClock();
+    await using pair = await connectCurrentV1({ intervals: { ...FAST, researchStageMs: 40 }, scheduler: clock.scheduler });
+    await clock.advance(0); // the first roots/list
     const { task } = (await pair.client.request(
       { method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'Quantum' }, task: {} } },
       (
         await import('@modelcontextprotocol/sdk/types.js')
       ).CreateTaskResultSchema,
     )) as { task: { taskId: string } };
+    await until(() => clock.pending === 1, 5000, 'the first stage'); // it is working when it is cancelled
     const cancelled = await pair.client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled).toMatchObject({ status: 'cancelled', statusMessage: 'Client cancelled task execution.' });
-    await delay(200); // the four stages would be over by now
+    await clock.advance(40);
+    expect(clock.pending).toBe(0); // no second stage
+    await clock.advance(3 * 40); // the four stages would be over by now
     expect(await pair.client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'cancelled' });
     await expect(pair.client.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(
       'Cannot cancel task in terminal status: cancelled',
@@ -258,34 +265,13 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 });
 
-/** A client that runs sampling and elicitation requests as tasks when asked to, finishing them with `finish`. */
-async function taskClient(
-  finish: (kind: 'sampling' | 'elicitation', store: InMemoryTaskStore, taskId: string) => Promise<void>,
-  options: { capabilities?: typeof FULL_CAPABILITIES; start?: (store: InMemoryTaskStore, taskId: string) => Promise<void> } = {},
-) {
-  const store = new InMemoryTaskStore();
-  const pair = await connectClient(currentServer(), { capabilities: options.capabilities ?? FULL_CAPABILITIES, taskStore: store });
-  const requests: unknown[] = [];
-  const handle = (kind: 'sampling' | 'elicitation') => async (request: { params: Record<string, unknown> }, extra: unknown) => {
-    requests.push(request.params);
-    const taskStore = (extra as { taskStore: { createTask(o: { ttl?: number | null }): Promise<{ taskId: string }> } }).taskStore;
-    const task = await taskStore.createTask({ ttl: (request.params.task as { ttl: number }).ttl });
-    await options.start?.(store, task.taskId);
-    setTimeout(() => void finish(kind, store, task.taskId), 20);
-    return { task };
-  };
-  pair.client.setRequestHandler(CreateMessageRequestSchema, handle('sampling') as never);
-  pair.client.setRequestHandler(ElicitRequestSchema, handle('elicitation') as never);
-  return { pair, requests, store };
-}
-
 const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'Forty-two.' }, model: 'test-model', stopReason: 'endTurn' };
 
 describe('client-side tasks: the *-async tools', () => {
   it('trigger-sampling-request-async: the client runs the sampling as a task; the server polls it and returns its result', async () => {
     const { pair, requests } = await taskClient(async (_kind, store, taskId) => {
       await store.updateTaskStatus(taskId, 'working', 'thinking');
-      await delay(20);
+      await store.polled(taskId, 2);
       await store.storeTaskResult(taskId, 'completed', SAMPLED);
     });
     await using _ = pair;
@@ -346,7 +332,6 @@ describe('client-side tasks: the *-async tools', () => {
   ])('trigger-elicitation-request-async: the client asks its user in a task (%s)', async (_label, answer, head) => {
     const { pair, requests } = await taskClient(
       async (_kind, store, taskId) => {
-        await delay(20);
         await store.storeTaskResult(taskId, 'completed', answer);
       },
       { start: (store, taskId) => store.updateTaskStatus(taskId, 'input_required', 'waiting for the user') },

@@ -2,18 +2,7 @@ import { connectInMemory } from '@mcpkit/protocol-core/testing';
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
-
-const quiet = { intervals: { loggingMs: 0, resourceUpdatesMs: 0 } };
-
-async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const { code, message } = error as { code: number; message: string };
-    return { code, message };
-  }
-  throw new Error('expected the call to fail');
-}
+import { failure, quiet } from './helpers.js';
 
 function texts(result: unknown): string[] {
   return ((result as { content: unknown }).content as { text: string }[]).map((block) => block.text);

@@ -8,7 +8,18 @@ import {
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataUri, REFERENCE_INSTRUCTIONS, raw, spawnReference, until, type Wired, type WireOptions, wireLegacy } from './helpers.js';
+import {
+  dataUri,
+  failure,
+  REFERENCE_INSTRUCTIONS,
+  raw,
+  spawnReference,
+  until,
+  type Wired,
+  type WireOptions,
+  wireLegacy,
+} from './helpers.js';
+import { LEGACY_UNGATED_TOOLS } from './toolNames.js';
 
 /**
  * The same client, the same requests: the reference bin (npm 2025.11.25 over stdio) and our legacy profile
@@ -17,21 +28,6 @@ import { dataUri, REFERENCE_INSTRUCTIONS, raw, spawnReference, until, type Wired
  */
 
 const FULL: ClientCapabilities = { roots: {}, sampling: {}, elicitation: {} };
-
-/** The reference's tools/list for every client; `listRoots` and `startElicitation` follow for clients with roots / elicitation. */
-const REFERENCE_ALWAYS = [
-  'echo',
-  'add',
-  'longRunningOperation',
-  'printEnv',
-  'sampleLLM',
-  'getTinyImage',
-  'annotatedMessage',
-  'getResourceReference',
-  'getResourceLinks',
-  'structuredContent',
-  'zip',
-];
 
 /** Client handlers for the requests the server sends: fixed answers, and what arrived recorded. */
 function handlers(requests: { method: string; params: unknown }[], capabilities: ClientCapabilities): WireOptions['setup'] {
@@ -60,16 +56,6 @@ function sentRequest(received: JSONRPCMessage[], method: string) {
 function withoutAdditions(tool: Record<string, unknown>) {
   const { title: _title, annotations: _annotations, ...rest } = tool;
   return rest;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const { code, message } = error as { code: number; message: string };
-    return { code, message };
-  }
-  throw new Error('expected an error');
 }
 
 describe.each([
@@ -116,7 +102,7 @@ describe.each([
     // Key order too: the JSON Schemas are zodToJsonSchema's, byte for byte.
     expect(JSON.stringify(ourTools.map(withoutAdditions))).toBe(JSON.stringify(theirs.tools));
     expect(ourTools.map((t) => t.name)).toEqual(
-      capabilities === FULL ? [...REFERENCE_ALWAYS, 'listRoots', 'startElicitation'] : REFERENCE_ALWAYS,
+      capabilities === FULL ? [...LEGACY_UNGATED_TOOLS, 'listRoots', 'startElicitation'] : LEGACY_UNGATED_TOOLS,
     );
     for (const tool of ourTools) {
       expect(typeof tool.title).toBe('string');
@@ -219,7 +205,7 @@ describe.each([
       ['resources/read', { uri: 'file:///etc/passwd' }],
     ];
     for (const [method, params] of requests) {
-      const [theirs, mine] = await Promise.all([errorOf(raw(reference.client, method, params)), errorOf(raw(ours.client, method, params))]);
+      const [theirs, mine] = await Promise.all([failure(raw(reference.client, method, params)), failure(raw(ours.client, method, params))]);
       expect(mine, `${method} ${JSON.stringify(params)}`).toEqual(theirs);
       expect(mine.code).toBe(-32603);
     }
@@ -227,8 +213,8 @@ describe.each([
 
   it('invalid arguments: a JSON-RPC error with the same code, and a readable message instead of zod 3’s issue dump', async () => {
     const [theirs, mine] = await Promise.all([
-      errorOf(raw(reference.client, 'tools/call', { name: 'add', arguments: { a: 1 } })),
-      errorOf(raw(ours.client, 'tools/call', { name: 'add', arguments: { a: 1 } })),
+      failure(raw(reference.client, 'tools/call', { name: 'add', arguments: { a: 1 } })),
+      failure(raw(ours.client, 'tools/call', { name: 'add', arguments: { a: 1 } })),
     ]);
     expect(mine.code).toBe(theirs.code);
     expect(theirs.message).toContain('"code": "invalid_type"');
@@ -255,7 +241,7 @@ describe('zip, where the reference fails on SDK ≥ 1.23', () => {
     await using reference = await spawnReference();
     await using ours = await wireLegacy();
     const args = { name: 'zip', arguments: { files: { 'a.txt': dataUri('hello') } } };
-    expect((await errorOf(raw(reference.client, 'tools/call', args))).message).toContain('Invalid tools/call result');
+    expect((await failure(raw(reference.client, 'tools/call', args))).message).toContain('Invalid tools/call result');
     const result = await ours.client.callTool(args);
     expect(result.content).toEqual([
       {

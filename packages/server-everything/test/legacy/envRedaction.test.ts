@@ -7,8 +7,7 @@ import { connectInMemory } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
 import { SECRET_VALUE_FORMATS } from '../../src/shared/envSecrets.js';
-
-const quiet = { intervals: { loggingMs: 0, resourceUpdatesMs: 0 } };
+import { quiet } from './helpers.js';
 
 /** What `printEnv` shows for `env`, parsed. */
 async function printEnv(env: Record<string, string>): Promise<Record<string, string>> {

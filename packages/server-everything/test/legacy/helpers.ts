@@ -79,6 +79,31 @@ export function wireLegacy(options: EverythingOptions = {}, wireOptions: WireOpt
   return wire(createLegacyServer({ intervals: { loggingMs: 0, resourceUpdatesMs: 0 }, ...options }), wireOptions);
 }
 
+/** A legacy server's options with both simulations off (no log messages, no resource updates). */
+export const quiet = { intervals: { loggingMs: 0, resourceUpdatesMs: 0 } };
+
+/** The JSON-RPC error `promise` rejects with, as `{ code, message }`; fails when it resolves. */
+export async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const { code, message } = error as { code: number; message: string };
+    return { code, message };
+  }
+  throw new Error('expected the request to fail');
+}
+
+/** The same without the v1 client's `MCP error <code>: ` prefix (the legacy profile reports tool failures as the reference does). */
+export async function failureText(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  const { code, message } = await failure(promise);
+  return { code, message: message.replace(/^MCP error -?\d+: /, '') };
+}
+
+/** Each content block of a tool result: its text, or `<type>` for a block without one. */
+export function text(result: unknown): string[] {
+  return ((result as { content: unknown }).content as { type: string; text?: string }[]).map((block) => block.text ?? `<${block.type}>`);
+}
+
 /** The reference bin over stdio, with the same client. */
 export async function spawnReference(options: WireOptions = {}): Promise<Wired> {
   const transport = new StdioClientTransport({

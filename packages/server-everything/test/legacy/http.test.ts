@@ -1,8 +1,9 @@
 import { startHttp } from '@mcpkit/protocol-core/testing';
 import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../src/server.js';
+import { recordIntervals } from '../clock.js';
 import { type LogLine, until } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -16,10 +17,6 @@ function listen(client: Client) {
   const transport = client.transport as StreamableHTTPClientTransport;
   return { client, transport, logs, updates, sessionId: transport.sessionId };
 }
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
 
 describe('legacy profile over Streamable HTTP: one state per session', () => {
   it('log levels and subscriptions do not leak between sessions; log lines name their session', async () => {
@@ -48,24 +45,12 @@ describe('legacy profile over Streamable HTTP: one state per session', () => {
   });
 
   it('closing one session stops its intervals; the other keeps going', async () => {
-    const created: NodeJS.Timeout[] = [];
-    const cleared = new Set<NodeJS.Timeout>();
-    const realSetInterval = globalThis.setInterval;
-    const realClearInterval = globalThis.clearInterval;
-    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
-      const handle = realSetInterval(fn, ms);
-      if (ms === 7) created.push(handle); // ours, not the HTTP runner's
-      return handle;
-    }) as typeof setInterval);
-    vi.spyOn(globalThis, 'clearInterval').mockImplementation(((handle: NodeJS.Timeout) => {
-      cleared.add(handle);
-      realClearInterval(handle);
-    }) as typeof clearInterval);
+    const { scheduler, created, cleared } = recordIntervals(); // ours, not the HTTP runner's
 
     const servers: McpServer[] = [];
     await using http = await startHttp({
       createServer: () => {
-        const server = createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 7, resourceUpdatesMs: 7 } });
+        const server = createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 7, resourceUpdatesMs: 7 }, scheduler });
         servers.push(server);
         return server;
       },
@@ -74,7 +59,7 @@ describe('legacy profile over Streamable HTTP: one state per session', () => {
     await until(() => created.length === 2);
     const b = listen(await http.connect());
     await until(() => created.length === 4);
-    const [aUpdates, aLogs, bUpdates, bLogs] = created;
+    const [aUpdates, aLogs, bUpdates, bLogs] = created.map((c) => c.handle);
     await b.client.subscribeResource({ uri: 'test://static/resource/2' });
 
     await a.transport.terminateSession();
@@ -89,26 +74,14 @@ describe('legacy profile over Streamable HTTP: one state per session', () => {
   });
 
   it('stateless mode: each request’s server stops the intervals it started', async () => {
-    const created: NodeJS.Timeout[] = [];
-    const cleared = new Set<NodeJS.Timeout>();
-    const realSetInterval = globalThis.setInterval;
-    const realClearInterval = globalThis.clearInterval;
-    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
-      const handle = realSetInterval(fn, ms);
-      if (ms === 9) created.push(handle);
-      return handle;
-    }) as typeof setInterval);
-    vi.spyOn(globalThis, 'clearInterval').mockImplementation(((handle: NodeJS.Timeout) => {
-      cleared.add(handle);
-      realClearInterval(handle);
-    }) as typeof clearInterval);
+    const { scheduler, created, cleared } = recordIntervals();
     await using http = await startHttp(
-      { createServer: () => createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 9, resourceUpdatesMs: 9 } }) },
+      { createServer: () => createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 9, resourceUpdatesMs: 9 }, scheduler }) },
       { stateless: true },
     );
     const client = await http.connect();
     expect((await client.callTool({ name: 'echo', arguments: { message: 'hi' } })).content).toEqual([{ type: 'text', text: 'Echo: hi' }]);
     expect(created.length).toBeGreaterThan(0); // the server that got notifications/initialized started them
-    await until(() => created.every((handle) => cleared.has(handle)));
+    await until(() => created.every(({ handle }) => cleared.has(handle)));
   });
 });

@@ -2,6 +2,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
 import { simulatedLogMessages } from '../../src/shared/logMessages.js';
+import { createTestClock, recordIntervals } from '../clock.js';
 import { until, wire, wireLegacy } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -64,10 +65,13 @@ describe('legacy subscriptions', () => {
   });
 
   it('sends nothing without subscriptions', async () => {
-    await using ours = await wireLegacy({ intervals: { loggingMs: 0, resourceUpdatesMs: 5 } });
+    const clock = createTestClock();
+    await using ours = await wireLegacy({ intervals: { loggingMs: 0, resourceUpdatesMs: 5 }, scheduler: clock.scheduler });
     await ours.client.ping();
-    await new Promise((resolve) => setTimeout(resolve, 40)); // eight rounds
+    await clock.advance(8 * 5); // eight rounds
+    await ours.client.ping(); // a round's notification would be ahead of the answer on the in-memory pair
     expect(ours.updates).toEqual([]);
+    expect(clock.pending).toBe(1); // the rounds run, with nothing to send
   });
 });
 
@@ -115,26 +119,13 @@ describe('legacy roots log lines', () => {
 
 describe('legacy intervals', () => {
   it('start on initialized, are unref’d, and stop when the session’s server closes', async () => {
-    const created: { handle: NodeJS.Timeout; ms: number | undefined }[] = [];
-    const cleared = new Set<unknown>();
-    const realSetInterval = globalThis.setInterval;
-    const realClearInterval = globalThis.clearInterval;
-    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
-      const handle = realSetInterval(fn, ms);
-      created.push({ handle, ms });
-      return handle;
-    }) as typeof setInterval);
-    vi.spyOn(globalThis, 'clearInterval').mockImplementation(((handle: NodeJS.Timeout) => {
-      cleared.add(handle);
-      realClearInterval(handle);
-    }) as typeof clearInterval);
-
-    const server = createLegacyServer({ intervals: { loggingMs: 1111, resourceUpdatesMs: 2222 } });
+    const { scheduler, created, cleared } = recordIntervals();
+    const server = createLegacyServer({ intervals: { loggingMs: 1111, resourceUpdatesMs: 2222 }, scheduler });
     expect(created).toEqual([]); // nothing before a client initializes
     const ours = await wire(server);
     const mine = created.filter((c) => c.ms === 1111 || c.ms === 2222);
     expect(mine.map((c) => c.ms).sort()).toEqual([1111, 2222]);
-    expect(mine.every((c) => !c.handle.hasRef())).toBe(true);
+    expect(mine.every((c) => !(c.handle as NodeJS.Timeout).hasRef())).toBe(true);
     expect(mine.some((c) => cleared.has(c.handle))).toBe(false);
     await ours.client.notification({ method: 'notifications/initialized' }); // a repeat starts nothing more
     await ours.client.ping();
@@ -144,13 +135,8 @@ describe('legacy intervals', () => {
   });
 
   it('use the reference periods by default (10 s updates, 15 s logs)', async () => {
-    const periods: (number | undefined)[] = [];
-    const realSetInterval = globalThis.setInterval;
-    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
-      periods.push(ms);
-      return realSetInterval(fn, ms);
-    }) as typeof setInterval);
-    await using _ours = await wire(createLegacyServer({}));
-    expect(periods).toEqual([10_000, 15_000]);
+    const { scheduler, created } = recordIntervals();
+    await using _ours = await wire(createLegacyServer({ scheduler }));
+    expect(created.map((c) => c.ms)).toEqual([10_000, 15_000]);
   });
 });

@@ -2,19 +2,7 @@ import { connectInMemory } from '@mcpkit/protocol-core/testing';
 import { describe, expect, it } from 'vitest';
 import { createLegacyServer } from '../../src/profiles/legacy/index.js';
 import { MCP_TINY_IMAGE } from '../../src/shared/mcpTinyImage.js';
-import { raw, wireLegacy } from './helpers.js';
-
-const quiet = { intervals: { loggingMs: 0, resourceUpdatesMs: 0 } };
-
-async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const { code, message } = error as { code: number; message: string };
-    return { code, message };
-  }
-  throw new Error('expected the request to fail');
-}
+import { failure, quiet, raw, wireLegacy } from './helpers.js';
 
 describe('legacy resources', () => {
   it('pages through all 100 resources, 10 a page, with base64 cursors', async () => {

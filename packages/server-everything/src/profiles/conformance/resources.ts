@@ -1,5 +1,6 @@
 import { defineResource, ErrorCode, type RequestContext, type ResourceDefinition, type Subscriptions } from '@mcpkit/protocol-core';
 import { ProtocolError } from '@modelcontextprotocol/server';
+import type { TimerId } from '../../shared/scheduler.js';
 import { RED_PIXEL_PNG } from './media.js';
 import type { ConformanceSession } from './session.js';
 
@@ -66,13 +67,13 @@ function isServedUri(uri: string): boolean {
 /**
  * The subscription callbacks for `enableSubscriptions`: a subscription to an unknown URI is refused
  * (-32002, resource not found), each request is logged to the client, and `test://watched-resource`
- * changes every `watchedUpdateMs` while subscribed (an unref'd timer, stopped on unsubscribe and when the
+ * changes every `watchedUpdateMs` while subscribed (a timer of `config.scheduler`, stopped on unsubscribe and when the
  * session closes).
  */
 export function watchedResourceUpdates(session: ConformanceSession, subscriptions: () => Subscriptions) {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: TimerId | undefined;
   const stop = () => {
-    clearInterval(timer);
+    session.config.scheduler.clearInterval(timer);
     timer = undefined;
   };
   session.closed.addEventListener('abort', stop, { once: true });
@@ -85,11 +86,10 @@ export function watchedResourceUpdates(session: ConformanceSession, subscription
     },
     onSubscribe(uri: string) {
       if (uri !== WATCHED_URI || timer || session.closed.aborted) return;
-      timer = setInterval(() => {
+      timer = session.config.scheduler.setInterval(() => {
         session.watchedRevision++;
         subscriptions().notifyUpdated(WATCHED_URI);
       }, session.config.watchedUpdateMs);
-      timer.unref();
     },
     onUnsubscribe(uri: string) {
       if (uri === WATCHED_URI) stop();

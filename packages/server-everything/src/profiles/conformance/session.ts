@@ -4,6 +4,7 @@ import { LoggingLevelSchema } from '@modelcontextprotocol/core';
 import type { LoggingLevel, McpServer, ServerNotifier } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
 import type { ClientInputChannel } from '../../shared/clientInput.js';
+import { realTimers, type Scheduler, sleep } from '../../shared/scheduler.js';
 
 /** The `logger` field of this profile's `notifications/message`. */
 const LOGGER_NAME = 'everything-conformance';
@@ -16,10 +17,12 @@ interface ConformanceConfig {
   watchedUpdateMs: number;
   /** How long `test_reconnection` keeps working after it closed its response stream. */
   reconnectionWorkMs: number;
+  /** The timers of the steps, the watched resource and the tasks fixtures (`EverythingOptions.scheduler`). */
+  scheduler: Scheduler;
 }
 
-function resolveConfig({ intervals = {} }: EverythingOptions): ConformanceConfig {
-  return { stepMs: 50, watchedUpdateMs: intervals.resourceUpdatesMs ?? 3000, reconnectionWorkMs: 100 };
+function resolveConfig({ intervals = {}, scheduler = realTimers }: EverythingOptions): ConformanceConfig {
+  return { stepMs: 50, watchedUpdateMs: intervals.resourceUpdatesMs ?? 3000, reconnectionWorkMs: 100, scheduler };
 }
 
 const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
@@ -86,20 +89,7 @@ export function createSession(
       }
     },
     sleep(ms, signal) {
-      const signals = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
-      return new Promise((resolve, reject) => {
-        if (signals.aborted) return reject(signals.reason);
-        const timer = setTimeout(() => {
-          signals.removeEventListener('abort', onAbort);
-          resolve();
-        }, ms);
-        timer.unref();
-        const onAbort = () => {
-          clearTimeout(timer);
-          reject(signals.reason);
-        };
-        signals.addEventListener('abort', onAbort, { once: true });
-      });
+      return sleep(session.config.scheduler, ms, signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal);
     },
   };
 

@@ -4,6 +4,7 @@ import { createMemoryTaskStore, TasksExtension } from '@mcpkit/protocol-core/tas
 import { createTaskLayer, type TaskLayer } from '@mcpkit/protocol-core/tasks-2025';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { EverythingOptions } from '../../context.js';
+import type { TimerId } from '../../shared/scheduler.js';
 import { createSimulatedLogging } from './logging.js';
 import { serveModernTools } from './modernTools.js';
 import { prompts } from './prompts.js';
@@ -61,7 +62,7 @@ export function createCurrentServer(options: EverythingOptions, context?: McpReq
   const closing = new AbortController();
   // Every interval, sleep and download of the session listens to it: no listener limit (and no warning).
   setMaxListeners(0, closing.signal);
-  const every = intervalsFor(closing.signal);
+  const every = intervalsFor(closing.signal, config.scheduler);
   const subscriptions = enableCurrentSubscriptions(server, logger);
   const session: TaskSession = {
     server,
@@ -94,7 +95,7 @@ export function createCurrentServer(options: EverythingOptions, context?: McpReq
     return closeWith(server, closing, tasks);
   }
 
-  let rootsTimer: NodeJS.Timeout | undefined;
+  let rootsTimer: TimerId | undefined;
   let initialized = false;
   server.server.oninitialized = () => {
     // A client that repeats `notifications/initialized` does not get the tools registered twice.
@@ -111,12 +112,11 @@ export function createCurrentServer(options: EverythingOptions, context?: McpReq
     }
     // The first roots/list waits until the client is ready for server requests (over HTTP, its GET stream).
     if (!closing.signal.aborted) {
-      rootsTimer = setTimeout(() => void session.roots.sync(), config.rootsSyncDelayMs);
-      rootsTimer.unref();
+      rootsTimer = config.scheduler.setTimeout(() => void session.roots.sync(), config.rootsSyncDelayMs);
     }
   };
 
-  return closeWith(server, closing, tasks, () => clearTimeout(rootsTimer));
+  return closeWith(server, closing, tasks, () => config.scheduler.clearTimeout(rootsTimer));
 }
 
 /** When the server closes: stops the toggles' intervals, pending sleeps and the research tasks of this session. */

@@ -3,6 +3,7 @@ import type { ClientCapabilities, McpServer, RequestStateCodec } from '@modelcon
 import type { EverythingOptions } from '../../context.js';
 import { type ClientInputChannel, createClientInput, createStateCodec } from '../../shared/clientInput.js';
 import type { Download } from '../../shared/download.js';
+import { realTimers, type Scheduler, sleep as sleepOn } from '../../shared/scheduler.js';
 import type { SessionResources } from './resources/session.js';
 import type { RootsCache } from './roots.js';
 
@@ -21,6 +22,8 @@ export interface CurrentConfig {
   researchStageMs: number;
   taskPollMs: number;
   rootsSyncDelayMs: number;
+  /** The timers of the simulations, sleeps and polls (`EverythingOptions.scheduler`). */
+  scheduler: Scheduler;
   /**
    * Seals the `requestState` of 2026-07-28 `input_required` rounds (the key of `EverythingOptions.requestStateKey`,
    * else a random one for this server). A server may also pass its `verify` as `requestState.verify`.
@@ -43,6 +46,7 @@ export function resolveConfig(options: EverythingOptions): CurrentConfig {
     researchStageMs: intervals.researchStageMs ?? 1000,
     taskPollMs: intervals.taskPollMs ?? 1000,
     rootsSyncDelayMs: intervals.rootsSyncDelayMs ?? 350,
+    scheduler: options.scheduler ?? realTimers,
     stateCodec: createStateCodec(options.requestStateKey, options.spentRequestStates),
   };
 }
@@ -80,43 +84,27 @@ export interface CurrentSession {
   /** `trigger-url-elicitation`: error-path prerequisites issued and not yet retried (its one-shot markers). */
   urlElicitationPrerequisites: Set<string>;
   /**
-   * Runs `tick` now and then every `ms` until the returned stop is called or the session closes. The
-   * interval is unref'd: it never keeps the process alive.
+   * Runs `tick` now and then every `ms` (on `config.scheduler`) until the returned stop is called or the
+   * session closes. On the real timers the interval is unref'd: it never keeps the process alive.
    */
   every(ms: number, tick: () => void): () => void;
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. The timer is unref'd. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    // setTimeout fires at once for NaN and after 1 ms beyond 2^31-1 ms; clamp instead of overflowing.
-    const delay = Number.isNaN(ms) ? 0 : Math.min(Math.max(ms, 0), 2 ** 31 - 1);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, delay);
-    timer.unref();
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Resolves after `ms` on the session's scheduler, or rejects with the signal's reason when it aborts first. */
+export function sleep(scheduler: Scheduler, ms: number, signal?: AbortSignal): Promise<void> {
+  // setTimeout fires at once for NaN and after 1 ms beyond 2^31-1 ms; clamp instead of overflowing.
+  const delay = Number.isNaN(ms) ? 0 : Math.min(Math.max(ms, 0), 2 ** 31 - 1);
+  return sleepOn(scheduler, delay, signal);
 }
 
 /** The interval helper behind `CurrentSession.every`. */
-export function intervalsFor(closed: AbortSignal): CurrentSession['every'] {
+export function intervalsFor(closed: AbortSignal, scheduler: Scheduler): CurrentSession['every'] {
   return (ms, tick) => {
     if (closed.aborted) return () => {};
     tick();
-    const handle = setInterval(tick, ms);
-    handle.unref();
+    const handle = scheduler.setInterval(tick, ms);
     const stop = () => {
-      clearInterval(handle);
+      scheduler.clearInterval(handle);
       closed.removeEventListener('abort', stop);
     };
     closed.addEventListener('abort', stop, { once: true });

@@ -4,6 +4,7 @@ import type { ClientCapabilities, McpServer, Root } from '@modelcontextprotocol/
 import type { EverythingOptions } from '../../context.js';
 import type { ClientInputChannel } from '../../shared/clientInput.js';
 import type { Download } from '../../shared/download.js';
+import { realTimers, type Scheduler } from '../../shared/scheduler.js';
 
 /** The legacy profile's configuration with every default applied (the reference's values). */
 export interface LegacyConfig {
@@ -16,6 +17,8 @@ export interface LegacyConfig {
   /** Between two rounds of `notifications/resources/updated` (reference: 10 000 ms). */
   resourceUpdatesMs: number;
   logger: Logger;
+  /** The timers of the simulations and of `longRunningOperation` (`EverythingOptions.scheduler`). */
+  scheduler: Scheduler;
 }
 
 export function resolveConfig(options: EverythingOptions): LegacyConfig {
@@ -27,6 +30,7 @@ export function resolveConfig(options: EverythingOptions): LegacyConfig {
     loggingMs: intervals.loggingMs ?? 15_000,
     resourceUpdatesMs: intervals.resourceUpdatesMs ?? 10_000,
     logger: options.logger ?? silentLogger,
+    scheduler: options.scheduler ?? realTimers,
   };
 }
 

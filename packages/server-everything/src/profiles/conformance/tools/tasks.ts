@@ -1,6 +1,7 @@
 import { defineTool, type RequestContext, ToolError, textResult } from '@mcpkit/protocol-core';
 import { acceptedContent, type ElicitRequestFormParams, inputRequired, ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { sleep } from '../../../shared/scheduler.js';
 import type { ConformanceSession } from '../session.js';
 import { FIXED_RESULT } from './fixed.js';
 import { ASKS_THE_USER } from './testElicitation.js';
@@ -15,23 +16,6 @@ import { ASKS_THE_USER } from './testElicitation.js';
 
 /** Longest `slow_compute` wait, in seconds (the suite asks 60 at most). */
 const MAX_SECONDS = 600;
-
-/** Resolves after `ms`, or rejects when `signal` aborts. The timer never holds the process open. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    timer.unref();
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 const confirmForm = (message: string, field: string): ElicitRequestFormParams => ({
   mode: 'form',
@@ -69,10 +53,10 @@ const slowCompute = defineTool({
   },
   annotations: FIXED_RESULT,
   task: 'optional',
-  handler: async ({ seconds, label }, _session: ConformanceSession, extra) => {
+  handler: async ({ seconds, label }, session: ConformanceSession, extra) => {
     for (let done = 0; done < seconds; done += 1) {
       extra.task?.progress(`Computing: ${done} of ${seconds} s`);
-      await sleep(1000, extra.mcpReq.signal);
+      await sleep(session.config.scheduler, 1000, extra.mcpReq.signal);
     }
     return textResult(`Computed${label ? ` ${label}` : ''} in ${seconds} s`);
   },
@@ -85,8 +69,8 @@ const failingJob = defineTool({
   input: {},
   annotations: FIXED_RESULT,
   task: 'required',
-  handler: async (_args, _session: ConformanceSession, extra) => {
-    await sleep(1000, extra.mcpReq.signal);
+  handler: async (_args, session: ConformanceSession, extra) => {
+    await sleep(session.config.scheduler, 1000, extra.mcpReq.signal);
     throw new ToolError('The job failed (failing_job always does).');
   },
 });

@@ -1,5 +1,6 @@
 import type { RequestContext } from '@mcpkit/protocol-core';
 import { z } from 'zod';
+import type { Scheduler } from '../../../shared/scheduler.js';
 import { sleep } from '../session.js';
 
 /** What a client answers to a task-augmented request: a created task, or (a client that ran it at once) the result. */
@@ -17,6 +18,8 @@ export type PollOutcome =
 export interface PollOptions {
   maxPolls: number;
   pollMs: number;
+  /** The session's timers (`config.scheduler`). */
+  scheduler: Scheduler;
   /** Whether poll `n` with `status` goes into the history (the async elicitation skips most `input_required` polls). */
   record?: (n: number, status: string) => boolean;
 }
@@ -29,7 +32,7 @@ export interface PollOptions {
 export async function pollClientTask(
   extra: RequestContext,
   created: z.infer<typeof CreatedTaskSchema>,
-  { maxPolls, pollMs, record = () => true }: PollOptions,
+  { maxPolls, pollMs, scheduler, record = () => true }: PollOptions,
 ): Promise<PollOutcome> {
   const { taskId } = created.task;
   const history = [`Task created: ${taskId}`];
@@ -37,7 +40,7 @@ export async function pollClientTask(
   let message: string | undefined;
   let polls = 0;
   while (status !== 'completed' && status !== 'failed' && status !== 'cancelled' && polls < maxPolls) {
-    await sleep(pollMs, extra.mcpReq.signal);
+    await sleep(scheduler, pollMs, extra.mcpReq.signal);
     polls++;
     const polled = await extra.mcpReq.send({ method: 'tasks/get', params: { taskId } }, TaskStatusSchema);
     status = polled.status;

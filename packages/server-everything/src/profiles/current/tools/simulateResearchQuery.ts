@@ -155,7 +155,7 @@ async function research(topic: string, ambiguous: boolean, task: RunningTask, se
       if (stopped(task)) return researchReport(topic, clarification);
       await task.update('working', `Continuing with interpretation: "${clarification}"...`);
     }
-    await sleep(session.config.researchStageMs, signal);
+    await sleep(session.config.scheduler, session.config.researchStageMs, signal);
   }
   return researchReport(topic, clarification);
 }

@@ -48,6 +48,7 @@ export const triggerElicitationRequestAsync = defineTool({
     const outcome = await pollClientTask(extra, response, {
       maxPolls: MAX_POLLS,
       pollMs: config.taskPollMs,
+      scheduler: config.scheduler,
       // Only status changes, the first poll and every 10th are worth a line.
       record: (n, status) => n === 1 || n % 10 === 0 || status !== 'input_required',
     });

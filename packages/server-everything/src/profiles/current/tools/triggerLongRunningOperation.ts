@@ -1,6 +1,6 @@
 import { defineTool, textResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
-import { sleep } from '../session.js';
+import { type CurrentSession, sleep } from '../session.js';
 
 export const triggerLongRunningOperation = defineTool({
   name: 'trigger-long-running-operation',
@@ -11,12 +11,12 @@ export const triggerLongRunningOperation = defineTool({
     steps: z.number().default(5).describe('Number of steps in the operation'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ duration, steps }, _ctx, extra) => {
+  handler: async ({ duration, steps }, session: CurrentSession, extra) => {
     const stepMs = (duration / steps) * 1000;
     const progressToken = extra.mcpReq._meta?.progressToken;
     for (let i = 1; i < steps + 1; i++) {
       // Unlike the reference, a cancelled request (or a closed session) stops the operation.
-      await sleep(stepMs, extra.mcpReq.signal);
+      await sleep(session.config.scheduler, stepMs, extra.mcpReq.signal);
       if (progressToken !== undefined) {
         await extra.mcpReq.notify({ method: 'notifications/progress', params: { progress: i, total: steps, progressToken } });
       }

@@ -35,7 +35,7 @@ export const triggerSamplingRequestAsync = defineTool({
       z.union([CreatedTaskSchema, SyncSamplingSchema]),
     );
     if (!('task' in response)) return textResult(`[SYNC] Client executed synchronously:\n${JSON.stringify(response, null, 2)}`);
-    const outcome = await pollClientTask(extra, response, { maxPolls: MAX_POLLS, pollMs: config.taskPollMs });
+    const outcome = await pollClientTask(extra, response, { maxPolls: MAX_POLLS, pollMs: config.taskPollMs, scheduler: config.scheduler });
     if (outcome.kind !== 'completed') return textResult(unfinishedText(outcome, MAX_POLLS));
     return textResult(
       `[COMPLETED] Async sampling completed!\n\n**Progress:**\n${outcome.history.join('\n')}\n\n**Result:**\n${JSON.stringify(outcome.result, null, 2)}`,

@@ -1,24 +1,8 @@
 import { defineTool } from '@mcpkit/protocol-core';
 import { z } from 'zod';
+import { sleep } from '../../../shared/scheduler.js';
 import type { LegacySession } from '../session.js';
 import { objectSchema } from './objectSchema.js';
-
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. The timer is unref'd. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal.throwIfAborted();
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    timer.unref();
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * Sleeps `duration / steps` seconds `steps` times and, when the call carries a progress token (string or
@@ -43,7 +27,7 @@ export const longRunningOperation = defineTool({
     const progressToken = extra.mcpReq._meta?.progressToken;
     const signal = AbortSignal.any([extra.mcpReq.signal, session.closed]);
     for (let i = 1; i < steps + 1; i++) {
-      await sleep(stepMs, signal);
+      await sleep(session.config.scheduler, stepMs, signal);
       if (progressToken !== undefined) {
         await extra.mcpReq.notify({ method: 'notifications/progress', params: { progress: i, total: steps, progressToken } });
       }
