@@ -1,5 +1,7 @@
 /** The git CLI as both git bench suites run it (no user config, fixed identity, C locale), and what they share. */
 import { execFile } from 'node:child_process';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** The environment of every git CLI command: no user/system config, fixed identity, C locale. */
 export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -50,4 +52,16 @@ export function prng(seed: number): () => number {
 export function textOf(res: object): string {
   const content = (res as { content?: unknown }).content as { type: string; text?: string }[] | undefined;
   return (content ?? []).map((c) => (c.type === 'text' ? (c.text ?? '') : '')).join('');
+}
+
+/**
+ * Writes a generated file for commit `k`, with the mtime 2024-01-01 + k minutes (as after work done long ago): a
+ * change always changes the mtime, and no entry is "racily clean" (as new as the index).
+ */
+export function writeDated(dir: string, path: string, text: string, k: number): void {
+  const file = join(dir, path);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  const time = new Date(Date.UTC(2024, 0, 1, 0, k));
+  utimesSync(file, time, time);
 }

@@ -1,8 +1,8 @@
 /** The git suite's two repositories: hono (cloned from the vendored bundle) and a generated 5,000-file tree. */
-import { existsSync, mkdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { git, prng } from '../gitCli.js';
+import { git, prng, writeDated } from '../gitCli.js';
 import { type BenchContext, mib, ms } from '../harness.js';
 
 /** Hono's file with a long history to blame (107 commits touch src/hono-base.ts, 240 src/context.ts). */
@@ -76,15 +76,7 @@ export async function generateTree(ctx: BenchContext, root: string): Promise<Ben
     }
   }
   const paths = [...files.keys()];
-  // Files written for commit k get the mtime 2024-01-01 + k minutes (as after work done long ago): a
-  // change always changes the mtime, and no entry is "racily clean" (as new as the index).
-  const save = (path: string, k: number) => {
-    const file = join(dir, path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${files.get(path)!.join('\n')}\n`);
-    const time = new Date(Date.UTC(2024, 0, 1, 0, k));
-    utimesSync(file, time, time);
-  };
+  const save = (path: string, k: number) => writeDated(dir, path, `${files.get(path)!.join('\n')}\n`, k);
   for (const p of paths) save(p, 0);
   let bytes = 0;
   for (const lines of files.values()) bytes += lines.join('\n').length + 1;

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { git, gitEnv, gitRaw, prng, textOf } from '../gitCli.js';
+import { git, gitEnv, gitRaw, prng, textOf, writeDated } from '../gitCli.js';
 import {
   type BenchContext,
   type Cell,
@@ -71,13 +71,7 @@ async function generate(root: string, count: number): Promise<ScaleRepo> {
     );
   }
   const paths = [...files.keys()];
-  const save = (path: string, k: number) => {
-    const file = join(dir, path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${files.get(path)!.join('\n')}\n`);
-    const time = new Date(Date.UTC(2024, 0, 1, 0, k));
-    utimesSync(file, time, time);
-  };
+  const save = (path: string, k: number) => writeDated(dir, path, `${files.get(path)!.join('\n')}\n`, k);
   for (const p of paths) save(p, 0);
   const commitEnv = (k: number) => {
     const date = `2024-02-${String(k + 1).padStart(2, '0')}T12:00:00+00:00`;

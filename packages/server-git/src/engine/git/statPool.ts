@@ -148,7 +148,11 @@ export function lstatOrNull(path: string): Stats | null {
 
 /** Writes the lstat of `abs` at `o` in `out` (MISSING when it is missing); another error throws. */
 function lstatInto(abs: string, out: Float64Array, o: number): void {
-  const st = lstatOrNull(abs);
+  writeStat(lstatOrNull(abs), out, o);
+}
+
+/** Writes `st` as FIELDS numbers at `o` in `out` (mode MISSING for null). */
+export function writeStat(st: Stats | null, out: Float64Array, o: number): void {
   if (!st) out[o] = MISSING;
   else {
     out[o] = st.mode;

@@ -13,7 +13,7 @@
  */
 import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { FIELDS, lstatOrNull, MISSING, type StatLike, type StatPool } from './statPool.js';
+import { FIELDS, lstatOrNull, MISSING, type StatLike, type StatPool, writeStat } from './statPool.js';
 import { createWorkFiles, linkError, type ReadFile, type WorkFileHooks, type WorkFiles } from './workFile.js';
 
 export { linkError };
@@ -79,16 +79,7 @@ export function createWorkTree(dir: string, stats?: StatPool, hooks?: WorkFileHo
     if (!stats) {
       const out = new Float64Array(rels.length * FIELDS);
       for (let i = 0; i < rels.length; i++) {
-        const st = lstat(rels[i]!);
-        const o = i * FIELDS;
-        if (!st) out[o] = MISSING;
-        else {
-          out[o] = st.mode;
-          out[o + 1] = st.size;
-          out[o + 2] = st.mtimeMs;
-          out[o + 3] = st.ctimeMs;
-          out[o + 4] = st.ino;
-        }
+        writeStat(lstat(rels[i]!), out, i * FIELDS);
       }
       return out;
     }
