@@ -9,8 +9,9 @@
  * folder while N calls run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { createLogger } from '@mcpkit/protocol-core';
 import { describe, expect, it } from 'vitest';
 import type { WorkFileHooks } from '../src/engine/git/workFile.js';
 import { connect, git, gitRepo, hasGit, type RepoFixture, type TempDir, tempDir, text, write } from './helpers.js';
@@ -146,6 +147,29 @@ describe('a folder swapped for a symlink between the check and the open', () => 
       renameSync(join(r.fx.path, 'away.txt'), join(r.fx.repo, 'sub/f.txt'));
     }
   });
+
+  it.skipIf(noGit)('a link replaced by a folder between its lstat and its readlink is deleted, not a failure', async () => {
+    using r = raceRepo();
+    const link = join(r.fx.repo, 'sub/l');
+    symlinkSync('f.txt', link);
+    r.fx.git('add', 'sub/l');
+    r.fx.git('commit', '-q', '-m', 'link');
+    unlinkSync(link);
+    symlinkSync('g.txt', link); // changed, so status and diff read its text
+    for (const tool of ['git_diff_unstaged', 'git_status'] as const) {
+      const hook = swapAt(link, () => {
+        unlinkSync(link);
+        mkdirSync(link);
+      });
+      await using pair = await connect({ repositories: [r.fx.path], workTreeHooks: hook });
+      const res = await pair.client.callTool({ name: tool, arguments: { repo_path: r.fx.repo } });
+      expect(hook.fired()).toBe(true);
+      expect(res.isError, text(res)).toBeFalsy();
+      expect(text(res)).toMatch(tool === 'git_status' ? /deleted:\s+sub\/l/ : /deleted file mode 120000/);
+      rmdirSync(link);
+      symlinkSync('g.txt', link);
+    }
+  });
 });
 
 /** A child process swapping `sub` between the real folder and a link to `outside` as fast as it can, until killed. */
@@ -167,7 +191,9 @@ function swapLoop(repo: string, outside: string): Promise<ChildProcess> {
 describe('a loop swapping a folder for a symlink while calls run', () => {
   it.skipIf(noGit)('180 calls: no answer holds outside content, none fails, nothing outside is staged', async () => {
     using r = raceRepo();
-    await using pair = await connect({ repositories: [r.fx.path] });
+    const logged: string[] = []; // the server's error lines: a failure below says what went wrong, not just that it did
+    const logger = createLogger({ name: 'git', level: 'error', write: (line) => logged.push(line) });
+    await using pair = await connect({ repositories: [r.fx.path], logger });
     const child = await swapLoop(r.fx.repo, r.outside.path);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const failures: string[] = [];
@@ -191,7 +217,7 @@ describe('a loop swapping a folder for a symlink while calls run', () => {
       r.swapBack();
     }
     expect(leaks).toEqual([]);
-    expect(failures).toEqual([]);
+    expect({ failures, logged }).toEqual({ failures: [], logged: [] });
     expect(r.objects()).not.toContain(MARK);
   });
 });

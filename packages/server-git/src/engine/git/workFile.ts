@@ -45,7 +45,10 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 
-/** A test seam: called with the absolute path right before it is opened (after every check the caller made). */
+/**
+ * A test seam: called with the absolute path right before it is opened (after every check the caller made), or
+ * before a link's text is read once its lstat said it is a link.
+ */
 export interface WorkFileHooks {
   beforeOpen?(abs: string): void;
 }
@@ -224,7 +227,14 @@ export function createWorkFiles(top: string, hooks?: WorkFileHooks): WorkFiles {
     try {
       const stat = lstatSync(folder.at(name), { bigint: true });
       if (!stat.isSymbolicLink()) throw linkError('ENOENT', 'readlink', abs);
-      return { bytes: readlinkSync(folder.at(name), { encoding: 'buffer' }), stat };
+      hooks?.beforeOpen?.(abs);
+      try {
+        return { bytes: readlinkSync(folder.at(name), { encoding: 'buffer' }), stat };
+      } catch (error) {
+        // Replaced by a file or a folder since its lstat (EINVAL: not a link), or gone: no longer what was checked.
+        if (codeOf(error) === 'EINVAL') throw linkError('ENOENT', 'readlink', abs);
+        throw error;
+      }
     } finally {
       folder.done();
     }
