@@ -4,7 +4,7 @@
 // also runs end to end (2026-07-28: `input_required` rounds sealed with the process's key; 2025: a real request).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { connectHttpV2, spawnStdio, V2_MODES, type V2Mode } from '@mcpkit/protocol-core/testing';
+import { checkSkills, connectHttpV2, spawnStdio, V2_MODES, type V2Mode } from '@mcpkit/protocol-core/testing';
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 
@@ -94,6 +94,23 @@ describe('mcp-server-everything in both eras (built bin, v2 client)', () => {
         await checkProfile(http.client, mode, profile);
       });
     }
+    it(`stdio and Streamable HTTP, ${mode} mode: current's skill is served to 2026-07-28 clients only`, async () => {
+      // The skills support is loaded on the first 2026-07-28 server (protocol-core's skills/support.ts): the bin
+      // must still serve the skill on the first request of either transport, and a 2025 session sees none.
+      const expected = ERA[mode] === 'modern' ? ['skill://everything/everything-tour/SKILL.md'] : [];
+      const check = async (client: Client) => {
+        const report = await checkSkills(client);
+        expect(report.skills.map((s) => s.uri)).toEqual(expected);
+        if (expected.length > 0) expect(report.problems).toEqual([]);
+      };
+      // The skill names the capability-gated tools too: a client declaring them.
+      const capabilities = { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} };
+      await using proc = await spawnStdio(bin, { mode, capabilities, args: ['--profile', 'current'] });
+      await check(proc.client);
+      await using server = await startHttpBin(['--profile', 'current']);
+      await using http = await connectHttpV2(server.url, { mode, capabilities });
+      await check(http.client);
+    });
     it(`stdio and Streamable HTTP, ${mode} mode: test_elicitation gets the user's answer`, async () => {
       const capabilities = { elicitation: {} };
       await using proc = await spawnStdio(bin, { mode, capabilities, args: ['--profile', 'conformance'] });

@@ -1,4 +1,5 @@
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { forEra } from '../skills/support.js';
 import { createDrain, createRequestCounter } from './drain.js';
 import { JsonRpcStdioTransport } from './stdioTransport.js';
 import type { RunningServer, ServerApp } from './types.js';
@@ -30,7 +31,7 @@ export async function serveStdio(app: ServerApp, stdin = process.stdin, stdout =
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const handle = sdkServeStdio((context) => app.createServer(context), { transport });
+  const handle = sdkServeStdio(forEra((context) => app.createServer(context)), { transport });
   let closed = false;
   return {
     ended,

@@ -19,6 +19,7 @@ import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio'
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ErrorCode, errorMessage } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
+import { forEra } from '../skills/support.js';
 import { parseAllowedHost } from './hosts.js';
 import { requestPath } from './requestPath.js';
 import { checkRequest, type GuardOptions, listenGuarded, type Refusal } from './security.js';
@@ -148,7 +149,7 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
 
   const serveConnection = (socket: WebSocket) => {
     const transport = new WebSocketServerTransport(socket);
-    const handle = sdkServeStdio((context) => app.createServer(context), {
+    const handle = sdkServeStdio(forEra((context) => app.createServer(context)), {
       transport,
       maxSubscriptions: maxListensPerConnection,
       onerror: (error) => logger.debug(`WebSocket connection: ${errorMessage(error)}`),

@@ -12,11 +12,15 @@
  * extension in `server/discover`, answers `skills/list`, `skills/get` (and `resources/directory/read` if asked), and serves
  * the files as `skill://…` resources (listed in `resources/list`, read with `resources/read`). A 2025 session, or
  * a server made without a context, sees exactly what it saw before: no extension, no extra resources.
+ *
+ * The SDK's extension is loaded only for a 2026-07-28 server (./support.ts): the runners and the testing kit
+ * await `loadSkillsSupport()` before they build one; `attach` on a 2026-07-28 context throws until it is loaded.
  */
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
-import { type Skill, SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
+import type { Skill, SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { type Logger, silentLogger } from '../logger.js';
-import { lazySkillSource, loadSkills } from './catalog.js';
+import type { LoadedSkills } from './catalog.js';
+import { loadSkillsSupport, type SkillsSupport, skillsSupport } from './support.js';
 
 export interface ServerSkillsOptions {
   /** The URI authority: `memory` serves `skill://memory/<skill>/SKILL.md`. Lowercase letters, digits, hyphens. */
@@ -43,31 +47,42 @@ const PREFIX = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export function serverSkills(root: URL, { prefix, logger = silentLogger, directoryRead = false }: ServerSkillsOptions): ServerSkills {
   if (!PREFIX.test(prefix))
     throw new TypeError(`skills prefix must be lowercase letters, digits and hyphens (got ${JSON.stringify(prefix)})`);
-  let load: ReturnType<typeof loadSkills> | undefined;
-  const loaded = () => {
-    load ??= loadSkills(root, prefix).catch((error: unknown) => {
+  let load: Promise<LoadedSkills> | undefined;
+  const loaded = (support: SkillsSupport) => {
+    load ??= support.catalog.loadSkills(root, prefix).catch((error: unknown) => {
       load = undefined;
       logger.error(`skills: could not load ${root.href}: ${error instanceof Error ? error.message : String(error)}`);
       throw error;
     });
     return load;
   };
-  // One extension for every server instance of the process; each attaches it to itself.
-  const extension = new SkillsExtension({
-    source: lazySkillSource(loaded, directoryRead),
-    // The files never change while the process runs (they ship with the package).
-    cacheHint: { ttlMs: 3_600_000, cacheScope: 'public' },
-    onWarning: (warning) => logger.warn(`skills: ${warning.path}: ${warning.message}`),
-  });
+  // One extension for every server instance of the process; each attaches it to itself. Made on the first
+  // 2026-07-28 server, once the SDK's extension is loaded (./support.ts).
+  let extension: SkillsExtension | undefined;
+  const extensionOf = (support: SkillsSupport) =>
+    (extension ??= new support.sdk.SkillsExtension({
+      source: support.catalog.lazySkillSource(() => loaded(support), directoryRead),
+      // The files never change while the process runs (they ship with the package).
+      cacheHint: { ttlMs: 3_600_000, cacheScope: 'public' },
+      onWarning: (warning) => logger.warn(`skills: ${warning.path}: ${warning.message}`),
+    }));
   return {
     attach(server, context) {
-      if (context?.era === 'modern') extension.attach(server);
+      if (context?.era !== 'modern') return server;
+      const support = skillsSupport();
+      if (!support) {
+        throw new Error(
+          'skills: the skills support is not loaded; await loadSkillsSupport() from @mcpkit/protocol-core/skills before building a 2026-07-28 server (the mcpkit runners and testing kit do)',
+        );
+      }
+      extensionOf(support).attach(server);
       return server;
     },
     async entries() {
-      return (await loaded()).skills;
+      return (await loaded(await loadSkillsSupport())).skills;
     },
   };
 }
 
+export { forEra, loadSkillsSupport } from './support.js';
 export type { Skill } from '@modelcontextprotocol/server/ext/skills';

@@ -9,6 +9,7 @@ import type { ClientCapabilities, VersionNegotiationMode } from '@modelcontextpr
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, type McpServer, type Server } from '@modelcontextprotocol/server';
 import type { ServerApp } from '../runner/types.js';
+import { forEra } from '../skills/support.js';
 
 /** How the v2 client picks its era: `legacy` → 2025-11-25, `auto` and `2026-07-28` → 2026-07-28 on our servers. */
 export type V2Mode = 'legacy' | 'auto' | '2026-07-28';
@@ -65,7 +66,7 @@ export async function connectV2InMemory(app: ServerFactoryLike, options: V2Clien
       },
     };
   }
-  const handler = createMcpHandler(factory);
+  const handler = createMcpHandler(forEra(factory));
   const transport = new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
     fetch: (url, init) => handler.fetch(new Request(url, init)),
   });

@@ -16,6 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type McpRequestContext, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
+import { forEra } from '../../skills/support.js';
 import { markStatelessRequest } from '../../stateless.js';
 import type { ServerApp } from '../types.js';
 import { createListenSlots, isListenRequest, type ListenSlotOptions, type ListenSlots } from './listenSlots.js';
@@ -83,7 +84,7 @@ export function createEraRouter(app: ServerApp, { stateless, listens: bounds, lo
   // The runner's slots come first (fair between principals); the SDK's own limit, the same, is never reached first.
   const listens = createListenSlots({ ...bounds, logger });
   const handler = withSdkWarningsTo(logger, () =>
-    createMcpHandler(factory, {
+    createMcpHandler(forEra(factory), {
       legacy: stateless ? 'stateless' : 'reject',
       maxSubscriptions: bounds.maxListens,
       ...(bus ? { bus } : {}),
