@@ -31,7 +31,10 @@ export async function serveStdio(app: ServerApp, stdin = process.stdin, stdout =
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const handle = sdkServeStdio(forEra((context) => app.createServer(context)), { transport });
+  const handle = sdkServeStdio(
+    forEra((context) => app.createServer(context)),
+    { transport },
+  );
   let closed = false;
   return {
     ended,

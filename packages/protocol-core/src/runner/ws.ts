@@ -149,11 +149,14 @@ export async function serveWs(app: ServerApp, options: WsOptions): Promise<Runni
 
   const serveConnection = (socket: WebSocket) => {
     const transport = new WebSocketServerTransport(socket);
-    const handle = sdkServeStdio(forEra((context) => app.createServer(context)), {
-      transport,
-      maxSubscriptions: maxListensPerConnection,
-      onerror: (error) => logger.debug(`WebSocket connection: ${errorMessage(error)}`),
-    });
+    const handle = sdkServeStdio(
+      forEra((context) => app.createServer(context)),
+      {
+        transport,
+        maxSubscriptions: maxListensPerConnection,
+        onerror: (error) => logger.debug(`WebSocket connection: ${errorMessage(error)}`),
+      },
+    );
     const entry = { alive: true, close: () => handle.close() };
     connections.set(socket, entry);
     socket.on('pong', () => {

@@ -84,5 +84,5 @@ export function serverSkills(root: URL, { prefix, logger = silentLogger, directo
   };
 }
 
-export { forEra, loadSkillsSupport } from './support.js';
 export type { Skill } from '@modelcontextprotocol/server/ext/skills';
+export { loadSkillsSupport } from './support.js';

@@ -8,8 +8,8 @@
  */
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 
-export type SkillsSdk = typeof import('@modelcontextprotocol/server/ext/skills');
-export type SkillsCatalog = typeof import('./catalog.js');
+type SkillsSdk = typeof import('@modelcontextprotocol/server/ext/skills');
+type SkillsCatalog = typeof import('./catalog.js');
 
 export interface SkillsSupport {
   sdk: SkillsSdk;
