@@ -36,7 +36,7 @@ export const options = defineOptions({
     type: 'boolean',
     env: 'GIT_NO_WARMUP',
     description:
-      "Do not load the engine as soon as the client's opening is answered (it then loads on the first tool call, which takes longer)",
+      "Do not load the engine and read the repositories ahead as soon as the client's opening is answered (the first tool call then takes longer)",
   },
   'cache-size': {
     type: 'string',

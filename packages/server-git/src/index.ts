@@ -3,7 +3,10 @@ import { runCli } from '@mcpkit/protocol-core';
 import { createGitApp } from './app.js';
 import { options, verbosityToLogLevel } from './config.js';
 import { createCacheBudget } from './engine/cacheBudget.js';
+import { fixedRoots } from './engine/roots.js';
+import { createGitContext } from './gitContext.js';
 import { createEnginePreload } from './preload.js';
+import { type ReadAheadEngine, readAhead } from './readAhead.js';
 import { createRepoCache, VERSION } from './server.js';
 import { resolveStartupRepositories } from './startup.js';
 
@@ -32,8 +35,11 @@ await runCli(
         maxInflateBytes: config.maxInflateBytes,
       };
       const serverOptions = { repositories, allowInit: config.allowInit, remote, repoCache, logger, objectLimits };
-      // The engine is imported right after the first session's opening is answered (./preload.ts), not on its first call.
-      const preload = config.noWarmup ? undefined : createEnginePreload(logger);
+      // The engine is imported right after the first session's opening is answered, not on its first call, and the
+      // fixed repositories are read ahead with the CLI's caches (./preload.ts, ./readAhead.ts).
+      const context = createGitContext(serverOptions, fixedRoots(repositories));
+      const readAheadAll = (engine: ReadAheadEngine) => readAhead(engine, context, logger);
+      const preload = config.noWarmup ? undefined : createEnginePreload(logger, repositories.length > 0 ? { readAhead: readAheadAll } : {});
       if (!preload) logger.debug('warm-up: off (--no-warmup)');
       return createGitApp(serverOptions, {
         ...(preload ? { sessionOpened: () => preload.sessionOpened() } : {}),

@@ -1,16 +1,14 @@
-import { homedir } from 'node:os';
 import { createMcpServer, type Logger, registerTools, silentLogger } from '@mcpkit/protocol-core';
 import { serverSkills } from '@mcpkit/protocol-core/skills';
 import type { TasksExtension } from '@mcpkit/protocol-core/tasks';
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
-import type { GitContext } from './engine/context.js';
-import { createPatchCache } from './engine/diff/patchCache.js';
-import { DEFAULT_OBJECT_LIMITS, type ObjectLimits } from './engine/git/objectLimits.js';
+import type { ObjectLimits } from './engine/git/objectLimits.js';
 import type { WorkFileHooks } from './engine/git/workFile.js';
 import type { RemoteAccess } from './engine/remote/access.js';
 import type { RemoteConfig, RemoteLimits } from './engine/remote/http.js';
-import { createRepoCache, type RepoCache } from './engine/repoCache.js';
+import type { RepoCache } from './engine/repoCache.js';
 import { clientRoots, fixedRoots } from './engine/roots.js';
+import { createGitContext } from './gitContext.js';
 import { withReferenceListing } from './listSchemas.js';
 import { withRootsRound } from './rootsRound.js';
 import { extraTools, initTools, referenceTools, remoteTools } from './tools/index.js';
@@ -63,18 +61,7 @@ export function createGitServer(options: GitServerOptions = {}, context?: McpReq
   // default (`server/discover` and `tools/list` cacheable by anyone) is right here, as the tool list is fixed at
   // start-up (by --allow-init / --allow-remote) and is the same for every client; no resources or prompts but the skills.
   const server = SKILLS.attach(createMcpServer({ name: 'mcp-git', version: VERSION, title: 'Git' }), context);
-  const repoCache = options.repoCache ?? createRepoCache();
-  const ctx: GitContext = {
-    roots: repositories.length > 0 ? fixedRoots(repositories) : clientRoots(server, logger),
-    repoCache,
-    remote,
-    env: options.env ?? process.env,
-    home: options.home ?? homedir(),
-    logger,
-    patchCache: createPatchCache(repoCache.budget),
-    workTreeHooks: options.workTreeHooks,
-    objectLimits: { ...DEFAULT_OBJECT_LIMITS, ...options.objectLimits },
-  };
+  const ctx = createGitContext(options, repositories.length > 0 ? fixedRoots(repositories) : clientRoots(server, logger));
   const tools = [...referenceTools, ...extraTools, ...(allowInit ? initTools : []), ...(remote ? remoteTools : [])];
   const served = repositories.length > 0 ? tools : tools.map((tool) => withRootsRound(tool, logger));
   const listed = withReferenceListing(served);

@@ -63,15 +63,16 @@ async function coldAnswers(root: string, repo: string): Promise<unknown[]> {
   return out;
 }
 
-describe.skipIf(!hasGit)('deferred engine load (built bin over stdio)', () => {
-  it('loads the engine once the opening is answered, reads no repository ahead, writes nothing, changes no answer', async () => {
+describe.skipIf(!hasGit)('deferred engine load and read-ahead (built bin over stdio)', () => {
+  it('loads the engine once the opening is answered, reads each repository ahead, writes nothing, changes no answer', async () => {
     using fx = repositories();
     const expected = await coldAnswers(fx.path, fx.repos[1]!);
     const before = snapshot(fx.path);
     await using proc = await spawnStdio(bin, { args: ['-r', fx.path, '--log-level', 'debug'], env: gitEnv() });
     await proc.client.listTools();
     await stderrMatch(proc, /warm-up: engine loaded in \d+ ms/, 'the engine loaded');
-    expect(proc.stderr()).not.toContain('warm-up: engine load failed');
+    for (const repo of fx.repos) await stderrMatch(proc, new RegExp(`warm-up: read ${repo} ahead in \\d+ ms`), `${repo} read ahead`);
+    expect(proc.stderr()).not.toMatch(/engine load failed|not read ahead/);
     expect(snapshot(fx.path)).toEqual(before);
     const answers: unknown[] = [];
     for (const call of CALLS(fx.repos[1]!)) answers.push(await proc.client.callTool(call));
