@@ -165,6 +165,7 @@ export { type GraphListenBus, listenToGraph, listenToUserGraphs, type UserGraphs
 export { defaultMemoryPath, migrateLegacyFile, platformDataDir, type ResolvedMemoryPath, resolveMemoryPath } from './paths.js';
 export { KNOWLEDGE_GRAPH_URI } from './resources/knowledgeGraph.js';
 export { type FileStoreOptions, ForeignFileError, openFileStore } from './store/fileStore.js';
+export type { LockClock } from './store/lockClock.js';
 export { createMemoryStore } from './store/memoryStore.js';
 export type { GraphChange, GraphStore, LoadProgress, ReadyOptions } from './store/types.js';
 export { DEFAULT_LIMITS, type Limits } from './tools/limits.js';

@@ -18,6 +18,7 @@
  */
 import { type Logger, ToolError } from '@mcpkit/protocol-core';
 import { FileLock, LockTimeoutError, lockTimeoutText } from './lock.js';
+import { type LockClock, systemLockClock } from './lockClock.js';
 
 export interface ExclusiveOptions {
   staleMs: number;
@@ -27,7 +28,12 @@ export interface ExclusiveOptions {
   lingerMs?: number;
   /** Release a lock kept across sections once it has been held this long (at most a quarter of `staleMs`). Default 100 ms. */
   maxHoldMs?: number;
+  /** What a wait for the lock runs on: its deadline, the back-off, the notice after 1 s. Default `systemLockClock`. */
+  clock?: LockClock;
 }
+
+/** A call still waiting for the lock after this long says so in the log (info), naming who holds it. */
+const WAIT_NOTICE_MS = 1000;
 
 /** The locks this process holds between sections: released synchronously if the process exits meanwhile. */
 const heldAtExit = new Set<() => void>();
@@ -51,13 +57,15 @@ export class Exclusive {
   private lingering: NodeJS.Timeout | undefined;
   private readonly lingerMs: number;
   private readonly maxHoldMs: number;
+  private readonly clock: LockClock;
   private readonly releaseNow = () => this.release();
 
   constructor(
     path: string,
     private readonly options: ExclusiveOptions,
   ) {
-    this.lock = new FileLock(path, { staleMs: options.staleMs, timeoutMs: options.timeoutMs });
+    this.clock = options.clock ?? systemLockClock;
+    this.lock = new FileLock(path, { staleMs: options.staleMs, timeoutMs: options.timeoutMs, clock: this.clock });
     this.lingerMs = Math.max(0, options.lingerMs ?? 10);
     this.maxHoldMs = Math.min(options.maxHoldMs ?? 100, options.staleMs / 4);
   }
@@ -74,7 +82,7 @@ export class Exclusive {
   /** Runs `fn` after the sections queued before it, with the lock held; waits for the lock up to the time-out. */
   run<T>(fn: () => T): Promise<T> {
     // Counted from the call, not from its turn: calls queued behind a stuck lock all give up in time.
-    const deadline = Date.now() + this.options.timeoutMs;
+    const deadline = this.clock.now() + this.options.timeoutMs;
     const run = this.chain.then(async () => {
       if (!this.tryTake()) await this.waitForLock(deadline);
       return this.section(fn);
@@ -149,8 +157,8 @@ export class Exclusive {
 
   private async waitForLock(deadline: number): Promise<void> {
     const { logger, timeoutMs } = this.options;
-    const slow = setTimeout(() => logger.info(`waiting for ${this.lock.path}, held by ${this.lock.holder()}`), 1000);
-    slow.unref();
+    const { clock } = this;
+    const slow = clock.setTimeout(() => logger.info(`waiting for ${this.lock.path}, held by ${this.lock.holder()}`), WAIT_NOTICE_MS);
     try {
       await this.lock.acquire(deadline);
       this.taken();
@@ -159,7 +167,7 @@ export class Exclusive {
       logger.error(`${error.message}; gave up`);
       throw new ToolError(lockTimeoutText(error, timeoutMs));
     } finally {
-      clearTimeout(slow);
+      clock.clearTimeout(slow);
     }
   }
 }

@@ -67,6 +67,7 @@ class FileStore implements GraphStore {
       timeoutMs,
       logger: this.logger,
       ...(options.lockLingerMs !== undefined ? { lingerMs: options.lockLingerMs } : {}),
+      ...(options.lockClock ? { clock: options.lockClock } : {}),
     });
     this.loader = new GraphLoader(this.file, this.exclusive, {
       logger: this.logger,

@@ -1,4 +1,5 @@
 import type { Logger } from '@mcpkit/protocol-core';
+import type { LockClock } from './lockClock.js';
 
 export interface FileStoreOptions {
   /** Absolute path of the memory file (`…/memory.jsonl`). */
@@ -27,6 +28,11 @@ export interface FileStoreOptions {
    * waiting for it gets its turn). 0: release it after every step. Default 10 ms.
    */
   lockLingerMs?: number;
+  /**
+   * The clock a wait for the lock runs on: the deadline of `lockTimeoutMs`, the back-off between tries, the
+   * notice after 1 s of waiting. Default `Date.now()` and Node's timers; a test passes one it drives.
+   */
+  lockClock?: LockClock;
   /**
    * With `load: 'wait'`, when another process holds the lock at open: `wait` for it (`openFileStore`
    * resolves with the graph loaded), or `defer`: resolve once the snapshot is read, and read the

@@ -43,6 +43,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, futimesSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { removeQuietly, siblingsOf, writeAll } from './durable.js';
+import { type LockClock, systemLockClock } from './lockClock.js';
 import { describeOwner, HOST, type LockOwner, LockTimeoutError, parseLockOwner } from './lockOwner.js';
 import { alive, commandLine, linuxStart, mayBeMemoryServer, type ProcessStart, psStart, readText } from './processInfo.js';
 
@@ -56,14 +57,14 @@ export interface FileLockOptions {
   timeoutMs: number;
   /** How to learn a process's start time; tests pass another platform to exercise its path. Default `process.platform`. */
   platform?: NodeJS.Platform;
+  /** What `acquire` waits on: its deadline and the back-off between tries. Default `systemLockClock`. */
+  clock?: LockClock;
 }
 
 /** A process that started this long after a lock was written cannot have written it (start times are this coarse). */
 const START_SLACK_MS = 2000;
 /** `ps` is a process spawn: only asked about a lock held at least this long. */
 const PS_AFTER_MS = 1000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const stamp = (st: { ino: bigint; ctimeNs: bigint }) => ({ ino: st.ino, ctimeNs: st.ctimeNs });
 
@@ -78,6 +79,7 @@ export class FileLock {
   /** The lock file we created (its inode, and its ctime once taken), while we hold it. */
   private held: { ino: bigint; ctimeNs: bigint } | null = null;
   private readonly platform: NodeJS.Platform;
+  private readonly clock: LockClock;
   /** This process, as written into the lock and as compared with a lock naming our pid. */
   private readonly self: ProcessStart;
   /** The last `ps` answers, per lock file, so a long-held lock costs one spawn for each. */
@@ -95,6 +97,7 @@ export class FileLock {
     private readonly options: FileLockOptions,
   ) {
     this.platform = options.platform ?? process.platform;
+    this.clock = options.clock ?? systemLockClock;
     const linux = this.platform === 'linux' ? linuxStart(process.pid) : null;
     this.self = linux ?? { at: performance.timeOrigin };
   }
@@ -205,13 +208,14 @@ export class FileLock {
     this.dropOwnerFile();
   }
 
-  /** Waits (with a short randomised back-off) until the lock is ours, until `deadline` (default: `timeoutMs` from now). */
-  async acquire(deadline = Date.now() + this.options.timeoutMs): Promise<void> {
-    const started = Date.now();
+  /** Waits (with a short randomised back-off) until the lock is ours, until `deadline` (on the clock; default: `timeoutMs` from now). */
+  async acquire(deadline = this.clock.now() + this.options.timeoutMs): Promise<void> {
+    const { clock } = this;
+    const started = clock.now();
     let wait = 1;
     while (!this.tryAcquire()) {
-      if (Date.now() > deadline) throw new LockTimeoutError(this.path, this.holder(), Date.now() - started, this.lastVerdict === 'owner');
-      await sleep(wait * (1 + Math.random()));
+      if (clock.now() > deadline) throw new LockTimeoutError(this.path, this.holder(), clock.now() - started, this.lastVerdict === 'owner');
+      await clock.sleep(wait * (1 + Math.random()));
       wait = Math.min(wait * 1.5, 25);
     }
   }

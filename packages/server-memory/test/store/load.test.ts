@@ -3,6 +3,7 @@
  * calls that wait for it, and a wait that one call can stop while the load goes on for the others.
  * A lock held by this test process (a genuine owner: same pid, same identity, not stale) keeps the
  * load from finishing for as long as a test needs: the snapshot is read without the lock, the journal under it.
+ * The wait for that lock runs on a clock the test drives (`drivenClock`): nothing here sits out its 1 s notice.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMemoryServer, ForeignFileError, type GraphStore, type LoadProgress, openFileStore } from '../../src/server.js';
 import { FileLock } from '../../src/store/lock.js';
 import { referenceLoad, referenceSave, tempDir } from '../helpers.js';
+import { type DrivenClock, drivenClock } from './drivenClock.js';
 
 const entity = (i: number) => ({ name: `E${i}`, entityType: 'thing', observations: [`observation ${i} about something`, 'a', 'b'] });
 
@@ -30,20 +32,38 @@ function bigFile(n: number) {
   return { dir: dir.path, path, lock, size: statSync(path).size, [Symbol.dispose]: dispose };
 }
 
-/** A store loading `path` in the background, and what it logs. */
+/** A store loading `path` in the background, what it logs, and the clock its waits for the lock run on. */
 function opened(path: string) {
   const lines: string[] = [];
   const logger = createLogger({ name: 't', level: 'debug', write: (l) => lines.push(l) });
-  const store = openFileStore({ path, load: 'background', logger, lockStaleMs: 60_000, lockTimeoutMs: 20_000, compactDelayMs: 60_000 });
-  return { lines, store };
+  const clock = drivenClock();
+  const store = openFileStore({
+    path,
+    load: 'background',
+    logger,
+    lockStaleMs: 60_000,
+    lockTimeoutMs: 20_000,
+    compactDelayMs: 60_000,
+    lockClock: clock,
+  });
+  return { lines, store, clock };
 }
 const open = async (path: string) => await opened(path).store;
 /**
- * Resolves once the store says its load has been waiting for the lock this test holds (its own notice after 1 s):
- * from then on nothing that needs the load can settle until the test releases the lock.
+ * Resolves once the store's load waits for the lock this test holds (a timer of that wait is set on `clock`), with
+ * the clock moved past its 1 s notice, which must then be in the log: from then on nothing that needs the load can
+ * settle until the test releases the lock.
  */
-const waitingForLock = (lines: string[], path: string) =>
-  expect.poll(() => lines.join('')).toContain(`waiting for ${path}.lock, held by process ${process.pid}`);
+async function waitingForLock(lines: string[], clock: DrivenClock, path: string) {
+  await expect.poll(() => clock.pending).toBeGreaterThan(0);
+  await clock.advance(1000);
+  expect(lines.join('')).toContain(`waiting for ${path}.lock, held by process ${process.pid}`);
+}
+/** Releases the lock the test holds and moves `clock` to the waiting load's next try, which then gets it. */
+function release(lock: FileLock, clock: DrivenClock) {
+  lock.release();
+  return clock.next();
+}
 /** Whether `p` has settled by the next turn of the event loop. */
 const settled = async (p: Promise<unknown>) => {
   let done = false;
@@ -59,7 +79,7 @@ describe('load in the background', () => {
   it('opens before the graph is loaded; calls wait for it, hear its progress, then see every record', async () => {
     using f = bigFile(5000);
     expect(f.lock.tryAcquire()).toBe(true);
-    const { lines, store: opening } = opened(f.path);
+    const { lines, store: opening, clock } = opened(f.path);
     const store = await opening;
     try {
       const seen: LoadProgress[] = [];
@@ -70,11 +90,11 @@ describe('load in the background', () => {
       // The snapshot is read (without the lock); the journal waits for it. Polled: on a loaded machine the read
       // of the snapshot can take longer than the 200 ms above.
       await expect.poll(() => seen.at(-1)).toEqual({ loaded: f.size, total: f.size });
-      await waitingForLock(lines, f.path);
+      await waitingForLock(lines, clock, f.path);
       expect(await settled(ready)).toBe(false);
       expect(await settled(read)).toBe(false);
       for (const [i, p] of seen.entries()) if (i > 0) expect(p.loaded).toBeGreaterThan(seen[i - 1]!.loaded);
-      f.lock.release();
+      await release(f.lock, clock);
       await ready;
       expect((await read).totalEntities).toBe(5000);
       expect((await read).totalRelations).toBe(5000);
@@ -87,7 +107,7 @@ describe('load in the background', () => {
   it('a wait stopped by its signal ends that wait only; the load goes on for the others', async () => {
     using f = bigFile(100);
     expect(f.lock.tryAcquire()).toBe(true);
-    const { lines, store: opening } = opened(f.path);
+    const { lines, store: opening, clock } = opened(f.path);
     const store = await opening;
     try {
       const stop = new AbortController();
@@ -96,9 +116,9 @@ describe('load in the background', () => {
       stop.abort(new Error('client cancelled'));
       await expect(stopped).rejects.toThrow('client cancelled');
       await expect(store.ready!({ signal: stop.signal })).rejects.toThrow('client cancelled');
-      await waitingForLock(lines, f.path);
+      await waitingForLock(lines, clock, f.path);
       expect(await settled(other)).toBe(false);
-      f.lock.release();
+      await release(f.lock, clock);
       await other;
       expect((await store.readGraph({ limit: 1 })).totalEntities).toBe(100);
     } finally {
@@ -109,13 +129,13 @@ describe('load in the background', () => {
   it('writes made while the graph loads are applied after it, in order', async () => {
     using f = bigFile(100);
     expect(f.lock.tryAcquire()).toBe(true);
-    const { lines, store: opening } = opened(f.path);
+    const { lines, store: opening, clock } = opened(f.path);
     const store = await opening;
     const created = store.createEntities([{ name: 'New', entityType: 't', observations: [] }]);
     const added = store.addObservations([{ entityName: 'New', contents: ['x'] }]);
-    await waitingForLock(lines, f.path);
+    await waitingForLock(lines, clock, f.path);
     expect(await settled(created)).toBe(false);
-    f.lock.release();
+    await release(f.lock, clock);
     expect(await created).toHaveLength(1);
     expect(await added).toEqual([{ entityName: 'New', addedObservations: ['x'] }]);
     await store.close();
@@ -170,7 +190,8 @@ describe('through the MCP SDK client', () => {
   it('a tool call that waits for the load gets notifications/progress (bytes of the file), then its answer', async () => {
     using f = bigFile(2000);
     expect(f.lock.tryAcquire()).toBe(true);
-    const store = await open(f.path);
+    const { store: opening, clock } = opened(f.path);
+    const store = await opening;
     await using pair = await connectInMemory(createMemoryServer({ store }));
     // Answered while the graph cannot finish loading.
     expect((await pair.client.listTools()).tools).toHaveLength(9);
@@ -184,7 +205,7 @@ describe('through the MCP SDK client', () => {
     await expect.poll(() => progress.at(-1)?.progress).toBe(f.size); // the snapshot is read; the journal waits for the lock
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toEqual({ progress: f.size, total: f.size, message: expect.stringMatching(/^loading the knowledge graph: /) });
-    f.lock.release();
+    await release(f.lock, clock);
     const res = await call;
     expect(res.structuredContent).toMatchObject({ entities: [entity(7)] });
     await store.close();
@@ -193,7 +214,8 @@ describe('through the MCP SDK client', () => {
   it('notifications/cancelled ends the wait of that call; the load goes on and the next call is answered', async () => {
     using f = bigFile(2000);
     expect(f.lock.tryAcquire()).toBe(true);
-    const inner = await open(f.path);
+    const { store: opening, clock } = opened(f.path);
+    const inner = await opening;
     const { store, count } = counted(inner);
     await using pair = await connectInMemory(createMemoryServer({ store }));
     const stop = new AbortController();
@@ -209,7 +231,7 @@ describe('through the MCP SDK client', () => {
     stop.abort();
     await expect(cancelled).rejects.toThrow();
     await expect.poll(() => count.waiting).toBe(1); // the server stopped waiting for the cancelled call
-    f.lock.release();
+    await release(f.lock, clock);
     expect((await other).structuredContent).toMatchObject({ entities: expect.arrayContaining([entity(12)]) });
     expect(count.waiting).toBe(0);
     await inner.close();

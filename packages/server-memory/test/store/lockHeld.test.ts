@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openFileStore } from '../../src/server.js';
 import { processStart } from '../../src/store/lock.js';
 import { referenceLoad, referenceSave, tempDir, unrelatedProcess, writeLock } from '../helpers.js';
+import { drivenClock } from './drivenClock.js';
 import { capture, sample } from './fileFixture.js';
 
 const linux = process.platform === 'linux';
@@ -14,6 +15,16 @@ const elapsed = async <T>(p: Promise<T>): Promise<[T, number]> => {
   const t0 = performance.now();
   const value = await p;
   return [value, performance.now() - t0];
+};
+/** Whether `p` has settled by the next turn of the event loop. */
+const settled = async (p: Promise<unknown>) => {
+  let done = false;
+  p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((r) => setImmediate(r));
+  return done;
 };
 
 describe('a lock held by another process', () => {
@@ -39,17 +50,25 @@ describe('a lock held by another process', () => {
     writeFileSync(path, referenceSave({ entities: [sample.entities[0]!], relations: [] }));
     writeLock(`${path}.lock`, owner.pid, { id: processStart(owner.pid)?.id });
     const { lines, logger } = capture();
-    const [store, openMs] = await elapsed(openFileStore({ path, logger, openWhenLocked: 'defer', lockTimeoutMs: 10_000 }));
-    expect(openMs).toBeLessThan(10_000 / 2); // the owner holds the lock throughout: open did not wait the 10 s for it
+    // The lock's waits run on a clock that moves only when this test moves it: an open that waited for the lock would never resolve.
+    const clock = drivenClock();
+    const store = await openFileStore({ path, logger, openWhenLocked: 'defer', lockTimeoutMs: 10_000, lockClock: clock });
+    expect(clock.pending).toBe(0); // nothing waits for the lock
     expect(lines.join('')).toContain(`memory.jsonl.lock is held by process ${owner.pid} since`);
     let done = false;
     const write = store.createEntities([sample.entities[1]!]).finally(() => {
       done = true;
     });
-    // The store says the call has been waiting for the lock (its own 1 s notice): the gate this test opens next.
-    await expect.poll(() => lines.join('')).toContain(`waiting for ${path}.lock, held by process ${owner.pid}`);
+    // The call waits for the lock (its back-off is on the clock); it says so once it has waited 1 s, not before.
+    await expect.poll(() => clock.pending).toBeGreaterThan(0);
+    const notice = `waiting for ${path}.lock, held by process ${owner.pid}`;
+    await clock.advance(999);
+    expect(lines.join('')).not.toContain(notice);
+    await clock.advance(1);
+    expect(lines.join('')).toContain(notice);
     expect(done).toBe(false);
     unlinkSync(`${path}.lock`); // the owner finishes
+    await clock.next(); // the call's next try
     await write;
     expect((await store.readGraph()).entities).toEqual(sample.entities);
     await store.close();
@@ -63,15 +82,16 @@ describe('a lock held by another process', () => {
       using owner = unrelatedProcess();
       const path = join(dir.path, 'memory.jsonl');
       writeLock(`${path}.lock`, owner.pid, { id: processStart(owner.pid)?.id });
-      const store = await openFileStore({ path, openWhenLocked: 'defer', lockTimeoutMs: 2000 });
-      // Calls queued behind the stuck lock give up in time too, not one timeout after another: the three end
-      // after one timeout and before three (a factor of the timeout, with its room for a loaded machine).
-      const [results, ms] = await elapsed(
-        Promise.allSettled([store.readGraph(), store.createEntities(sample.entities), store.searchNodes('a')]),
-      );
-      expect(ms).toBeGreaterThanOrEqual(2000 - 50);
-      expect(ms).toBeLessThan(2000 * 3);
-      for (const r of results) {
+      const clock = drivenClock();
+      const store = await openFileStore({ path, openWhenLocked: 'defer', lockTimeoutMs: 2000, lockClock: clock });
+      // Calls queued behind the stuck lock give up in time too, not one timeout after another: on the driven clock
+      // none has ended at the 2 s timeout, all three have by its next try (the back-off is under 50 ms).
+      const calls = Promise.allSettled([store.readGraph(), store.createEntities(sample.entities), store.searchNodes('a')]);
+      await clock.advance(2000);
+      expect(await settled(calls)).toBe(false);
+      await clock.advance(50);
+      expect(await settled(calls)).toBe(true);
+      for (const r of await calls) {
         expect(r.status).toBe('rejected');
         const reason = (r as PromiseRejectedResult).reason;
         expect(reason).toBeInstanceOf(ToolError);

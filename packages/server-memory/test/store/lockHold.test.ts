@@ -12,6 +12,7 @@ import { openFileStore } from '../../src/server.js';
 import { Exclusive } from '../../src/store/exclusive.js';
 import { FileLock, processStart } from '../../src/store/lock.js';
 import { referenceLoad, tempDir, unrelatedProcess, writeLock } from '../helpers.js';
+import { drivenClock } from './drivenClock.js';
 
 const entity = (name: string) => ({ name, entityType: 'person', observations: ['o'] });
 
@@ -214,8 +215,8 @@ describe('the file store with the lock kept across writes', () => {
 });
 
 describe('Exclusive: a lock kept across a pause is checked before it is used again', () => {
-  const kept = (path: string, timeoutMs = 300) =>
-    new Exclusive(path, { staleMs: 600_000, timeoutMs, logger: silentLogger, lingerMs: 60_000, maxHoldMs: 60_000 });
+  const kept = (path: string, timeoutMs = 300, clock = drivenClock()) =>
+    new Exclusive(path, { staleMs: 600_000, timeoutMs, logger: silentLogger, lingerMs: 60_000, maxHoldMs: 60_000, clock });
 
   for (const [label, replace] of [
     [
@@ -233,11 +234,22 @@ describe('Exclusive: a lock kept across a pause is checked before it is used aga
         using dir = tempDir();
         using owner = unrelatedProcess();
         const path = join(dir.path, 'm.lock');
-        const exclusive = kept(path);
+        const clock = drivenClock();
+        const exclusive = kept(path, 300, clock);
         try {
           await exclusive.run(() => {});
           replace(path, owner.pid, processStart(owner.pid)?.id);
-          await expect(exclusive.run(() => 'ran')).rejects.toThrow(/locked by another mcp-server-memory/);
+          let ended = false;
+          const next = exclusive
+            .run(() => 'ran')
+            .finally(() => {
+              ended = true;
+            });
+          next.catch(() => {});
+          await clock.advance(300);
+          expect(ended).toBe(false); // waits for that process, up to the time-out
+          await clock.advance(50); // to the try after the time-out (the back-off is under 50 ms)
+          await expect(next).rejects.toThrow(/locked by another mcp-server-memory/);
           exclusive.dispose();
           expect(readFileSync(path, 'utf8')).toContain(`"pid":${owner.pid}`);
         } finally {
