@@ -322,20 +322,38 @@ export function makePdf(lines: string[], title?: string): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
+export interface SilentProxy extends AsyncDisposable {
+  origin: string;
+  /** The first line of what each connection sent, in order of arrival. */
+  requestLines(): string[];
+  /** Resolves once `count` request lines have arrived: the proxy holds that many requests, unanswered. */
+  received(count: number): Promise<void>;
+}
+
 /**
  * A proxy that accepts connections and never answers (a dead corporate proxy); `requestLines` lists the
  * first line of what each connection sent, so a test can tell that a request did reach it.
  */
-export async function startSilentProxy(): Promise<{ origin: string; requestLines: () => string[] } & AsyncDisposable> {
+export async function startSilentProxy(): Promise<SilentProxy> {
   const sockets = new Set<Socket>();
   const requestLines: string[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const notify = () => {
+    for (const waiter of [...waiting]) {
+      if (requestLines.length < waiter.count) continue;
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
   const server = createTcpServer((socket) => {
     sockets.add(socket);
     let head = '';
     socket.on('data', (chunk: Buffer) => {
       if (head.includes('\r\n')) return;
       head += chunk.toString('latin1');
-      if (head.includes('\r\n')) requestLines.push(head.slice(0, head.indexOf('\r\n')));
+      if (!head.includes('\r\n')) return;
+      requestLines.push(head.slice(0, head.indexOf('\r\n')));
+      notify();
     });
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
@@ -345,6 +363,11 @@ export async function startSilentProxy(): Promise<{ origin: string; requestLines
   return {
     origin: `http://127.0.0.1:${port}`,
     requestLines: () => [...requestLines],
+    received: (count) =>
+      new Promise<void>((resolve) => {
+        waiting.push({ count, resolve });
+        notify();
+      }),
     async [Symbol.asyncDispose]() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
