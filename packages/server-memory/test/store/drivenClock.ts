@@ -61,3 +61,14 @@ export function drivenClock(start = Date.now()): DrivenClock {
     },
   };
 }
+
+/** Whether `p` has settled by the next turn of the event loop. */
+export const settled = async (p: Promise<unknown>) => {
+  let done = false;
+  p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((r) => setImmediate(r));
+  return done;
+};

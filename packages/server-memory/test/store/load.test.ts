@@ -13,7 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMemoryServer, ForeignFileError, type GraphStore, type LoadProgress, openFileStore } from '../../src/server.js';
 import { FileLock } from '../../src/store/lock.js';
 import { referenceLoad, referenceSave, tempDir } from '../helpers.js';
-import { type DrivenClock, drivenClock } from './drivenClock.js';
+import { type DrivenClock, drivenClock, settled } from './drivenClock.js';
 
 const entity = (i: number) => ({ name: `E${i}`, entityType: 'thing', observations: [`observation ${i} about something`, 'a', 'b'] });
 
@@ -64,16 +64,6 @@ function release(lock: FileLock, clock: DrivenClock) {
   lock.release();
   return clock.next();
 }
-/** Whether `p` has settled by the next turn of the event loop. */
-const settled = async (p: Promise<unknown>) => {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((r) => setImmediate(r));
-  return done;
-};
 
 describe('load in the background', () => {
   it('opens before the graph is loaded; calls wait for it, hear its progress, then see every record', async () => {

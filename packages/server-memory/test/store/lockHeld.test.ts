@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openFileStore } from '../../src/server.js';
 import { processStart } from '../../src/store/lock.js';
 import { referenceLoad, referenceSave, tempDir, unrelatedProcess, writeLock } from '../helpers.js';
-import { drivenClock } from './drivenClock.js';
+import { drivenClock, settled } from './drivenClock.js';
 import { capture, sample } from './fileFixture.js';
 
 const linux = process.platform === 'linux';
@@ -15,16 +15,6 @@ const elapsed = async <T>(p: Promise<T>): Promise<[T, number]> => {
   const t0 = performance.now();
   const value = await p;
   return [value, performance.now() - t0];
-};
-/** Whether `p` has settled by the next turn of the event loop. */
-const settled = async (p: Promise<unknown>) => {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((r) => setImmediate(r));
-  return done;
 };
 
 describe('a lock held by another process', () => {
