@@ -12,6 +12,18 @@ export interface TestClock {
    * after each, lets the work it started run (settled promises, in-memory messages) until it waits again.
    */
   advance(ms: number): Promise<void>;
+  /**
+   * Moves the clock `stepMs` at a time (as `advance`) until `check()` holds, for what a simulation's random or
+   * transported ticks make happen eventually; fails after `maxSteps` steps (default 1000).
+   */
+  advanceUntil(check: () => boolean, stepMs: number, maxSteps?: number): Promise<void>;
+  /**
+   * Lets `work` run to its end: whenever it waits on this clock, moves the clock to the next due timer (an
+   * operation's steps, a task's stages); while it waits on anything else (a client's answer, its real polling
+   * timers, I/O), lets that run. Fails when the clock would pass `limitMs` from now (default 60 000). For work that
+   * runs no interval meanwhile: an interval is always due, so the clock would chase it up to the limit.
+   */
+  run<T>(work: Promise<T>, limitMs?: number): Promise<T>;
 }
 
 interface Timer {
@@ -41,6 +53,19 @@ export function createTestClock(): TestClock {
     for (const entry of timers) if (entry[1].at <= until && (!first || entry[1].at < first[1].at)) first = entry;
     return first;
   };
+  const advance = async (ms: number) => {
+    const until = now + ms;
+    await settle();
+    for (let next = due(until); next; next = due(until)) {
+      const [id, timer] = next;
+      now = timer.at;
+      if (timer.every === undefined) timers.delete(id);
+      else timer.at += timer.every;
+      timer.callback();
+      await settle();
+    }
+    now = until;
+  };
   return {
     scheduler: {
       setTimeout: (callback, ms) => set(callback, ms, false),
@@ -54,18 +79,31 @@ export function createTestClock(): TestClock {
     get pending() {
       return timers.size;
     },
-    async advance(ms) {
-      const until = now + ms;
-      await settle();
-      for (let next = due(until); next; next = due(until)) {
-        const [id, timer] = next;
-        now = timer.at;
-        if (timer.every === undefined) timers.delete(id);
-        else timer.at += timer.every;
-        timer.callback();
-        await settle();
+    advance,
+    async advanceUntil(check, stepMs, maxSteps = 1000) {
+      for (let step = 0; !check(); step++) {
+        if (step === maxSteps) throw new Error(`still not there after ${maxSteps} steps of ${stepMs} ms on the test clock`);
+        await advance(stepMs);
       }
-      now = until;
+    },
+    async run(work, limitMs = 60_000) {
+      let done = false;
+      work.then(
+        () => {
+          done = true;
+        },
+        () => {
+          done = true;
+        },
+      );
+      const limit = now + limitMs;
+      for (await settle(); !done; await settle()) {
+        const next = due(Number.POSITIVE_INFINITY);
+        if (!next) continue;
+        if (next[1].at > limit) throw new Error(`the work was still waiting ${limitMs} ms into the test clock`);
+        await advance(next[1].at - now);
+      }
+      return work;
     },
   };
 }
@@ -77,22 +115,27 @@ export interface RecordedInterval {
 }
 
 /**
- * Node's timers (the server's default, unref'd), recording each interval set and cleared through them: for tests
- * whose intervals must really tick (over HTTP) and that check which ones a session started and stopped.
+ * `base` (default: Node's timers, the server's default, unref'd), recording each interval set and cleared through
+ * it: for tests that check which intervals a session started and stopped (on Node's timers: and that they are unref'd).
  */
-export function recordIntervals(): { scheduler: Scheduler; created: RecordedInterval[]; cleared: Set<TimerId> } {
+export function recordIntervals(base: Scheduler = realTimers): {
+  scheduler: Scheduler;
+  created: RecordedInterval[];
+  cleared: Set<TimerId>;
+} {
   const created: RecordedInterval[] = [];
   const cleared = new Set<TimerId>();
   const scheduler: Scheduler = {
-    ...realTimers,
+    setTimeout: (callback, ms) => base.setTimeout(callback, ms),
+    clearTimeout: (timer) => base.clearTimeout(timer),
     setInterval(callback, ms) {
-      const handle = realTimers.setInterval(callback, ms);
+      const handle = base.setInterval(callback, ms);
       created.push({ handle, ms });
       return handle;
     },
     clearInterval(handle) {
       cleared.add(handle);
-      realTimers.clearInterval(handle);
+      base.clearInterval(handle);
     },
   };
   return { scheduler, created, cleared };

@@ -3,21 +3,30 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { vi } from 'vitest';
 import type { EverythingOptions } from '../../src/context.js';
 import { createConformanceServer } from '../../src/profiles/conformance/index.js';
+import { createTestClock, type TestClock } from '../clock.js';
 
 /** What the suite's client declares (`sampling`, `elicitation`). */
 export const SUITE_CAPABILITIES = { sampling: {}, elicitation: {} };
 
-/** The conformance profile in-process, with the real v2 client. */
-export function connect(
-  options: EverythingOptions = {},
-  client: InMemoryClientOptions = { capabilities: SUITE_CAPABILITIES },
-): Promise<InMemoryPair> {
-  return connectInMemory(createConformanceServer(options), client);
+export interface ConformancePair extends InMemoryPair {
+  /** The test clock the server's steps and timers run on; absent when `options.scheduler` chose another. */
+  clock?: TestClock;
 }
 
-/** Calls a tool and returns its result (the client's union type narrowed to a tool result). */
-export async function call(pair: InMemoryPair, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await pair.client.callTool({ name, arguments: args })) as CallToolResult;
+/** The conformance profile in-process, with the real v2 client; its steps and timers run on a test clock. */
+export async function connect(
+  options: EverythingOptions = {},
+  client: InMemoryClientOptions = { capabilities: SUITE_CAPABILITIES },
+): Promise<ConformancePair> {
+  const clock = options.scheduler ? undefined : createTestClock();
+  const pair = await connectInMemory(createConformanceServer({ ...(clock ? { scheduler: clock.scheduler } : {}), ...options }), client);
+  return clock ? Object.assign(pair, { clock }) : pair;
+}
+
+/** Calls a tool and returns its result (the client's union type narrowed to a tool result), its steps run on the pair's clock. */
+export async function call(pair: ConformancePair, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  const result = pair.client.callTool({ name, arguments: args });
+  return (await (pair.clock ? pair.clock.run(result) : result)) as CallToolResult;
 }
 
 /** The text of a result's first text block. */

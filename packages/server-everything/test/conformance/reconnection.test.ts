@@ -8,21 +8,24 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConformanceServer } from '../../src/profiles/conformance/index.js';
+import { createTestClock } from '../clock.js';
 import { firstText } from './helpers.js';
 
 /**
  * `test_reconnection` over real Streamable HTTP (scenario `server-sse-polling`, SEP-1699). The transport is
  * built here the way the runner builds its sessions' transports once it has an event store: one
- * `createSessionEventStore()` per session and `markResumable`. `resumable: false` is the runner today.
+ * `createSessionEventStore()` per session and `markResumable`. `resumable: false` is the runner today. The tool's
+ * work (`reconnectionWorkMs`) runs on `clock`; the HTTP transports and the SDK client keep their real timers.
  */
 async function serve({ resumable }: { resumable: boolean }) {
+  const clock = createTestClock();
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const servers: { close(): Promise<void> }[] = [];
   const http: Server = createServer(async (req, res) => {
     const id = req.headers['mcp-session-id'];
     const existing = typeof id === 'string' ? transports.get(id) : undefined;
     if (existing) return existing.handleRequest(req, res);
-    const server = createConformanceServer({});
+    const server = createConformanceServer({ scheduler: clock.scheduler });
     servers.push(server);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -39,6 +42,7 @@ async function serve({ resumable }: { resumable: boolean }) {
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
   return {
     url,
+    clock,
     async close() {
       await Promise.allSettled(servers.map((s) => s.close()));
       http.closeAllConnections();
@@ -136,7 +140,7 @@ describe('test_reconnection over Streamable HTTP with a session event store', ()
       },
     });
     expect(get.status).toBe(200);
-    const replayed = await readSse(get.body!, isResponse);
+    const replayed = await http.clock.run(readSse(get.body!, isResponse));
     const response = JSON.parse(replayed.find(isResponse)!.data) as { result: CallToolResult };
     expect(response.result.isError).toBeFalsy();
     expect(firstText(response.result)).toMatch(/^Reconnection test completed successfully: the response stream was closed mid-call/);
@@ -151,7 +155,7 @@ describe('test_reconnection over Streamable HTTP with a session event store', ()
     expect(events[0]).toEqual({ id: expect.any(String), retry: 20, data: '' });
     expect(events.some(isResponse)).toBe(false);
 
-    const result = (await client.callTool({ name: 'test_reconnection', arguments: {} })) as CallToolResult;
+    const result = (await http.clock.run(client.callTool({ name: 'test_reconnection', arguments: {} }))) as CallToolResult;
     expect(firstText(result)).toMatch(/^Reconnection test completed successfully/);
   });
 
@@ -180,7 +184,7 @@ describe('test_reconnection over Streamable HTTP without an event store (the run
     cleanups.push(http.close);
     const { sessionId } = await session(http.url);
     const post = await postReconnection(http.url, sessionId);
-    const events = await readSse(post.body!);
+    const events = await http.clock.run(readSse(post.body!));
     expect(events.map((e) => e.id)).toEqual([undefined, undefined]);
     const response = JSON.parse(events.find(isResponse)!.data) as { result: CallToolResult };
     expect(firstText(response.result)).toMatch(/^Reconnection test completed without closing the stream/);

@@ -196,11 +196,13 @@ describe('conformance profile: logging and progress', () => {
   it('test_tool_with_progress reports 0, 50 and 100 of 100 for the request progress token', async () => {
     await using pair = await connect();
     const progress: Progress[] = [];
-    const result = await pair.client.callTool(
-      { name: 'test_tool_with_progress', arguments: {} },
-      {
-        onprogress: (p) => progress.push(p),
-      },
+    const result = await pair.clock!.run(
+      pair.client.callTool(
+        { name: 'test_tool_with_progress', arguments: {} },
+        {
+          onprogress: (p) => progress.push(p),
+        },
+      ),
     );
     expect(progress).toEqual([
       { progress: 0, total: 100, message: 'Completed step 0 of 100' },

@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DOCUMENTS } from '../../src/profiles/current/documents.js';
+import { createTestClock, type TestClock } from '../clock.js';
 import { connectCurrentV1, dataUri, FULL_CAPABILITIES, until } from './helpers.js';
 
 const require = createRequire(import.meta.url);
@@ -36,6 +37,8 @@ function asOurs(tool: Tool): Tool {
 
 interface Side {
   client: Client;
+  /** Ours only: the clock its simulations run on (the reference's run on its own process's timers). */
+  clock?: TestClock;
   close(): Promise<void>;
 }
 
@@ -58,10 +61,12 @@ async function reference(capabilities: ClientCapabilities): Promise<Side> {
 }
 
 async function ours(capabilities: ClientCapabilities): Promise<Side> {
-  const pair = await connectCurrentV1({}, { capabilities });
+  const clock = createTestClock();
+  const pair = await connectCurrentV1({ scheduler: clock.scheduler }, { capabilities });
   if (capabilities.roots) pair.client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
   return {
     client: pair.client,
+    clock,
     close: async () => {
       await pair[Symbol.asyncDispose]();
     },
@@ -172,9 +177,11 @@ function toolAsV2(tool: Tool): Tool {
   };
 }
 
+/** The answer to one request, normalized; ours runs to its end on its clock (a long-running operation's steps). */
 async function answer(side: Side, method: string, params: unknown): Promise<unknown> {
   try {
-    return { result: normalize(await side.client.request({ method, params } as never, z.any())) };
+    const request = side.client.request({ method, params } as never, z.any());
+    return { result: normalize(await (side.clock ? side.clock.run(request) : request)) };
   } catch (error) {
     const { code, message, data } = error as { code?: number; message: string; data?: unknown };
     return { error: normalize({ code, message, data }) };

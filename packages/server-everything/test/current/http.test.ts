@@ -58,7 +58,8 @@ describe('session isolation over HTTP', () => {
   });
 
   it('keeps the log level per session', async () => {
-    await using http = await serve();
+    const clock = createTestClock();
+    await using http = await serve({ scheduler: clock.scheduler });
     const a = await http.connect();
     const b = await http.connect();
     const logsA = collectLogs(a);
@@ -66,14 +67,15 @@ describe('session isolation over HTTP', () => {
     await a.setLoggingLevel('emergency');
     await a.callTool({ name: 'toggle-simulated-logging', arguments: {} });
     await b.callTool({ name: 'toggle-simulated-logging', arguments: {} });
-    await until(() => logsB.length >= 16 && logsA.length >= 1, 10_000, 'messages in both sessions');
+    await clock.advanceUntil(() => logsB.length >= 16 && logsA.length >= 1, FAST.loggingMs!); // messages in both sessions
     expect(new Set(logsA.map((l) => l.level))).toEqual(new Set(['emergency']));
     expect(new Set(logsB.map((l) => l.level)).size).toBeGreaterThan(1);
     for (const log of logsB) expect(LEVELS).toContain(log.level);
   });
 
   it('keeps subscriptions per session', async () => {
-    await using http = await serve();
+    const clock = createTestClock();
+    await using http = await serve({ scheduler: clock.scheduler });
     const a = await http.connect();
     const b = await http.connect();
     const updatesA: string[] = [];
@@ -83,7 +85,7 @@ describe('session isolation over HTTP', () => {
     await a.subscribeResource({ uri: 'demo://only-a' });
     await b.subscribeResource({ uri: 'demo://only-b' });
     await a.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
-    await until(() => updatesA.length >= 3, 5000, 'A’s updates');
+    await clock.advanceUntil(() => updatesA.length >= 3, FAST.resourceUpdatesMs!); // A's updates
     expect(new Set(updatesA)).toEqual(new Set(['demo://only-a']));
     expect(updatesB).toEqual([]); // B subscribed but did not switch its updates on
   });
@@ -122,7 +124,8 @@ describe('session isolation over HTTP', () => {
 
   it('stops a session’s intervals when that session ends, and only that session’s', async () => {
     // The intervals started by the current profile's code (the SDK's SSE keep-alives come and go).
-    const { scheduler, created, cleared } = recordIntervals();
+    const clock = createTestClock();
+    const { scheduler, created, cleared } = recordIntervals(clock.scheduler);
     const live = () => created.filter(({ handle }) => !cleared.has(handle)).length;
     await using http = await serve({ scheduler });
     const a = await http.connect();
@@ -135,7 +138,7 @@ describe('session isolation over HTTP', () => {
     await (a.transport as StreamableHTTPClientTransport).terminateSession();
     await until(() => live() === 2, 5000, 'A’s intervals to stop');
     const logsB = collectLogs(b);
-    await until(() => logsB.length >= 2, 5000, 'B’s log messages, still coming');
+    await clock.advanceUntil(() => logsB.length >= 2, FAST.loggingMs!); // B's log messages, still coming
     await (b.transport as StreamableHTTPClientTransport).terminateSession();
     await until(() => live() === 0, 5000, 'B’s intervals to stop');
   });

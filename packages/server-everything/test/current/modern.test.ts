@@ -6,17 +6,21 @@ import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { type McpRequestContext, ProtocolError } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../src/server.js';
+import { createTestClock } from '../clock.js';
 import { FAST, UNGATED_TOOLS } from './helpers.js';
 
 /** Every server of a 2026-07-28 flow must share the key: each request gets a fresh server. */
 const requestStateKey = 'k'.repeat(32);
-const factory = (context?: McpRequestContext) => createEverythingServer({ profile: 'current', intervals: FAST, requestStateKey }, context);
 
 const EVERY_CAPABILITY: ClientCapabilities = { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } };
 
 const text = (result: { content?: unknown }) => (result.content as { type: string; text: string }[])[0]?.text;
 
+/** A client of fresh servers (one per request) whose simulations run on `clock`. */
 async function connect(mode: V2Mode, capabilities: ClientCapabilities) {
+  const clock = createTestClock();
+  const factory = (context?: McpRequestContext) =>
+    createEverythingServer({ profile: 'current', intervals: FAST, requestStateKey, scheduler: clock.scheduler }, context);
   const pair = await connectV2InMemory(factory, { mode, capabilities });
   const asked: string[] = [];
   // The client answers what it declared (the SDK client refuses a handler for anything else).
@@ -38,7 +42,7 @@ async function connect(mode: V2Mode, capabilities: ClientCapabilities) {
       return request.params.mode === 'url' ? { action: 'accept' } : { action: 'decline' };
     });
   }
-  return { pair, asked };
+  return { pair, asked, clock };
 }
 
 async function names(mode: V2Mode, capabilities: ClientCapabilities): Promise<string[]> {
@@ -120,9 +124,11 @@ describe('current profile, 2026-07-28 client: capability-gated tools', () => {
   });
 
   it('simulate-research-query runs inline and answers its report (no 2025 task)', async () => {
-    const { pair } = await connect('2026-07-28', EVERY_CAPABILITY);
+    const { pair, clock } = await connect('2026-07-28', EVERY_CAPABILITY);
     await using _ = pair;
-    const report = text(await pair.client.callTool({ name: 'simulate-research-query', arguments: { topic: 'tides', ambiguous: true } }));
+    const report = text(
+      await clock.run(pair.client.callTool({ name: 'simulate-research-query', arguments: { topic: 'tides', ambiguous: true } })),
+    );
     expect(report).toMatch(/^# Research Report: tides\n/);
   });
 

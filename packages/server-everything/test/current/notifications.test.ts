@@ -12,15 +12,19 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
 
 describe('progress', () => {
   it('reports each step to a numeric progress token (the SDK client’s own)', async () => {
-    await using pair = await connectCurrent();
+    const clock = createTestClock();
+    await using pair = await connectCurrent({ scheduler: clock.scheduler });
     const seen: { progress: number; total?: number }[] = [];
-    const result = await pair.client.callTool(
-      { name: 'trigger-long-running-operation', arguments: { duration: 0.03, steps: 3 } },
-      {
-        onprogress: (p) => void seen.push(p),
-      },
+    const result = await clock.run(
+      pair.client.callTool(
+        { name: 'trigger-long-running-operation', arguments: { duration: 0.03, steps: 3 } },
+        {
+          onprogress: (p) => void seen.push(p),
+        },
+      ),
     );
     expect(text(result)).toBe('Long running operation completed. Duration: 0.03 seconds, Steps: 3.');
+    expect(clock.now).toBe(30); // three steps of 10 ms
     expect(seen).toEqual([
       { progress: 1, total: 3 },
       { progress: 2, total: 3 },
@@ -29,14 +33,17 @@ describe('progress', () => {
   });
 
   it('echoes a string progress token as given, and sends nothing without one', async () => {
-    await using pair = await connectCurrent();
+    const clock = createTestClock();
+    await using pair = await connectCurrent({ scheduler: clock.scheduler });
     const tokens: unknown[] = [];
     pair.client.setNotificationHandler('notifications/progress', (n) => void tokens.push(n.params.progressToken));
     const call = (meta?: { progressToken: string | number }) =>
-      pair.client.request({
-        method: 'tools/call',
-        params: { name: 'trigger-long-running-operation', arguments: { duration: 0.01, steps: 2 }, ...(meta ? { _meta: meta } : {}) },
-      });
+      clock.run(
+        pair.client.request({
+          method: 'tools/call',
+          params: { name: 'trigger-long-running-operation', arguments: { duration: 0.01, steps: 2 }, ...(meta ? { _meta: meta } : {}) },
+        }),
+      );
     await call();
     expect(tokens).toEqual([]);
     await call({ progressToken: 'op-7' });
@@ -68,13 +75,14 @@ describe('simulated logging', () => {
   });
 
   it('respects the level the client set', async () => {
-    await using pair = await connectCurrent();
+    const clock = createTestClock();
+    await using pair = await connectCurrent({ scheduler: clock.scheduler });
     const levels: string[] = [];
     pair.client.setNotificationHandler('notifications/message', (n) => void levels.push(n.params.level));
     await pair.client.setLoggingLevel('critical');
     await pair.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
     // 3 of the 8 levels pass; 10 messages take ~27 ticks, and an unfiltered stream would show a low level almost surely.
-    await until(() => levels.length >= 10, 5000, 'ten log messages');
+    await clock.advanceUntil(() => levels.length >= 10, FAST.loggingMs!);
     expect(new Set(levels).size).toBeGreaterThan(0);
     for (const level of levels) expect(LEVELS.indexOf(level)).toBeGreaterThanOrEqual(LEVELS.indexOf('critical'));
   });

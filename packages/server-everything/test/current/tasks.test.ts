@@ -15,23 +15,33 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { researchReport } from '../../src/profiles/current/tools/simulateResearchQuery.js';
-import { createTestClock } from '../clock.js';
+import { createTestClock, type TestClock } from '../clock.js';
 import { connectClient, connectCurrentV1, currentServer, FAST, FULL_CAPABILITIES, text, texts, until } from './helpers.js';
 import { taskClient } from './taskClient.js';
 
 type Pair = Awaited<ReturnType<typeof connectCurrentV1>>;
 
-/** Runs `simulate-research-query` as a task to its end; returns every message of the stream. */
-async function research(pair: Pair, args: Record<string, unknown>) {
-  const messages = [];
-  for await (const message of pair.client.experimental.tasks.callToolStream(
-    { name: 'simulate-research-query', arguments: args },
-    CallToolResultSchema,
-    { task: { ttl: 60_000 } },
-  )) {
-    messages.push(message);
-  }
-  return messages;
+/** `connectCurrentV1` with the server on a test clock (its research stages, polls and roots timer), and the clock. */
+async function connectClocked(...[options, client]: Parameters<typeof connectCurrentV1>) {
+  const clock = createTestClock();
+  const pair = await connectCurrentV1({ ...options, scheduler: clock.scheduler }, client);
+  return Object.assign(pair, { clock });
+}
+
+/** Runs `simulate-research-query` as a task to its end, its stages on the pair's clock; returns every message of the stream. */
+async function research(pair: Pair & { clock: TestClock }, args: Record<string, unknown>) {
+  const stream = async () => {
+    const messages = [];
+    for await (const message of pair.client.experimental.tasks.callToolStream(
+      { name: 'simulate-research-query', arguments: args },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    )) {
+      messages.push(message);
+    }
+    return messages;
+  };
+  return pair.clock.run(stream());
 }
 
 function reportOf(messages: Awaited<ReturnType<typeof research>>): string {
@@ -96,7 +106,7 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('goes working → completed through the four stages, with status notifications, and returns the reference report', async () => {
-    await using pair = await connectCurrentV1();
+    await using pair = await connectClocked();
     const statuses: string[] = [];
     pair.client.setNotificationHandler(
       TaskStatusNotificationSchema,
@@ -105,6 +115,7 @@ describe('server-side tasks: simulate-research-query', () => {
     const messages = await research(pair, { topic: 'Quantum' });
     expect(messages[0]).toMatchObject({ type: 'taskCreated', task: { status: 'working', ttl: 300_000, pollInterval: 5 } });
     expect(reportOf(messages)).toBe(QUANTUM_REPORT);
+    expect(pair.clock.now).toBe(4 * FAST.researchStageMs!); // four stages
     expect(researchReport('Quantum', undefined)).toEqual({ content: [{ type: 'text', text: QUANTUM_REPORT }] });
     const last = messages.at(-1) as { result: CallToolResult };
     expect(last.result._meta).toEqual({
@@ -121,7 +132,7 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('serves tasks/get and tasks/result, ignoring the ttl the client asked for', async () => {
-    await using pair = await connectCurrentV1();
+    await using pair = await connectClocked();
     const created = (await pair.client.request(
       { method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'Quantum' }, task: { ttl: 5 } } },
       CallToolResultSchema.or((await import('@modelcontextprotocol/sdk/types.js')).CreateTaskResultSchema),
@@ -130,13 +141,13 @@ describe('server-side tasks: simulate-research-query', () => {
     const { taskId } = created.task;
     const got = await pair.client.experimental.tasks.getTask(taskId);
     expect(got).toMatchObject({ taskId, pollInterval: 5 });
-    const result = await pair.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    const result = await pair.clock.run(pair.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema));
     expect(text(result)).toBe(QUANTUM_REPORT);
     expect((await pair.client.experimental.tasks.getTask(taskId)).status).toBe('completed');
   });
 
   it('asks an ambiguous query for a clarification: input_required, an elicitation queued for tasks/result, the report says so', async () => {
-    await using pair = await connectCurrentV1({}, { capabilities: { elicitation: {} } });
+    await using pair = await connectClocked({}, { capabilities: { elicitation: {} } });
     const requests: Record<string, unknown>[] = [];
     pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
       requests.push(request.params);
@@ -180,7 +191,7 @@ describe('server-side tasks: simulate-research-query', () => {
     ['cancel', { action: 'cancel' }, 'User cancelled - using default interpretation'],
     ['accept without a choice', { action: 'accept', content: {} }, 'User accepted without selection'],
   ])('uses a default interpretation when the user answers %s', async (_label, answer, clarification) => {
-    await using pair = await connectCurrentV1({}, { capabilities: { elicitation: {} } });
+    await using pair = await connectClocked({}, { capabilities: { elicitation: {} } });
     pair.client.setRequestHandler(ElicitRequestSchema, () => answer as never);
     const report = reportOf(await research(pair, { topic: 'Tides', ambiguous: true }));
     expect(report).toContain(`# Research Report: Tides (${clarification})\n`);
@@ -190,7 +201,7 @@ describe('server-side tasks: simulate-research-query', () => {
   it('carries on with a default when the elicitation fails, and says so', async () => {
     const warnings: string[] = [];
     const logger = { ...(await import('@mcpkit/protocol-core')).silentLogger, warn: (m: string) => void warnings.push(m) };
-    await using pair = await connectCurrentV1({ logger }, { capabilities: { elicitation: {} } });
+    await using pair = await connectClocked({ logger }, { capabilities: { elicitation: {} } });
     pair.client.setRequestHandler(ElicitRequestSchema, () => {
       throw new Error('no user here');
     });
@@ -202,7 +213,7 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('does not ask a client without elicitation, even for an ambiguous query', async () => {
-    await using pair = await connectCurrentV1();
+    await using pair = await connectClocked();
     const messages = await research(pair, { topic: 'Quantum', ambiguous: true });
     expect(messages.some((m) => m.type === 'taskStatus' && m.task.status === 'input_required')).toBe(false);
     expect(reportOf(messages)).toBe(QUANTUM_REPORT);
@@ -231,7 +242,7 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('pages tasks/list ten at a time', async () => {
-    await using pair = await connectCurrentV1({ intervals: { researchStageMs: 1000 } });
+    await using pair = await connectClocked(); // the clock stays put: the tasks stay working
     const { CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
@@ -250,9 +261,9 @@ describe('server-side tasks: simulate-research-query', () => {
   });
 
   it('keeps each session’s tasks to itself', async () => {
-    const server = currentServer({ intervals: { researchStageMs: 1000 } });
+    const server = currentServer({ scheduler: createTestClock().scheduler }); // the task stays working
     const pair = await connectClient(server);
-    const other = await connectCurrentV1();
+    const other = await connectClocked();
     const { CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const { task } = await pair.client.request(
       { method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'x' }, task: {} } },
@@ -269,16 +280,18 @@ const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'Forty-two.'
 
 describe('client-side tasks: the *-async tools', () => {
   it('trigger-sampling-request-async: the client runs the sampling as a task; the server polls it and returns its result', async () => {
-    const { pair, requests } = await taskClient(async (_kind, store, taskId) => {
+    const { pair, requests, clock } = await taskClient(async (_kind, store, taskId) => {
       await store.updateTaskStatus(taskId, 'working', 'thinking');
       await store.polled(taskId, 2);
       await store.storeTaskResult(taskId, 'completed', SAMPLED);
     });
     await using _ = pair;
-    const result = await pair.client.callTool({
-      name: 'trigger-sampling-request-async',
-      arguments: { prompt: 'Meaning of life?', maxTokens: 7 },
-    });
+    const result = await clock.run(
+      pair.client.callTool({
+        name: 'trigger-sampling-request-async',
+        arguments: { prompt: 'Meaning of life?', maxTokens: 7 },
+      }),
+    );
     expect(requests).toEqual([
       {
         task: { ttl: 300_000 },
@@ -299,11 +312,11 @@ describe('client-side tasks: the *-async tools', () => {
   });
 
   it('trigger-sampling-request-async reports a failed task with its message', async () => {
-    const { pair } = await taskClient(async (_kind, store, taskId) => {
+    const { pair, clock } = await taskClient(async (_kind, store, taskId) => {
       await store.updateTaskStatus(taskId, 'failed', 'the model is down');
     });
     await using _ = pair;
-    const out = text(await pair.client.callTool({ name: 'trigger-sampling-request-async', arguments: { prompt: 'x' } }));
+    const out = text(await clock.run(pair.client.callTool({ name: 'trigger-sampling-request-async', arguments: { prompt: 'x' } })));
     expect(out).toMatch(
       /^\[FAILED\] the model is down\n\nProgress:\nTask created: \w+\n(Poll \d+: working\n)*Poll \d+: failed - the model is down$/,
     );
@@ -330,14 +343,14 @@ describe('client-side tasks: the *-async tools', () => {
     ['decline', { action: 'decline' }, ['[DECLINED] User declined to provide the requested information.']],
     ['cancel', { action: 'cancel' }, ['[CANCELLED] User cancelled the elicitation dialog.']],
   ])('trigger-elicitation-request-async: the client asks its user in a task (%s)', async (_label, answer, head) => {
-    const { pair, requests } = await taskClient(
+    const { pair, requests, clock } = await taskClient(
       async (_kind, store, taskId) => {
         await store.storeTaskResult(taskId, 'completed', answer);
       },
       { start: (store, taskId) => store.updateTaskStatus(taskId, 'input_required', 'waiting for the user') },
     );
     await using _ = pair;
-    const result = await pair.client.callTool({ name: 'trigger-elicitation-request-async', arguments: {} });
+    const result = await clock.run(pair.client.callTool({ name: 'trigger-elicitation-request-async', arguments: {} }));
     expect(requests).toEqual([
       {
         task: { ttl: 600_000 },

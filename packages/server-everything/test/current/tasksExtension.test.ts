@@ -5,15 +5,20 @@ import { createMemoryTaskStore, TasksExtension } from '@mcpkit/protocol-core/tas
 import { type HttpFixture, startHttp } from '@mcpkit/protocol-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCurrentServer } from '../../src/profiles/current/index.js';
+import { createTestClock, type TestClock } from '../clock.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 let http: HttpFixture;
+/** The research stages' clock (the HTTP runner keeps its real timers). */
+let clock: TestClock;
 let nextId = 1;
 
 beforeEach(async () => {
   const tasks = new TasksExtension(createMemoryTaskStore());
+  clock = createTestClock();
   http = await startHttp({
-    createServer: (context) => createCurrentServer({ tasks, intervals: { researchStageMs: 1, taskPollMs: 10 } }, context),
+    createServer: (context) =>
+      createCurrentServer({ tasks, intervals: { researchStageMs: 1, taskPollMs: 10 }, scheduler: clock.scheduler }, context),
     preflight: (message) => tasks.preflight(message),
   });
 });
@@ -58,6 +63,12 @@ async function rpc(method: string, params: Record<string, unknown>, capabilities
 }
 
 const OPTED = { elicitation: {}, extensions: { [TASKS]: {} } };
+
+/** Asks `tasks/get` until the task has `status`, at most 100 times: run it on the clock, which moves the stages meanwhile. */
+async function reaches(taskId: string, status: string): Promise<void> {
+  for (let asked = 0; asked < 100; asked++) if ((await rpc('tasks/get', { taskId }, OPTED)).result?.status === status) return;
+  throw new Error(`task ${taskId} did not reach ${status}`);
+}
 const reportOf = (result: Record<string, unknown> | undefined) => (result?.content as { text: string }[] | undefined)?.[0]?.text ?? '';
 
 describe('current profile: simulate-research-query on the tasks extension', () => {
@@ -68,10 +79,8 @@ describe('current profile: simulate-research-query on the tasks extension', () =
   });
 
   it('runs inline without the extension (the report, no clarification)', async () => {
-    const { result } = await rpc(
-      'tools/call',
-      { name: 'simulate-research-query', arguments: { topic: 'Quantum', ambiguous: true } },
-      { elicitation: {} },
+    const { result } = await clock.run(
+      rpc('tools/call', { name: 'simulate-research-query', arguments: { topic: 'Quantum', ambiguous: true } }, { elicitation: {} }),
     );
     expect(result?.resultType).toBe('complete');
     expect(reportOf(result)).toContain('# Research Report: Quantum\n');
@@ -85,12 +94,12 @@ describe('current profile: simulate-research-query on the tasks extension', () =
     );
     expect(created.result?.resultType).toBe('task');
     const taskId = created.result?.taskId as string;
-    await expect.poll(async () => (await rpc('tasks/get', { taskId }, OPTED)).result?.status).toBe('input_required');
+    await clock.run(reaches(taskId, 'input_required'));
     const { result: asking } = await rpc('tasks/get', { taskId }, OPTED);
     const [key] = Object.keys(asking?.inputRequests as object);
     expect((asking?.inputRequests as Record<string, { method: string }> | undefined)?.[key!]?.method).toBe('elicitation/create');
     await rpc('tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { interpretation: 'snake' } } } }, OPTED);
-    await expect.poll(async () => (await rpc('tasks/get', { taskId }, OPTED)).result?.status).toBe('completed');
+    await clock.run(reaches(taskId, 'completed'));
     const { result } = await rpc('tasks/get', { taskId }, OPTED);
     expect(reportOf(result?.result as Record<string, unknown>)).toContain('# Research Report: Python stuff (snake)');
   });

@@ -8,6 +8,7 @@ import {
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestClock } from '../clock.js';
 import {
   dataUri,
   failure,
@@ -64,13 +65,15 @@ describe.each([
 ])('legacy profile vs the reference, %s', (_label, capabilities) => {
   let reference: Wired;
   let ours: Wired;
+  /** Our simulations' clock (the reference runs on its own process's timers). */
+  const clock = createTestClock();
   const referenceRequests: { method: string; params: unknown }[] = [];
   const ourRequests: { method: string; params: unknown }[] = [];
 
   beforeAll(async () => {
     [reference, ours] = await Promise.all([
       spawnReference({ capabilities, setup: handlers(referenceRequests, capabilities) }),
-      wireLegacy({}, { capabilities, setup: handlers(ourRequests, capabilities) }),
+      wireLegacy({ scheduler: clock.scheduler }, { capabilities, setup: handlers(ourRequests, capabilities) }),
     ]);
   });
   afterAll(async () => {
@@ -175,7 +178,7 @@ describe.each([
     for (const [name, args] of calls) {
       const [theirs, mine] = await Promise.all([
         raw(reference.client, 'tools/call', { name, arguments: args }),
-        raw(ours.client, 'tools/call', { name, arguments: args }),
+        clock.run(raw(ours.client, 'tools/call', { name, arguments: args })),
       ]);
       expect(mine, name).toEqual(theirs);
     }

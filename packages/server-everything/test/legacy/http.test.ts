@@ -3,7 +3,7 @@ import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotoco
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../src/server.js';
-import { recordIntervals } from '../clock.js';
+import { createTestClock, recordIntervals } from '../clock.js';
 import { type LogLine, until } from './helpers.js';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -20,9 +20,11 @@ function listen(client: Client) {
 
 describe('legacy profile over Streamable HTTP: one state per session', () => {
   it('log levels and subscriptions do not leak between sessions; log lines name their session', async () => {
+    const clock = createTestClock(); // the simulations' (the HTTP runner keeps its real timers)
     await using http = await startHttp({
       // The default profile, through the package's own factory.
-      createServer: () => createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 5, resourceUpdatesMs: 5 } }),
+      createServer: () =>
+        createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 5, resourceUpdatesMs: 5 }, scheduler: clock.scheduler }),
     });
     const a = listen(await http.connect());
     const b = listen(await http.connect());
@@ -33,7 +35,10 @@ describe('legacy profile over Streamable HTTP: one state per session', () => {
     await a.client.subscribeResource({ uri: 'test://static/resource/1' });
     const fromA = a.logs.length;
     // B, which set no level, keeps getting low-level messages; A gets only critical and above.
-    await until(() => b.logs.some((m) => below(m.level, 'critical')) && a.logs.length >= fromA + 3 && a.updates.length >= 3);
+    await clock.advanceUntil(
+      () => b.logs.some((m) => below(m.level, 'critical')) && a.logs.length >= fromA + 3 && a.updates.length >= 3,
+      5,
+    );
     expect(a.logs.slice(fromA).every((m) => !below(m.level, 'critical'))).toBe(true);
     // Only A subscribed.
     expect(new Set(a.updates)).toEqual(new Set(['test://static/resource/1']));
@@ -45,7 +50,8 @@ describe('legacy profile over Streamable HTTP: one state per session', () => {
   });
 
   it('closing one session stops its intervals; the other keeps going', async () => {
-    const { scheduler, created, cleared } = recordIntervals(); // ours, not the HTTP runner's
+    const clock = createTestClock();
+    const { scheduler, created, cleared } = recordIntervals(clock.scheduler); // ours, not the HTTP runner's
 
     const servers: McpServer[] = [];
     await using http = await startHttp({
@@ -69,12 +75,12 @@ describe('legacy profile over Streamable HTTP: one state per session', () => {
     expect(cleared.has(bUpdates!) || cleared.has(bLogs!)).toBe(false);
 
     const from = b.updates.length;
-    await until(() => b.updates.length >= from + 2);
+    await clock.advanceUntil(() => b.updates.length >= from + 2, 7);
     expect(servers[1]?.isConnected()).toBe(true);
   });
 
   it('stateless mode: each request’s server stops the intervals it started', async () => {
-    const { scheduler, created, cleared } = recordIntervals();
+    const { scheduler, created, cleared } = recordIntervals(createTestClock().scheduler); // no tick needed
     await using http = await startHttp(
       { createServer: () => createEverythingServer({ profile: 'legacy', intervals: { loggingMs: 9, resourceUpdatesMs: 9 }, scheduler }) },
       { stateless: true },

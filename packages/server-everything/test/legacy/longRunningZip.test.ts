@@ -12,12 +12,16 @@ describe('legacy longRunningOperation', () => {
       .map((m) => m.params);
 
   it('reports progress for a numeric progress token (the SDK client’s own)', async () => {
-    await using ours = await wireLegacy();
+    const clock = createTestClock();
+    await using ours = await wireLegacy({ scheduler: clock.scheduler });
     const seen: { progress: number; total?: number }[] = [];
-    const result = await ours.client.callTool({ name: 'longRunningOperation', arguments: { duration: 0.03, steps: 3 } }, undefined, {
-      onprogress: (p) => void seen.push({ progress: p.progress, total: p.total }),
-    });
+    const result = await clock.run(
+      ours.client.callTool({ name: 'longRunningOperation', arguments: { duration: 0.03, steps: 3 } }, undefined, {
+        onprogress: (p) => void seen.push({ progress: p.progress, total: p.total }),
+      }),
+    );
     expect(text(result)).toEqual(['Long running operation completed. Duration: 0.03 seconds, Steps: 3.']);
+    expect(clock.now).toBe(30); // three steps of 10 ms
     expect(seen).toEqual([
       { progress: 1, total: 3 },
       { progress: 2, total: 3 },
@@ -29,12 +33,15 @@ describe('legacy longRunningOperation', () => {
   });
 
   it('reports progress for a string progress token, echoing it unchanged', async () => {
-    await using ours = await wireLegacy();
-    await raw(ours.client, 'tools/call', {
-      name: 'longRunningOperation',
-      arguments: { duration: 0.02, steps: 2 },
-      _meta: { progressToken: 'token-123' },
-    });
+    const clock = createTestClock();
+    await using ours = await wireLegacy({ scheduler: clock.scheduler });
+    await clock.run(
+      raw(ours.client, 'tools/call', {
+        name: 'longRunningOperation',
+        arguments: { duration: 0.02, steps: 2 },
+        _meta: { progressToken: 'token-123' },
+      }),
+    );
     expect(progressOf(ours.received)).toEqual([
       { progress: 1, total: 2, progressToken: 'token-123' },
       { progress: 2, total: 2, progressToken: 'token-123' },
@@ -42,8 +49,9 @@ describe('legacy longRunningOperation', () => {
   });
 
   it('sends no progress without a token, and refuses a non-number duration', async () => {
-    await using ours = await wireLegacy();
-    await ours.client.callTool({ name: 'longRunningOperation', arguments: { duration: 0.01, steps: 2 } });
+    const clock = createTestClock();
+    await using ours = await wireLegacy({ scheduler: clock.scheduler });
+    await clock.run(ours.client.callTool({ name: 'longRunningOperation', arguments: { duration: 0.01, steps: 2 } }));
     expect(progressOf(ours.received)).toEqual([]);
     expect((await failure(ours.client.callTool({ name: 'longRunningOperation', arguments: { duration: 'long' } }))).message).toContain(
       'expected number, received string at duration',

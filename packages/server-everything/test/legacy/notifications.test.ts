@@ -20,8 +20,12 @@ afterEach(() => {
 describe('legacy simulated logging', () => {
   it('sends the eight reference messages (no logger, no session suffix over stdio) while no level is set', async () => {
     cycleRandom();
-    await using ours = await wireLegacy({ intervals: { loggingMs: 5, resourceUpdatesMs: 0 } });
-    await until(() => ours.logs.length >= 9); // the roots line, then eight ticks
+    const clock = createTestClock();
+    await using ours = await wireLegacy({ intervals: { loggingMs: 5, resourceUpdatesMs: 0 }, scheduler: clock.scheduler });
+    await until(() => ours.logs.length >= 1); // the roots line
+    await clock.advance(8 * 5); // eight ticks
+    await ours.client.ping(); // a tick's message would be ahead of the answer on the in-memory pair
+    expect(ours.logs).toHaveLength(9);
     const [roots, ...simulated] = ours.logs;
     expect(roots).toEqual({ level: 'info', logger: 'everything-server', data: 'Client does not support MCP roots protocol' });
     expect(simulated.slice(0, 8)).toEqual(simulatedLogMessages(undefined));
@@ -39,11 +43,14 @@ describe('legacy simulated logging', () => {
 
   it('drops messages below the level the client set', async () => {
     cycleRandom();
-    await using ours = await wireLegacy({ intervals: { loggingMs: 5, resourceUpdatesMs: 0 } });
-    await until(() => ours.logs.length >= 1);
+    const clock = createTestClock();
+    await using ours = await wireLegacy({ intervals: { loggingMs: 5, resourceUpdatesMs: 0 }, scheduler: clock.scheduler });
+    await until(() => ours.logs.length >= 1); // the roots line
     await ours.client.setLoggingLevel('error');
     const from = ours.logs.length;
-    await until(() => ours.logs.length >= from + 8); // two full cycles of eight ticks: four of each cycle pass
+    await clock.advance(16 * 5); // two full cycles of eight ticks: four of each cycle pass
+    await ours.client.ping();
+    expect(ours.logs).toHaveLength(from + 8);
     const levels = ours.logs.slice(from).map((m) => m.level);
     expect(levels.every((level) => LEVELS.indexOf(level) >= LEVELS.indexOf('error'))).toBe(true);
     expect(new Set(levels)).toEqual(new Set(['error', 'critical', 'alert', 'emergency']));
@@ -52,16 +59,23 @@ describe('legacy simulated logging', () => {
 
 describe('legacy subscriptions', () => {
   it('sends notifications/resources/updated for subscribed URIs only, until unsubscribed', async () => {
-    await using ours = await wireLegacy({ intervals: { loggingMs: 0, resourceUpdatesMs: 5 } });
+    const clock = createTestClock();
+    await using ours = await wireLegacy({ intervals: { loggingMs: 0, resourceUpdatesMs: 5 }, scheduler: clock.scheduler });
     await ours.client.subscribeResource({ uri: 'test://static/resource/1' });
     await ours.client.subscribeResource({ uri: 'test://anything/at/all' });
-    await until(() => ours.updates.filter((u) => u === 'test://anything/at/all').length >= 2);
-    expect(new Set(ours.updates)).toEqual(new Set(['test://static/resource/1', 'test://anything/at/all']));
+    await clock.advance(2 * 5); // two rounds
+    await ours.client.ping();
+    expect(ours.updates).toEqual([
+      'test://static/resource/1',
+      'test://anything/at/all',
+      'test://static/resource/1',
+      'test://anything/at/all',
+    ]);
     await ours.client.unsubscribeResource({ uri: 'test://static/resource/1' });
     const from = ours.updates.length;
-    await until(() => ours.updates.length >= from + 3);
-    // At most one round was already on its way when the unsubscribe landed.
-    expect(ours.updates.slice(from + 1).every((u) => u === 'test://anything/at/all')).toBe(true);
+    await clock.advance(3 * 5);
+    await ours.client.ping();
+    expect(ours.updates.slice(from)).toEqual(['test://anything/at/all', 'test://anything/at/all', 'test://anything/at/all']);
   });
 
   it('sends nothing without subscriptions', async () => {

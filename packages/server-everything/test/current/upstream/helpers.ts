@@ -5,6 +5,7 @@
  * helpers where the upstream test is about a helper. Test names carry the upstream file and number.
  */
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
+import { createTestClock } from '../../clock.js';
 import { connectCurrent } from '../helpers.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -14,9 +15,11 @@ export async function toolNames(capabilities: ClientCapabilities): Promise<strin
   return (await pair.client.listTools()).tools.map((t) => t.name);
 }
 
+/** One call on a fresh session whose simulations run on a test clock: the call's own waits (steps) are run through. */
 export async function call(name: string, args: Record<string, unknown> = {}, capabilities: ClientCapabilities = {}) {
-  await using pair = await connectCurrent({}, { capabilities });
-  return (await pair.client.callTool({ name, arguments: args })) as CallToolResult;
+  const clock = createTestClock();
+  await using pair = await connectCurrent({ scheduler: clock.scheduler }, { capabilities });
+  return (await clock.run(pair.client.callTool({ name, arguments: args }))) as CallToolResult;
 }
 
 export async function prompt(name: string, args?: Record<string, string>) {

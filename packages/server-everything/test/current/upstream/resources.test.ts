@@ -11,6 +11,7 @@ import {
   textResource,
   textResourceUri,
 } from '../../../src/profiles/current/resources/templates.js';
+import { createTestClock } from '../../clock.js';
 import { connectCurrent, text } from '../helpers.js';
 
 describe('resources.test.ts (24)', () => {
@@ -131,7 +132,7 @@ describe('resources.test.ts (24)', () => {
     await expect(pair.client.unsubscribeResource({ uri: 'demo://any' })).resolves.toEqual({});
   });
   it('6.4.24 starting and stopping simulated updates, and closing, never throw', async () => {
-    const pair = await connectCurrent();
+    const pair = await connectCurrent({ scheduler: createTestClock().scheduler }); // its ticks never come
     for (let i = 0; i < 3; i++) text(await pair.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} }));
     await pair[Symbol.asyncDispose]();
   });

@@ -2,6 +2,7 @@
 import type { ResourceLink } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { MCP_TINY_IMAGE } from '../../../src/shared/mcpTinyImage.js';
+import { createTestClock } from '../../clock.js';
 import { connectCurrent, errorText, text, texts } from '../helpers.js';
 import { call } from './helpers.js';
 
@@ -119,13 +120,16 @@ describe('tools.test.ts (61)', () => {
     expect(message).toBe('Long running operation completed. Duration: 0.1 seconds, Steps: 2.');
   });
   it('6.5.24 trigger-long-running-operation reports progress to the token given', async () => {
-    await using pair = await connectCurrent();
+    const clock = createTestClock();
+    await using pair = await connectCurrent({ scheduler: clock.scheduler });
     const progress: unknown[] = [];
     pair.client.setNotificationHandler('notifications/progress', (n) => void progress.push(n.params));
-    await pair.client.request({
-      method: 'tools/call',
-      params: { name: 'trigger-long-running-operation', arguments: { duration: 0.02, steps: 2 }, _meta: { progressToken: 'token-123' } },
-    });
+    await clock.run(
+      pair.client.request({
+        method: 'tools/call',
+        params: { name: 'trigger-long-running-operation', arguments: { duration: 0.02, steps: 2 }, _meta: { progressToken: 'token-123' } },
+      }),
+    );
     expect(progress).toEqual([
       { progressToken: 'token-123', progress: 1, total: 2 },
       { progressToken: 'token-123', progress: 2, total: 2 },
@@ -179,7 +183,7 @@ describe('tools.test.ts (61)', () => {
     );
   });
   it('6.5.33 toggle-simulated-logging twice stops', async () => {
-    await using pair = await connectCurrent();
+    await using pair = await connectCurrent({ scheduler: createTestClock().scheduler }); // its ticks never come
     await pair.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
     expect(text(await pair.client.callTool({ name: 'toggle-simulated-logging', arguments: {} }))).toBe(
       'Stopped simulated logging for session undefined',
@@ -194,7 +198,7 @@ describe('tools.test.ts (61)', () => {
     );
   });
   it('6.5.36 toggle-subscriber-updates twice stops', async () => {
-    await using pair = await connectCurrent();
+    await using pair = await connectCurrent({ scheduler: createTestClock().scheduler }); // its ticks never come
     await pair.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
     expect(text(await pair.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} }))).toBe(
       'Stopped simulated resource updates for session undefined',

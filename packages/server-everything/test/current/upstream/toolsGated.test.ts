@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { createTestClock } from '../../clock.js';
 import { connectCurrent, connectCurrentV1, dataUri, errorText, text, texts } from '../helpers.js';
 import { call, toolNames, UUID } from './helpers.js';
 
@@ -159,38 +160,48 @@ describe('tools.test.ts (61)', () => {
     expect(tool.description).toContain('roots');
   });
   it('6.5.57 simulate-research-query, ambiguous: elicits through the task (relatedTask)', async () => {
-    await using pair = await connectCurrentV1({}, { capabilities: { elicitation: {} } });
+    const clock = createTestClock();
+    await using pair = await connectCurrentV1({ scheduler: clock.scheduler }, { capabilities: { elicitation: {} } });
     const elicitations: { params: Record<string, unknown> }[] = [];
     pair.client.setRequestHandler(ElicitRequestSchema, (request) => {
       elicitations.push(request as never);
       return { action: 'accept', content: { interpretation: 'snake' } };
     });
     let taskId: string | undefined;
-    for await (const message of pair.client.experimental.tasks.callToolStream(
-      { name: 'simulate-research-query', arguments: { topic: 'python', ambiguous: true } },
-      CallToolResultSchema,
-      { task: { ttl: 60_000 } },
-    )) {
-      if (message.type === 'taskCreated') taskId = message.task.taskId;
-    }
+    await clock.run(
+      (async () => {
+        for await (const message of pair.client.experimental.tasks.callToolStream(
+          { name: 'simulate-research-query', arguments: { topic: 'python', ambiguous: true } },
+          CallToolResultSchema,
+          { task: { ttl: 60_000 } },
+        )) {
+          if (message.type === 'taskCreated') taskId = message.task.taskId;
+        }
+      })(),
+    );
     expect(elicitations).toHaveLength(1);
     expect(elicitations[0]!.params._meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId } });
   });
   it('6.5.58 simulate-research-query, not ambiguous: no elicitation, a completed result', async () => {
-    await using pair = await connectCurrentV1({}, { capabilities: { elicitation: {} } });
+    const clock = createTestClock();
+    await using pair = await connectCurrentV1({ scheduler: clock.scheduler }, { capabilities: { elicitation: {} } });
     let elicited = false;
     pair.client.setRequestHandler(ElicitRequestSchema, () => {
       elicited = true;
       return { action: 'cancel' };
     });
-    const messages = [];
-    for await (const message of pair.client.experimental.tasks.callToolStream(
-      { name: 'simulate-research-query', arguments: { topic: 'Quantum' } },
-      CallToolResultSchema,
-      { task: { ttl: 60_000 } },
-    )) {
-      messages.push(message);
-    }
+    const messages: unknown[] = [];
+    await clock.run(
+      (async () => {
+        for await (const message of pair.client.experimental.tasks.callToolStream(
+          { name: 'simulate-research-query', arguments: { topic: 'Quantum' } },
+          CallToolResultSchema,
+          { task: { ttl: 60_000 } },
+        )) {
+          messages.push(message);
+        }
+      })(),
+    );
     expect(elicited).toBe(false);
     expect(messages.at(-1)).toMatchObject({ type: 'result' });
   });
