@@ -216,12 +216,23 @@ export class TasksExtension {
    * `_meta` does not declare the extension; `undefined` for anything else.
    */
   preflight(message: unknown): PreflightError | undefined {
+    // Only a `tools/call` naming a tool declared `required` can be refused: anything else is let through before the
+    // schema parse, which every request would otherwise pay (most of all in a fresh process, before it is optimised).
+    if (!this.#mayRefuse(message)) return undefined;
     const parsed = CallToolRequestSchema.safeParse(message);
     if (!parsed.success) return undefined;
     const { name, _meta } = parsed.data.params as { name: string; _meta?: Record<string, unknown> };
     if (this.#declared.get(name) !== 'required' || !isEnveloped(_meta) || metaOptsIn(_meta)) return undefined;
     const error = missingTasksCapability(`Tool ${name}`);
     return { code: error.code, message: error.message, data: REQUIRED_TASKS_CAPABILITY };
+  }
+
+  /** Whether `message` looks like a `tools/call` of a tool declared `required` (what the parse in `preflight` then checks). */
+  #mayRefuse(message: unknown): boolean {
+    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+    if (typeof m !== 'object' || m === null || m.method !== 'tools/call') return false;
+    const name = typeof m.params === 'object' && m.params !== null ? m.params.name : undefined;
+    return typeof name === 'string' && this.#declared.get(name) === 'required';
   }
 
   /** Stops every task running here (they stay in the store as they are; a shared store's replicas may go on). */
