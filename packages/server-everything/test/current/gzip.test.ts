@@ -8,6 +8,7 @@ import type { BlobResourceContents, CallToolResult } from '@modelcontextprotocol
 import { describe, expect, it } from 'vitest';
 import type { EverythingOptions } from '../../src/context.js';
 import type { Download, DownloadOptions } from '../../src/shared/download.js';
+import { createTestClock } from '../clock.js';
 import { connectCurrent, dataUri, errorText, ok, text, until } from './helpers.js';
 
 async function gzip(args: Record<string, unknown>, options: EverythingOptions = {}) {
@@ -127,16 +128,40 @@ describe('gzip-file-as-resource', () => {
     );
   });
 
-  it('aborts a download that takes longer than gzipMaxFetchTimeMs', async () => {
+  it('aborts a download that takes longer than gzipMaxFetchTimeMs, counted on the session clock', async () => {
     let signal: AbortSignal | undefined;
     const download: Download = (_url, options) => {
       signal = options.signal;
       return new Promise((_resolve, reject) => options.signal.addEventListener('abort', () => reject(options.signal.reason)));
     };
-    expect(errorText(await gzip({ data: 'https://slow.example/x' }, { download, gzipMaxFetchTimeMs: 20 }))).toBe(
-      'Fetching https://slow.example/x took more than 20 ms and was aborted.',
-    );
+    const clock = createTestClock();
+    await using pair = await connectCurrent({ download, gzipMaxFetchTimeMs: 30_000, scheduler: clock.scheduler });
+    let result: CallToolResult | undefined;
+    const call = pair.client
+      .callTool({ name: 'gzip-file-as-resource', arguments: { data: 'https://slow.example/x' } })
+      .then((r) => void (result = r as CallToolResult));
+    await until(() => signal !== undefined, 2000, 'the download to start');
+    // The limit's timer is on the clock: 1 ms short of it the download still runs, at it the call ends.
+    await clock.advance(29_999);
+    expect(signal?.aborted).toBe(false);
+    expect(result).toBeUndefined();
+    await clock.advance(1);
+    await call;
+    expect(errorText(result!)).toBe('Fetching https://slow.example/x took more than 30000 ms and was aborted.');
     expect(signal?.aborted).toBe(true);
+  });
+
+  it('clears the time limit when the download ends first', async () => {
+    const clock = createTestClock();
+    const download: Download = async () => new TextEncoder().encode('fast');
+    await using pair = await connectCurrent({ download, scheduler: clock.scheduler });
+    const before = clock.pending; // the session's own (the first roots request)
+    const result = (await pair.client.callTool({
+      name: 'gzip-file-as-resource',
+      arguments: { data: 'https://fast.example/x', outputType: 'resource' },
+    })) as CallToolResult;
+    expect(gunzip((result.content[0] as { resource: { blob: string } }).resource.blob)).toBe('fast');
+    expect(clock.pending).toBe(before); // the limit's timer went with the call
   });
 
   it('aborts the download when the client cancels the call', async () => {

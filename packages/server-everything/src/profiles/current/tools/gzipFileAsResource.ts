@@ -46,11 +46,11 @@ async function fetchSafely(url: URL, config: CurrentConfig, signal: AbortSignal)
   }
   const download = config.download ?? refuseDownload;
   const timeout = new AbortController();
-  const timer = setTimeout(
+  // On the session's scheduler (unref'd by default), so a test moves the limit's clock instead of waiting it out.
+  const timer = config.scheduler.setTimeout(
     () => timeout.abort(new ToolError(`Fetching ${url} took more than ${config.gzipMaxFetchTimeMs} ms and was aborted.`)),
     config.gzipMaxFetchTimeMs,
   );
-  timer.unref();
   try {
     const bytes = await download(url, { signal: AbortSignal.any([signal, timeout.signal]), maxBytes });
     if (bytes.byteLength > maxBytes) throw tooLarge();
@@ -61,7 +61,7 @@ async function fetchSafely(url: URL, config: CurrentConfig, signal: AbortSignal)
     // The downloader's refusal (no network policy, blocked destination, HTTP failure) is meant for the model.
     throw new ToolError(`Error processing file ${url}: ${errorMessage(error)}`, { cause: error });
   } finally {
-    clearTimeout(timer);
+    config.scheduler.clearTimeout(timer);
   }
 }
 
