@@ -16,7 +16,7 @@ import { capAnswer, capToolResult } from './answerCap.js';
 import { hideUnexpected, ToolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { serveLowLevelTools, type ToolListing } from './lowLevelTools.js';
-import { asObject } from './objectSchema.js';
+import { asObject, toolSchemas } from './objectSchema.js';
 import type { RequestContext } from './requestContext.js';
 import { errorResult, type ToolResult } from './results.js';
 import { serverLogger, setServerLogger } from './serverLogger.js';
@@ -136,8 +136,7 @@ export function registerTools<Ctx>(
   const registered = tools.map((tool) => {
     if (tool.task) tasks?.declare(tool.name, tool.task);
     if (tool.listing) throw new Error(`Tool ${tool.name}: \`listing\` needs registerTools(…, { wire: 'low-level' })`);
-    const input = asObject(tool.input);
-    const output = tool.output ? asObject(tool.output) : undefined;
+    const { input, output } = toolSchemas(tool);
     const run = async (args: unknown, context: ServerContext) => {
       const call = async (extra: RequestContext) => {
         try {

@@ -22,3 +22,18 @@ export function asObject(input: z.ZodRawShape | z.ZodObject): z.ZodObject {
   }
   return schema;
 }
+
+/** The two schemas of a tool: what its arguments and its structured answer are checked with. */
+export interface ToolSchemas {
+  input: z.ZodObject;
+  output?: z.ZodObject;
+}
+
+/**
+ * The very schema objects `registerTools` hands the SDK for a tool definition (`asObject` of its `input` and
+ * `output`): parsing a value through them is what a call through the SDK does. In-process callers use them to
+ * check, or to get ready ahead of a first call, what a call would check (server-git's read-ahead).
+ */
+export function toolSchemas(tool: { input: z.ZodRawShape | z.ZodObject; output?: z.ZodRawShape | undefined }): ToolSchemas {
+  return { input: asObject(tool.input), ...(tool.output ? { output: asObject(tool.output) } : {}) };
+}

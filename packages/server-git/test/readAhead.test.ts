@@ -11,7 +11,7 @@ import { openRepository } from '../src/engine/index.js';
 import { fixedRoots } from '../src/engine/roots.js';
 import { createGitContext } from '../src/gitContext.js';
 import { createEnginePreload } from '../src/preload.js';
-import { READ_AHEAD_MAX, readAhead } from '../src/readAhead.js';
+import { READ_AHEAD_MAX, readAhead, SHOW_AHEAD_WITHIN } from '../src/readAhead.js';
 import { createRepoCache } from '../src/server.js';
 import { git, gitEnv, hasGit, tempDir, write } from './helpers.js';
 
@@ -33,14 +33,34 @@ async function run(roots: string[]) {
   const ctx = createGitContext({ repoCache, logger, env: gitEnv() }, fixedRoots(roots));
   await readAhead({ openRepository }, ctx, logger);
   await repoCache.close();
-  return { read: lines.flatMap((l) => /read (\S+) ahead in \d+ ms/.exec(l)?.[1] ?? []), lines };
+    // Every answer the read-ahead builds fits its tool's output schema (the same check a call gets).
+  expect(lines.filter((l) => l.includes('does not fit'))).toEqual([]);
+  return {
+    read: lines.flatMap((l) => /read (\S+) ahead \([^)]*\) in \d+ ms/.exec(l)?.[1] ?? []),
+    steps: lines.flatMap((l) => /read \S+ ahead \(([^)]*)\)/.exec(l)?.[1] ?? []),
+    lines,
+  };
 }
 
 describe.skipIf(noGit)('read-ahead', () => {
-  it('reads a repository given itself', async () => {
+  it('reads a repository given itself: status, log, branches, unstaged patch and a small HEAD', async () => {
     using dir = tempDir();
     repoAt(dir.path, 3);
-    expect((await run([dir.path])).read).toEqual([dir.path]);
+    const { read, steps } = await run([dir.path]);
+    expect(read).toEqual([dir.path]);
+    expect(steps).toEqual(['git_status, git_log, git_branch, git_diff_unstaged, git_show']);
+  });
+
+  it(`leaves out HEAD's commit when it changes more than ${SHOW_AHEAD_WITHIN.files} files, saying so, and reads the rest`, async () => {
+    using dir = tempDir();
+    git(dir.path, ['init', '-q', '-b', 'main', '.']);
+    write(dir.path, Object.fromEntries(Array.from({ length: SHOW_AHEAD_WITHIN.files + 1 }, (_, i) => [`f${i}.txt`, `${i}\n`])));
+    git(dir.path, ['add', '-A']);
+    git(dir.path, ['commit', '-q', '-m', 'many files'], gitEnv());
+    const { read, steps, lines } = await run([dir.path]);
+    expect(read).toEqual([dir.path]);
+    expect(steps).toEqual(['git_status, git_log, git_branch, git_diff_unstaged']);
+    expect(lines.some((l) => l.includes(`warm-up: ${dir.path}: git_show not read ahead: commit `) && l.includes(`changes more than ${SHOW_AHEAD_WITHIN.files} files`))).toBe(true);
   });
 
   it(`reads the first ${READ_AHEAD_MAX} work trees of a folder by name, not its other folders nor a link to a repository`, async () => {

@@ -55,7 +55,8 @@ function branchText(branches: readonly BranchEntry[]): string {
   return branches.map((b) => `${b.current ? '* ' : '  '}${b.name}${b.target ? ` -> ${b.target}` : ''}`).join('\n');
 }
 
-function branchAnswer(branches: readonly BranchEntry[]) {
+/** The answer for branches as the engine lists them (the read-ahead builds it too). */
+export function branchAnswer(branches: readonly BranchEntry[]) {
   return structuredResult(
     {
       branches: fitItems(

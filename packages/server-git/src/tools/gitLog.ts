@@ -2,6 +2,7 @@ import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { continueNotice, cursor, LOG_HEADER, maxBytes } from '../engine/log/page.js';
+import type { LogData } from '../engine/ops/log.js';
 import { openRepository, READ_ONLY, repoPath } from './common.js';
 
 const timestamp = (which: 'Start' | 'End') =>
@@ -45,13 +46,13 @@ export const gitLog = defineTool({
     next_cursor: z.string().optional().describe('Pass as cursor to get the next page; absent on the last page'),
   },
   annotations: READ_ONLY,
-  handler: async ({ repo_path, ...options }, ctx: GitContext, extra) => {
-    const page = await (await openRepository(ctx, repo_path)).log({ ...options, signal: extra?.mcpReq.signal });
-    const next = page.next_cursor;
-    const data = { commits: page.commits, ...(next ? { next_cursor: next } : {}) };
-    return structuredResult(
-      data,
-      LOG_HEADER + page.entries.join('\n') + (next ? continueNotice(next, page.entries.length, page.unit) : ''),
-    );
-  },
+  handler: async ({ repo_path, ...options }, ctx: GitContext, extra) =>
+    logAnswer(await (await openRepository(ctx, repo_path)).log({ ...options, signal: extra?.mcpReq.signal })),
 });
+
+/** The answer for one page of the history as the engine reads it (the read-ahead builds it too). */
+export function logAnswer(page: LogData) {
+  const next = page.next_cursor;
+  const data = { commits: page.commits, ...(next ? { next_cursor: next } : {}) };
+  return structuredResult(data, LOG_HEADER + page.entries.join('\n') + (next ? continueNotice(next, page.entries.length, page.unit) : ''));
+}

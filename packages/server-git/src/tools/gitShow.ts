@@ -1,6 +1,7 @@
 import { defineTool, structuredResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
+import type { ShowData } from '../engine/ops/show.js';
 import { openRepository, READ_ONLY, repoPath } from './common.js';
 import { fileSchema, pagingInputs } from './diffSchemas.js';
 import { pageFields, pageText } from './patchAnswer.js';
@@ -31,8 +32,10 @@ export const gitShow = defineTool({
     next_cursor: z.string().optional(),
   },
   annotations: READ_ONLY,
-  handler: async ({ repo_path, ...options }, ctx: GitContext) => {
-    const { commit, files, page } = await (await openRepository(ctx, repo_path)).show(options);
-    return structuredResult({ commit, files, ...pageFields(page) }, (page.start === 0 ? '' : '(continued)\n') + pageText(page));
-  },
+  handler: async ({ repo_path, ...options }, ctx: GitContext) => showAnswer(await (await openRepository(ctx, repo_path)).show(options)),
 });
+
+/** The answer for one page of a commit as the engine shows it (the read-ahead builds it too). */
+export function showAnswer({ commit, files, page }: ShowData) {
+  return structuredResult({ commit, files, ...pageFields(page) }, (page.start === 0 ? '' : '(continued)\n') + pageText(page));
+}

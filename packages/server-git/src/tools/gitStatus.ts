@@ -36,7 +36,7 @@ export const gitStatus = defineTool({
 });
 
 /** git status's long format (the reference's text) and the lists, a huge change set capped with a notice. */
-function statusAnswer(data: StatusData) {
+export function statusAnswer(data: StatusData) {
   const text = formatStatus(data);
   const up = data.upstream;
   // A huge change set is capped (text and each list), with a notice: narrow it with git_diff paths or git_add.

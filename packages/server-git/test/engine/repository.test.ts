@@ -104,6 +104,28 @@ describe('openRepository', () => {
   });
 });
 
+describe('show within a limit', () => {
+  it.skipIf(!hasGit)('shows a commit within `within`, and refuses one over it (files or bytes) before rendering it', async () => {
+    using fx = gitRepo();
+    write(fx.repo, { 'a.txt': 'a\n'.repeat(100), 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    fx.git('add', '-A');
+    fx.git('commit', '-qm', 'three files');
+    const repo = await openRepository(contextFor([fx.path]), fx.repo);
+    const whole = await repo.show({ revision: 'HEAD' });
+    expect(whole.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    // Three files of 200 + 2 + 2 bytes (new side; the parent holds none of them), so 3 files and 204 bytes fit.
+    expect(await repo.show({ revision: 'HEAD', within: { files: 3, bytes: 204 } })).toEqual(whole);
+    const over = async (within: { files: number; bytes: number }) =>
+      repo.show({ revision: 'HEAD', within }).then(
+        () => 'shown',
+        (e: unknown) => (e instanceof GitError ? `${e.code}: ${e.message}` : String(e)),
+      );
+    const head = fx.git('rev-parse', 'HEAD').trim();
+    expect(await over({ files: 2, bytes: 1e6 })).toBe(`LIMIT_EXCEEDED: commit ${head} changes more than 2 files`);
+    expect(await over({ files: 3, bytes: 203 })).toBe(`LIMIT_EXCEEDED: commit ${head} changes more than 203 bytes`);
+  });
+});
+
 describe('cancellation', () => {
   it.skipIf(!hasGit)('a blame whose signal is aborted stops with its reason, and blames as usual otherwise', async () => {
     using fx = gitRepo();

@@ -24,7 +24,7 @@ interface LogPerson {
   date: string;
 }
 
-interface LogCommit {
+export interface LogCommit {
   oid: string;
   author: LogPerson;
   committer: LogPerson;

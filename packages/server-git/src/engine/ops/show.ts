@@ -1,6 +1,7 @@
 /** `git_show` (its answer: ../../tools/gitShow.ts). */
 
 import type { GitContext } from '../context.js';
+import { GitError } from '../errors.js';
 import { createAbbreviator } from '../diff/abbrev.js';
 import { compareTrees, renderPatches } from '../diff/changes.js';
 import { fileData } from '../diff/diffTool.js';
@@ -43,9 +44,32 @@ export interface ShowOptions {
   revision: string;
   max_bytes?: number | undefined;
   cursor?: string | undefined;
+  /**
+   * Show the commit only if it changes at most `files` files of at most `bytes` bytes in all (both sides, sizes
+   * read from the objects' headers, nothing inflated); else a `LIMIT_EXCEEDED` GitError before any patch is
+   * rendered. For a caller that must bound its work (the read-ahead); none: any commit is shown.
+   */
+  within?: { files: number; bytes: number } | undefined;
 }
 
-interface ShowPerson {
+/** Throws unless the change from `parent` to `oid` is within `limit` (see ShowOptions.within). */
+async function checkWithin(repo: Repo, parent: string | null, oid: string, limit: { files: number; bytes: number }): Promise<void> {
+  const over = (what: string) => new GitError('LIMIT_EXCEEDED', `commit ${oid} changes ${what}`);
+  const pairs = await compareTrees(repo, parent, oid, { renames: false });
+  if (pairs.length > limit.files) throw over(`more than ${limit.files} files`);
+  let bytes = 0;
+  for (const pair of pairs) {
+    for (const entry of [pair.old, pair.new]) {
+      if (!entry || (entry.mode & 0o170000) === 0o160000) continue; // a submodule's commit is not in this repository
+      const size = repo.objects.size(entry.oid);
+      if (size === null) throw over('an object whose size is unknown');
+      bytes += size;
+      if (bytes > limit.bytes) throw over(`more than ${limit.bytes} bytes`);
+    }
+  }
+}
+
+export interface ShowPerson {
   name: string;
   email: string;
   /** ISO 8601 with the offset. */
@@ -62,7 +86,7 @@ export interface ShowData {
   page: Paged;
 }
 
-export async function show(repo: Repo, { revision, max_bytes, cursor }: ShowOptions, ctx: GitContext): Promise<ShowData> {
+export async function show(repo: Repo, { revision, max_bytes, cursor, within }: ShowOptions, ctx: GitContext): Promise<ShowData> {
   guardDash(revision, 'revision');
   // GitPython's repo.commit(): an abbreviated sha is tried before refs.
   const oid = await resolveObject(repo, revision, { shaFirst: true, kind: 'commit' });
@@ -81,6 +105,7 @@ export async function show(repo: Repo, { revision, max_bytes, cursor }: ShowOpti
   let fp = wanted;
   if (!patch) {
     const parent = commit.parent[0] ?? null;
+    if (within) await checkWithin(repo, parent, oid, within);
     const pairs = await compareTrees(repo, parent, oid, { renames: true });
     const patches = await renderPatches(pairs, 3, await createAbbreviator(repo));
     let whole = byteString(header);
