@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { isExpired, type TaskChange, type TaskRecord, type TaskStore } from './types.js';
 
 export interface MemoryTaskStoreOptions {
@@ -10,11 +10,14 @@ export interface MemoryTaskStoreOptions {
 
 /**
  * Tasks in this process only (lost when it stops): an LRU bounded by `maxTasks`, each entry living its
- * `ttlMs` by the injected clock (lru-cache's own ttl, with `perf` reading `now`).
+ * `ttlMs` by the injected clock (lru-cache's own ttl, with `perf` reading `now`). lru-cache is loaded with the
+ * first task, not with the server: most sessions never make one, and every server's start would pay for it.
  */
 export function createMemoryTaskStore({ maxTasks = 10_000, now = Date.now }: MemoryTaskStoreOptions = {}): TaskStore {
-  const tasks = new LRUCache<string, TaskRecord>({ max: maxTasks, perf: { now }, ttlAutopurge: false });
-  const live = (taskId: string): TaskRecord | undefined => {
+  let cache: Promise<LRUCache<string, TaskRecord>> | undefined;
+  const load = () =>
+    (cache ??= import('lru-cache').then(({ LRUCache }) => new LRUCache<string, TaskRecord>({ max: maxTasks, perf: { now }, ttlAutopurge: false })));
+  const live = (tasks: LRUCache<string, TaskRecord>, taskId: string): TaskRecord | undefined => {
     const task = tasks.get(taskId);
     if (!task) return undefined;
     // lru-cache's ttl and ours agree; this guards `ttl: null` tasks whose record was changed by hand.
@@ -28,15 +31,17 @@ export function createMemoryTaskStore({ maxTasks = 10_000, now = Date.now }: Mem
   return {
     shared: false,
     async create(task) {
+      const tasks = await load();
       if (tasks.has(task.taskId)) throw new Error(`Task ${task.taskId} exists already`);
       tasks.set(task.taskId, structuredClone(task), { ttl: ttlOf(task) });
     },
     async get(taskId) {
-      const task = live(taskId);
+      const task = live(await load(), taskId);
       return task && structuredClone(task);
     },
     async update(taskId, change: TaskChange) {
-      const task = live(taskId);
+      const tasks = await load();
+      const task = live(tasks, taskId);
       if (!task) return undefined;
       const next = change(structuredClone(task));
       if (!next) return structuredClone(task);
@@ -44,7 +49,7 @@ export function createMemoryTaskStore({ maxTasks = 10_000, now = Date.now }: Mem
       return structuredClone(next);
     },
     async close() {
-      tasks.clear();
+      (await cache)?.clear();
     },
   };
 }
