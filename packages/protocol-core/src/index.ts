@@ -36,8 +36,8 @@ export {
 } from './define.js';
 export { ConfigError, ErrorCode, errorMessage, ToolError } from './errors.js';
 export { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, sendLog, silentLogger } from './logger.js';
-export { createProgressReporter, noProgressReporter, type ProgressOptions, type ProgressReporter } from './progress.js';
 export { type ToolSchemas, toolSchemas } from './objectSchema.js';
+export { createProgressReporter, noProgressReporter, type ProgressOptions, type ProgressReporter } from './progress.js';
 export { errorResult, structuredResult, type ToolResult, textResult } from './results.js';
 export {
   createSessionEventStore,

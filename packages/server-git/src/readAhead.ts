@@ -105,7 +105,8 @@ export async function readAhead(engine: ReadAheadEngine, ctx: GitContext, logger
       for (const step of STEPS) {
         await giveWay();
         try {
-          if (!(await readStep(step, repo, path))) logger.debug(`warm-up: ${step.tool.name}'s answer for ${path} does not fit its output schema`);
+          if (!(await readStep(step, repo, path)))
+            logger.debug(`warm-up: ${step.tool.name}'s answer for ${path} does not fit its output schema`);
           done.push(step.tool.name);
         } catch (error) {
           if (!step.optional) throw error;

@@ -33,7 +33,7 @@ async function run(roots: string[]) {
   const ctx = createGitContext({ repoCache, logger, env: gitEnv() }, fixedRoots(roots));
   await readAhead({ openRepository }, ctx, logger);
   await repoCache.close();
-    // Every answer the read-ahead builds fits its tool's output schema (the same check a call gets).
+  // Every answer the read-ahead builds fits its tool's output schema (the same check a call gets).
   expect(lines.filter((l) => l.includes('does not fit'))).toEqual([]);
   return {
     read: lines.flatMap((l) => /read (\S+) ahead \([^)]*\) in \d+ ms/.exec(l)?.[1] ?? []),
@@ -60,7 +60,13 @@ describe.skipIf(noGit)('read-ahead', () => {
     const { read, steps, lines } = await run([dir.path]);
     expect(read).toEqual([dir.path]);
     expect(steps).toEqual(['git_status, git_log, git_branch, git_diff_unstaged']);
-    expect(lines.some((l) => l.includes(`warm-up: ${dir.path}: git_show not read ahead: commit `) && l.includes(`changes more than ${SHOW_AHEAD_WITHIN.files} files`))).toBe(true);
+    expect(
+      lines.some(
+        (l) =>
+          l.includes(`warm-up: ${dir.path}: git_show not read ahead: commit `) &&
+          l.includes(`changes more than ${SHOW_AHEAD_WITHIN.files} files`),
+      ),
+    ).toBe(true);
   });
 
   it(`reads the first ${READ_AHEAD_MAX} work trees of a folder by name, not its other folders nor a link to a repository`, async () => {

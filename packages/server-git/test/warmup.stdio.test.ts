@@ -71,7 +71,8 @@ describe.skipIf(!hasGit)('deferred engine load and read-ahead (built bin over st
     await using proc = await spawnStdio(bin, { args: ['-r', fx.path, '--log-level', 'debug'], env: gitEnv() });
     await proc.client.listTools();
     await stderrMatch(proc, /warm-up: engine loaded in \d+ ms/, 'the engine loaded');
-    for (const repo of fx.repos) await stderrMatch(proc, new RegExp(`warm-up: read ${repo} ahead \\(git_status, [^)]*\\) in \\d+ ms`), `${repo} read ahead`);
+    for (const repo of fx.repos)
+      await stderrMatch(proc, new RegExp(`warm-up: read ${repo} ahead \\(git_status, [^)]*\\) in \\d+ ms`), `${repo} read ahead`);
     expect(proc.stderr()).not.toMatch(/engine load failed|not read ahead/);
     expect(snapshot(fx.path)).toEqual(before);
     const answers: unknown[] = [];

@@ -16,7 +16,9 @@ export interface MemoryTaskStoreOptions {
 export function createMemoryTaskStore({ maxTasks = 10_000, now = Date.now }: MemoryTaskStoreOptions = {}): TaskStore {
   let cache: Promise<LRUCache<string, TaskRecord>> | undefined;
   const load = () =>
-    (cache ??= import('lru-cache').then(({ LRUCache }) => new LRUCache<string, TaskRecord>({ max: maxTasks, perf: { now }, ttlAutopurge: false })));
+    (cache ??= import('lru-cache').then(
+      ({ LRUCache }) => new LRUCache<string, TaskRecord>({ max: maxTasks, perf: { now }, ttlAutopurge: false }),
+    ));
   const live = (tasks: LRUCache<string, TaskRecord>, taskId: string): TaskRecord | undefined => {
     const task = tasks.get(taskId);
     if (!task) return undefined;

@@ -137,9 +137,9 @@ describe('gzip-file-as-resource', () => {
     const clock = createTestClock();
     await using pair = await connectCurrent({ download, gzipMaxFetchTimeMs: 30_000, scheduler: clock.scheduler });
     let result: CallToolResult | undefined;
-    const call = pair.client
-      .callTool({ name: 'gzip-file-as-resource', arguments: { data: 'https://slow.example/x' } })
-      .then((r) => void (result = r as CallToolResult));
+    const call = pair.client.callTool({ name: 'gzip-file-as-resource', arguments: { data: 'https://slow.example/x' } }).then((r) => {
+      result = r as CallToolResult;
+    });
     await until(() => signal !== undefined, 2000, 'the download to start');
     // The limit's timer is on the clock: 1 ms short of it the download still runs, at it the call ends.
     await clock.advance(29_999);

@@ -1,4 +1,4 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult, type ToolResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import { continueNotice, cursor, LOG_HEADER, maxBytes } from '../engine/log/page.js';
@@ -51,7 +51,7 @@ export const gitLog = defineTool({
 });
 
 /** The answer for one page of the history as the engine reads it (the read-ahead builds it too). */
-export function logAnswer(page: LogData) {
+export function logAnswer(page: LogData): ToolResult<{ commits: LogData['commits']; next_cursor?: string }> {
   const next = page.next_cursor;
   const data = { commits: page.commits, ...(next ? { next_cursor: next } : {}) };
   return structuredResult(data, LOG_HEADER + page.entries.join('\n') + (next ? continueNotice(next, page.entries.length, page.unit) : ''));

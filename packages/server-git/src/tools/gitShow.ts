@@ -1,4 +1,4 @@
-import { defineTool, structuredResult } from '@mcpkit/protocol-core';
+import { defineTool, structuredResult, type ToolResult } from '@mcpkit/protocol-core';
 import { z } from 'zod';
 import type { GitContext } from '../engine/context.js';
 import type { ShowData } from '../engine/ops/show.js';
@@ -36,6 +36,10 @@ export const gitShow = defineTool({
 });
 
 /** The answer for one page of a commit as the engine shows it (the read-ahead builds it too). */
-export function showAnswer({ commit, files, page }: ShowData) {
+export function showAnswer({
+  commit,
+  files,
+  page,
+}: ShowData): ToolResult<Pick<ShowData, 'commit' | 'files'> & ReturnType<typeof pageFields>> {
   return structuredResult({ commit, files, ...pageFields(page) }, (page.start === 0 ? '' : '(continued)\n') + pageText(page));
 }

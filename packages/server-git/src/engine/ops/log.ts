@@ -24,7 +24,7 @@ interface LogPerson {
   date: string;
 }
 
-export interface LogCommit {
+interface LogCommit {
   oid: string;
   author: LogPerson;
   committer: LogPerson;

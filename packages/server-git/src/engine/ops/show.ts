@@ -1,7 +1,6 @@
 /** `git_show` (its answer: ../../tools/gitShow.ts). */
 
 import type { GitContext } from '../context.js';
-import { GitError } from '../errors.js';
 import { createAbbreviator } from '../diff/abbrev.js';
 import { compareTrees, renderPatches } from '../diff/changes.js';
 import { fileData } from '../diff/diffTool.js';
@@ -10,6 +9,7 @@ import { byteString } from '../diff/patch.js';
 import type { CachedPatch, FileData } from '../diff/patchCache.js';
 import { guardDash, resolveObject } from '../diff/rev.js';
 import { gitPythonFile } from '../diff/show.js';
+import { GitError } from '../errors.js';
 import { actorRepr, eastOffset, isoOffset, pyDatetimeRepr, pyRepr } from '../format/python.js';
 import { readCommit, readObjectContent } from '../git/objectRead.js';
 import type { Repo } from '../repo.js';
@@ -69,7 +69,7 @@ async function checkWithin(repo: Repo, parent: string | null, oid: string, limit
   }
 }
 
-export interface ShowPerson {
+interface ShowPerson {
   name: string;
   email: string;
   /** ISO 8601 with the offset. */
