@@ -38,13 +38,15 @@ export function createMemoryTaskStore({ maxTasks = 10_000, now = Date.now }: Mem
       tasks.set(task.taskId, structuredClone(task), { ttl: ttlOf(task) });
     },
     async get(taskId) {
-      const task = live(await load(), taskId);
+      // Before the first task nothing is known: lru-cache is not loaded for a lookup.
+      const tasks = await cache;
+      const task = tasks && live(tasks, taskId);
       return task && structuredClone(task);
     },
     async update(taskId, change: TaskChange) {
-      const tasks = await load();
-      const task = live(tasks, taskId);
-      if (!task) return undefined;
+      const tasks = await cache;
+      const task = tasks && live(tasks, taskId);
+      if (!tasks || !task) return undefined;
       const next = change(structuredClone(task));
       if (!next) return structuredClone(task);
       tasks.set(taskId, structuredClone(next), { ttl: ttlOf(next) });
