@@ -84,6 +84,7 @@ async function workTrees(root: string): Promise<string[]> {
 /** One step on one repository: the arguments and the answer through the tool's schemas; false when the answer does not fit its schema. */
 async function readStep(step: Step, repo: Repository, path: string): Promise<boolean> {
   const { input, output } = toolSchemas(step.tool);
+  // The arguments are fixed and valid: parsed so that the schema's parser is built, as the SDK's first call would.
   input.safeParse({ repo_path: path, ...step.args });
   const answer = await step.read(repo);
   return !output || output.safeParse(answer.structuredContent).success;
