@@ -1,3 +1,4 @@
+import { trackSettled } from '@mcpkit/test-utils/settled';
 import { realTimers, type Scheduler, type TimerId } from '../src/shared/scheduler.js';
 
 /** A `Scheduler` that only moves when the test advances it; the SDK and the client keep their real timers. */
@@ -87,17 +88,9 @@ export function createTestClock(): TestClock {
       }
     },
     async run(work, limitMs = 60_000) {
-      let done = false;
-      work.then(
-        () => {
-          done = true;
-        },
-        () => {
-          done = true;
-        },
-      );
+      const done = trackSettled(work);
       const limit = now + limitMs;
-      for (await settle(); !done; await settle()) {
+      for (await settle(); !done(); await settle()) {
         const next = due(Number.POSITIVE_INFINITY);
         if (!next) continue;
         if (next[1].at > limit) throw new Error(`the work was still waiting ${limitMs} ms into the test clock`);

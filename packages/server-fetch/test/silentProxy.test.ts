@@ -9,36 +9,24 @@
  * ticker is on it too, and no undici timer can end a call behind the test's back on the wall clock.
  */
 
+import { trackSettled } from '@mcpkit/test-utils/settled';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callFetch, connect, startSilentProxy, text } from './helpers.js';
 
 const [TIMEOUT_MS, ROBOTS_TIMEOUT_MS] = [1000, 500];
 const URL = 'http://93.184.215.14/page';
 
-/** `promise`, and whether it has settled yet. */
-function track<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
-  let settled = false;
-  promise.then(
-    () => {
-      settled = true;
-    },
-    () => {
-      settled = true;
-    },
-  );
-  return { promise, settled: () => settled };
-}
-
 /** Starts `call` on the fake clock; once the proxy holds its request, moves the clock to its timeout and returns its result. */
 async function endedByTimeout<T>(call: () => Promise<T>, proxy: { received(count: number): Promise<void> }, n: number, timeoutMs: number) {
-  const pending = track(call());
+  const promise = call();
+  const settled = trackSettled(promise);
   await proxy.received(n);
   // The proxy never answers: a millisecond short of the timeout the call is still waiting, at the timeout it ends.
   await vi.advanceTimersByTimeAsync(timeoutMs - 1);
-  expect(pending.settled()).toBe(false);
+  expect(settled()).toBe(false);
   await vi.advanceTimersByTimeAsync(1);
-  expect(pending.settled()).toBe(true);
-  return pending.promise;
+  expect(settled()).toBe(true);
+  return promise;
 }
 
 afterEach(() => {

@@ -1,4 +1,5 @@
 /** A `LockClock` that moves only when the test moves it: a wait for the lock never sits out real time. */
+import { trackSettled } from '@mcpkit/test-utils/settled';
 import type { LockClock } from '../../src/server.js';
 
 export interface DrivenClock extends LockClock {
@@ -64,11 +65,7 @@ export function drivenClock(start = Date.now()): DrivenClock {
 
 /** Whether `p` has settled by the next turn of the event loop. */
 export const settled = async (p: Promise<unknown>) => {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
+  const done = trackSettled(p);
   await new Promise((r) => setImmediate(r));
-  return done;
+  return done();
 };

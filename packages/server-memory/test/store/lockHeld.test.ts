@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolError } from '@mcpkit/protocol-core';
+import { trackSettled } from '@mcpkit/test-utils/settled';
 import { describe, expect, it } from 'vitest';
 import { openFileStore } from '../../src/server.js';
 import { processStart } from '../../src/store/lock.js';
@@ -45,10 +46,8 @@ describe('a lock held by another process', () => {
     const store = await openFileStore({ path, logger, openWhenLocked: 'defer', lockTimeoutMs: 10_000, lockClock: clock });
     expect(clock.pending).toBe(0); // nothing waits for the lock
     expect(lines.join('')).toContain(`memory.jsonl.lock is held by process ${owner.pid} since`);
-    let done = false;
-    const write = store.createEntities([sample.entities[1]!]).finally(() => {
-      done = true;
-    });
+    const write = store.createEntities([sample.entities[1]!]);
+    const done = trackSettled(write);
     // The call waits for the lock (its back-off is on the clock); it says so once it has waited 1 s, not before.
     await expect.poll(() => clock.pending).toBeGreaterThan(0);
     const notice = `waiting for ${path}.lock, held by process ${owner.pid}`;
@@ -56,7 +55,7 @@ describe('a lock held by another process', () => {
     expect(lines.join('')).not.toContain(notice);
     await clock.advance(1);
     expect(lines.join('')).toContain(notice);
-    expect(done).toBe(false);
+    expect(done()).toBe(false);
     unlinkSync(`${path}.lock`); // the owner finishes
     await clock.next(); // the call's next try
     await write;
