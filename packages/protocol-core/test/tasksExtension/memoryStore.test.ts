@@ -18,7 +18,7 @@ describe('createMemoryTaskStore', () => {
     const store = createMemoryTaskStore();
     expect(await store.get('nope')).toBeUndefined();
     expect(await store.update('nope', (t) => ({ ...t, status: 'completed' }))).toBeUndefined();
-    await store.close();
+    await store.close?.();
   });
 
   it('keeps copies, updates in place, refuses a second task of the same id, forgets a task at its ttl', async () => {
@@ -35,6 +35,6 @@ describe('createMemoryTaskStore', () => {
     expect(await store.get('t1')).toBeDefined();
     now += 1;
     expect(await store.get('t1')).toBeUndefined();
-    await store.close();
+    await store.close?.();
   });
 });
